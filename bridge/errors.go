@@ -1,0 +1,50 @@
+package bridge
+
+import (
+	"errors"
+
+	"github.com/sessionkeep/sessionkeep/native"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// errorCodes maps each sentinel error to the stable code JavaScript sees and a hint on
+// what to do. This is the one place Go errors become JavaScript errors; the first match
+// wins, so the more specific sentinels come first.
+var errorCodes = []struct {
+	err  error
+	code string
+	hint string
+}{
+	{session.ErrSessionNotFound, "SESSION_NOT_FOUND", "Check the id, or find it with store.listSessions()."},
+	{session.ErrSessionNotEmpty, "SESSION_NOT_EMPTY", "Restore into a new session from store.createSession()."},
+	{session.ErrStoreClosed, "STORE_CLOSED", "Open the store or the session again."},
+	{session.ErrInvalidChunk, "INVALID_CHUNK", "Nothing was recorded from this chunk; the session is unchanged."},
+	{session.ErrUnknownToolUse, "UNKNOWN_TOOL_USE", "Ingest the tool_use before its tool_result; the session is unchanged."},
+	{session.ErrInvalidMessage, "INVALID_MESSAGE", "Nothing was recorded; fix the message and try again."},
+	{session.ErrInvalidArgument, "INVALID_ARGUMENT", ""},
+	{session.ErrBusy, "SQLITE_BUSY", "Another connection held the database lock too long; try again."},
+	{session.ErrCorrupt, "STORE_CORRUPT", "The file is damaged or is not a sessionkeep database."},
+	{session.ErrStorage, "STORAGE_ERROR", "Queued writes are kept in memory and retried."},
+	{native.ErrInternal, "INTERNAL", "This is a bug in sessionkeep; please report it."},
+}
+
+// jsError turns a Go error into the code and message of the JavaScript error for it.
+func jsError(err error) native.JSError {
+	for _, e := range errorCodes {
+		if errors.Is(err, e.err) {
+			msg := err.Error()
+			if e.hint != "" {
+				msg += ". " + e.hint
+			}
+			return native.JSError{Code: e.code, Message: msg}
+		}
+	}
+	return native.JSError{Code: "INTERNAL", Message: err.Error()}
+}
+
+func init() {
+	native.SetErrorMapper(jsError)
+	native.Register("setErrorClass", func(c *native.Call) (native.Value, error) {
+		return c.Undefined(), c.SetErrorClass(0)
+	})
+}

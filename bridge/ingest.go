@@ -1,0 +1,146 @@
+package bridge
+
+import (
+	"fmt"
+
+	"github.com/sessionkeep/sessionkeep/native"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// Ingest is the hot path: one function per chunk type, taking plain strings and booleans
+// (JSON-valued fields arrive serialised), so a text delta crosses as one string.
+func init() {
+	native.Register("ingestMessageStart", ingest(session.ChunkMessageStart, optString(fieldID, "id"),
+		optString(fieldModel, "model"), optString(fieldProvider, "provider"), optString(fieldRequestID, "requestId")))
+	native.Register("ingestText", ingest(session.ChunkText, reqString(fieldText, "text")))
+	native.Register("ingestThinking", ingest(session.ChunkThinking, reqString(fieldText, "thinking")))
+	native.Register("ingestSignature", ingest(session.ChunkSignature, reqString(fieldText, "signature")))
+	native.Register("ingestRedactedThinking", ingest(session.ChunkRedactedThinking, reqString(fieldText, "data")))
+	native.Register("ingestToolUse", ingest(session.ChunkToolUse, reqString(fieldID, "id"),
+		reqString(fieldName, "name"), reqJSON(fieldJSON, "input")))
+	native.Register("ingestToolUseStart", ingest(session.ChunkToolUseStart, reqString(fieldID, "id"), reqString(fieldName, "name")))
+	native.Register("ingestToolUseDelta", ingest(session.ChunkToolUseDelta, reqString(fieldText, "partialJson")))
+	native.Register("ingestToolResult", ingest(session.ChunkToolResult, reqString(fieldToolUseID, "toolUseId"),
+		reqJSON(fieldJSON, "content"), optBool(fieldIsError, "isError"), optJSON(fieldRaw, "raw")))
+	native.Register("ingestDone", ingest(session.ChunkDone, optString(fieldStopReason, "stopReason"),
+		optString(fieldStopSequence, "stopSequence"), optJSON(fieldUsage, "usage")))
+	native.Register("ingestError", ingest(session.ChunkError, reqString(fieldText, "message")))
+	native.Register("rejectChunk", rejectChunk)
+}
+
+// field reads one chunk field from a JS argument into a Chunk.
+type field func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error
+
+// Where each field goes in a Chunk.
+var (
+	fieldText         = func(ch *session.Chunk) *string { return &ch.Text }
+	fieldID           = func(ch *session.Chunk) *string { return &ch.ID }
+	fieldName         = func(ch *session.Chunk) *string { return &ch.Name }
+	fieldModel        = func(ch *session.Chunk) *string { return &ch.Model }
+	fieldProvider     = func(ch *session.Chunk) *string { return &ch.Provider }
+	fieldRequestID    = func(ch *session.Chunk) *string { return &ch.RequestID }
+	fieldToolUseID    = func(ch *session.Chunk) *string { return &ch.ToolUseID }
+	fieldStopReason   = func(ch *session.Chunk) *string { return &ch.StopReason }
+	fieldStopSequence = func(ch *session.Chunk) *string { return &ch.StopSequence }
+	fieldJSON         = func(ch *session.Chunk) *[]byte { return &ch.JSON }
+	fieldRaw          = func(ch *session.Chunk) *[]byte { return &ch.Raw }
+	fieldUsage        = func(ch *session.Chunk) *[]byte { return &ch.Usage }
+	fieldIsError      = func(ch *session.Chunk) *bool { return &ch.IsError }
+)
+
+// ingest returns the exported function ingest<Kind>(session, ...fields).
+func ingest(kind session.ChunkKind, fields ...field) native.Func {
+	return func(c *native.Call) (native.Value, error) {
+		s, err := sessionArg(c)
+		if err != nil {
+			return native.Value{}, err
+		}
+		chunk := session.Chunk{Kind: kind}
+		for i, f := range fields {
+			if err := f(c, i+1, kind, &chunk); err != nil {
+				return native.Value{}, err
+			}
+		}
+		return c.Undefined(), s.Ingest(chunk)
+	}
+}
+
+func invalid(kind session.ChunkKind, name, must string) error {
+	return fmt.Errorf("%w: %s chunk: field '%s' %s", session.ErrInvalidChunk, kind, name, must)
+}
+
+func reqString(to func(*session.Chunk) *string, name string) field {
+	return func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error {
+		s, ok := c.ReadString(c.Arg(i))
+		if !ok {
+			return invalid(kind, name, "must be a string")
+		}
+		*to(chunk) = s
+		return nil
+	}
+}
+
+func optString(to func(*session.Chunk) *string, name string) field {
+	return func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error {
+		v := c.Arg(i)
+		if c.IsNullish(v) {
+			return nil
+		}
+		s, ok := c.ReadString(v)
+		if !ok {
+			return invalid(kind, name, "must be a string when given")
+		}
+		*to(chunk) = s
+		return nil
+	}
+}
+
+// reqJSON reads a field the JS layer serialised with JSON.stringify; undefined means the
+// chunk did not have it.
+func reqJSON(to func(*session.Chunk) *[]byte, name string) field {
+	return func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error {
+		s, ok := c.ReadString(c.Arg(i))
+		if !ok {
+			return invalid(kind, name, "is required")
+		}
+		*to(chunk) = []byte(s)
+		return nil
+	}
+}
+
+func optJSON(to func(*session.Chunk) *[]byte, name string) field {
+	return func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error {
+		v := c.Arg(i)
+		if c.IsNullish(v) {
+			return nil
+		}
+		s, ok := c.ReadString(v)
+		if !ok || s == "null" {
+			return nil
+		}
+		*to(chunk) = []byte(s)
+		return nil
+	}
+}
+
+func optBool(to func(*session.Chunk) *bool, name string) field {
+	return func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error {
+		v := c.Arg(i)
+		if c.IsNullish(v) {
+			return nil
+		}
+		b, ok := c.ReadBool(v)
+		if !ok {
+			return invalid(kind, name, "must be a boolean when given")
+		}
+		*to(chunk) = b
+		return nil
+	}
+}
+
+// rejectChunk(type) throws INVALID_CHUNK for a chunk whose type the JS layer does not
+// know, so that every chunk error is made in one place.
+func rejectChunk(c *native.Call) (native.Value, error) {
+	typ, _ := c.ReadString(c.Arg(0))
+	return native.Value{}, fmt.Errorf("%w: unknown chunk type %q; expected one of message_start, text, thinking, signature, redacted_thinking, tool_use, tool_use_start, tool_use_delta, tool_result, done, error", session.ErrInvalidChunk, typ)
+}

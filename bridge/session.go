@@ -1,0 +1,140 @@
+package bridge
+
+import (
+	"github.com/sessionkeep/sessionkeep/native"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+func init() {
+	native.Register("sessionClose", sessionClose)
+	native.Register("appendUserMessage", appendUserMessage)
+	native.Register("messages", messagesSync(false))
+	native.Register("envelopes", messagesSync(true))
+	native.Register("messagesAsync", messagesAsync(false))
+	native.Register("envelopesAsync", messagesAsync(true))
+	native.Register("restoreMessages", restoreMessages)
+	native.Register("turns", turns)
+	native.Register("tokenTracker", tokenTracker)
+	native.Register("restoreTokenTracker", restoreTokenTracker)
+	native.Register("flush", flush)
+}
+
+// sessionClose(session)
+func sessionClose(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	s.Close()
+	return c.Undefined(), nil
+}
+
+// appendUserMessage(session, contentJSON) -> JSON of the envelope
+func appendUserMessage(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	content, err := c.StringArg(1, "content")
+	if err != nil {
+		return native.Value{}, err
+	}
+	envelope, err := s.AppendUserMessage([]byte(content))
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.StringFromBytes(envelope), nil
+}
+
+// messages(session) / envelopes(session) -> JSON array
+func messagesSync(withEnvelope bool) native.Func {
+	return func(c *native.Call) (native.Value, error) {
+		s, err := sessionArg(c)
+		if err != nil {
+			return native.Value{}, err
+		}
+		b, err := s.Messages(withEnvelope)
+		if err != nil {
+			return native.Value{}, err
+		}
+		return c.StringFromBytes(b), nil
+	}
+}
+
+// messagesAsync(session) / envelopesAsync(session) -> Promise<JSON array>, read off the
+// JS thread.
+func messagesAsync(withEnvelope bool) native.Func {
+	return func(c *native.Call) (native.Value, error) {
+		s, err := sessionArg(c)
+		if err != nil {
+			return native.Value{}, err
+		}
+		return c.Promise(func() (native.Settler, error) {
+			b, err := s.Messages(withEnvelope)
+			return func(sc *native.Scope) (native.Value, error) { return sc.StringFromBytes(b), nil }, err
+		})
+	}
+}
+
+// restoreMessages(session, messagesJSON)
+func restoreMessages(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	msgs, err := c.StringArg(1, "messages")
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.Undefined(), s.RestoreMessages([]byte(msgs))
+}
+
+// turns(session) -> JSON of Turn[]
+func turns(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	t, err := s.Turns()
+	if err != nil {
+		return native.Value{}, err
+	}
+	return jsonResult(c, t)
+}
+
+// tokenTracker(session) -> JSON of the TokenTracker
+func tokenTracker(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	t, err := s.TokenTracker()
+	if err != nil {
+		return native.Value{}, err
+	}
+	return jsonResult(c, t)
+}
+
+// restoreTokenTracker(session, trackerJSON)
+func restoreTokenTracker(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	var t session.TokenTracker
+	if err := decodeArg(c, 1, "tracker", &t); err != nil {
+		return native.Value{}, err
+	}
+	return c.Undefined(), s.RestoreTokenTracker(t)
+}
+
+// flush(session) -> Promise<void>: everything ingested so far is durable.
+func flush(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.Promise(func() (native.Settler, error) {
+		return undefinedSettler, s.Flush()
+	})
+}

@@ -1,0 +1,124 @@
+package bridge
+
+import (
+	"github.com/sessionkeep/sessionkeep/native"
+	"github.com/sessionkeep/sessionkeep/persistence"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+func init() {
+	native.Register("openStore", openStore)
+	native.Register("storeClose", storeClose)
+	native.Register("storeFlush", storeFlush)
+	native.Register("createSession", createSession)
+	native.Register("openSession", openSession)
+	native.Register("listSessions", listSessions)
+}
+
+// openStore(path?: string) -> [store, resolvedPath]
+func openStore(c *native.Call) (native.Value, error) {
+	path, _, err := c.OptStringArg(0, "path")
+	if err != nil {
+		return native.Value{}, err
+	}
+	if path == "" {
+		if path, err = persistence.DefaultPath(); err != nil {
+			return native.Value{}, err
+		}
+	}
+	store, err := persistence.Open(path)
+	if err != nil {
+		return native.Value{}, err
+	}
+	h := &storeHandle{store: store, sessions: session.NewManager(store)}
+	v, err := c.NewHandle(h, storeTag)
+	if err != nil {
+		h.Close()
+		return native.Value{}, err
+	}
+	c.CloseAtExit(h)
+	return c.Array(v, c.String(path)), nil
+}
+
+// storeClose(store): flushes and closes; closing twice is a no-op.
+func storeClose(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	c.ForgetAtExit(h)
+	return c.Undefined(), h.Close()
+}
+
+// storeFlush(store) -> Promise<void>: everything queued is durable.
+func storeFlush(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.Promise(func() (native.Settler, error) {
+		return undefinedSettler, h.store.Flush()
+	})
+}
+
+func undefinedSettler(s *native.Scope) (native.Value, error) { return s.Undefined(), nil }
+
+// createSession(store, optionsJSON) -> [session, id]
+func createSession(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	var opts session.CreateOptions
+	if err := decodeArg(c, 1, "options", &opts); err != nil {
+		return native.Value{}, err
+	}
+	s, err := h.sessions.Create(opts)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return sessionResult(c, s)
+}
+
+// openSession(store, id) -> [session, id]
+func openSession(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	id, err := c.StringArg(1, "id")
+	if err != nil {
+		return native.Value{}, err
+	}
+	s, err := h.sessions.Open(id)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return sessionResult(c, s)
+}
+
+func sessionResult(c *native.Call, s *session.Session) (native.Value, error) {
+	v, err := c.NewHandle(s, sessionTag)
+	if err != nil {
+		s.Close()
+		return native.Value{}, err
+	}
+	return c.Array(v, c.String(s.ID())), nil
+}
+
+// listSessions(store, filterJSON?) -> JSON of SessionInfo[]
+func listSessions(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	var filter session.ListFilter
+	if err := decodeArg(c, 1, "options", &filter); err != nil {
+		return native.Value{}, err
+	}
+	list, err := h.sessions.List(filter)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return jsonResult(c, list)
+}

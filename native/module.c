@@ -1,0 +1,72 @@
+// module.c holds the C side of the binding: the module entry points that Node looks up by
+// name, and helpers that hand Go's exported callbacks to Node-API as function pointers.
+#include "glue.h"
+#include "_cgo_export.h"
+
+NAPI_MODULE_EXPORT int32_t node_api_module_get_api_version_v1(void) {
+  return NAPI_VERSION;
+}
+
+NAPI_MODULE_EXPORT napi_value napi_register_module_v1(napi_env env, napi_value exports) {
+  return skModuleInit(env, exports);
+}
+
+napi_status sk_create_function(napi_env env, const char* name, size_t name_len,
+                               uintptr_t id, napi_value* result) {
+  return napi_create_function(env, name, name_len, skInvoke, (void*)id, result);
+}
+
+static void sk_finalize_external(napi_env env, void* data, void* hint) {
+  (void)hint;
+  skFinalizeHandle(env, (uintptr_t)data);
+}
+
+napi_status sk_create_external(napi_env env, uintptr_t handle, napi_value* result) {
+  return napi_create_external(env, (void*)handle, sk_finalize_external, NULL, result);
+}
+
+napi_status sk_get_external(napi_env env, napi_value value, uintptr_t* handle) {
+  void* data = NULL;
+  napi_status status = napi_get_value_external(env, value, &data);
+  *handle = (uintptr_t)data;
+  return status;
+}
+
+static void sk_call_js(napi_env env, napi_value js_cb, void* context, void* data) {
+  (void)js_cb;
+  (void)context;
+  skSettle(env, (uintptr_t)data);
+}
+
+napi_status sk_create_tsfn(napi_env env, napi_value name, napi_threadsafe_function* result) {
+  return napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, NULL, NULL, NULL,
+                                         sk_call_js, result);
+}
+
+napi_status sk_call_tsfn(napi_threadsafe_function tsfn, uintptr_t handle) {
+  napi_status status = napi_call_threadsafe_function(tsfn, (void*)handle, napi_tsfn_blocking);
+  napi_release_threadsafe_function(tsfn, napi_tsfn_release);
+  return status;
+}
+
+static void sk_cleanup(void* arg) { skCleanupEnv((uintptr_t)arg); }
+
+napi_status sk_add_cleanup_hook(napi_env env, uintptr_t handle) {
+  return napi_add_env_cleanup_hook(env, sk_cleanup, (void*)handle);
+}
+
+static void sk_finalize_instance(napi_env env, void* data, void* hint) {
+  (void)env;
+  (void)hint;
+  skReleaseEnv((uintptr_t)data);
+}
+
+napi_status sk_set_instance_data(napi_env env, uintptr_t handle) {
+  return napi_set_instance_data(env, (void*)handle, sk_finalize_instance, NULL);
+}
+
+uintptr_t sk_get_instance_data(napi_env env) {
+  void* data = NULL;
+  if (napi_get_instance_data(env, &data) != napi_ok) return 0;
+  return (uintptr_t)data;
+}

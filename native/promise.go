@@ -1,0 +1,88 @@
+package native
+
+/*
+#include "glue.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime/cgo"
+)
+
+// Settler builds the value a Promise resolves with. It runs on the JS thread, after the
+// work that produced its data has finished on a goroutine.
+type Settler func(s *Scope) (Value, error)
+
+// pending is one Promise whose work is running or done.
+type pending struct {
+	deferred C.napi_deferred
+	settle   Settler
+	err      error
+}
+
+// Promise runs work on a goroutine, off the JS thread, and returns a Promise that settles
+// with its result: work's Settler builds the resolved value on the JS thread, and an error
+// from either rejects the Promise with the mapped JavaScript error. A thread-safe function
+// carries the result back and keeps the event loop alive until it has.
+func (c *Call) Promise(work func() (Settler, error)) (Value, error) {
+	var deferred C.napi_deferred
+	var promise C.napi_value
+	if err := c.check(C.napi_create_promise(c.env, &deferred, &promise)); err != nil {
+		return Value{}, err
+	}
+	var tsfn C.napi_threadsafe_function
+	if err := c.check(C.sk_create_tsfn(c.env, c.String("sessionkeep").raw, &tsfn)); err != nil {
+		return Value{}, err
+	}
+	go func() {
+		p := &pending{deferred: deferred}
+		p.settle, p.err = runRecovered(work)
+		h := cgo.NewHandle(p)
+		if C.sk_call_tsfn(tsfn, C.uintptr_t(h)) != C.napi_ok {
+			h.Delete() // the environment is shutting down; nobody awaits the result
+		}
+	}()
+	return Value{promise}, nil
+}
+
+// runRecovered runs work and turns a panic into an ErrInternal error.
+func runRecovered(work func() (Settler, error)) (settle Settler, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			settle, err = nil, fmt.Errorf("%w: async work panicked: %v", ErrInternal, r)
+		}
+	}()
+	return work()
+}
+
+// settle resolves or rejects the Promise behind h on the JS thread. env is nil when the
+// environment is being torn down, and then there is nothing left to settle.
+func settle(env C.napi_env, h cgo.Handle) {
+	p := h.Value().(*pending)
+	h.Delete()
+	if env == nil {
+		return
+	}
+	s := Scope{env: env}
+	err := p.err
+	var v Value
+	if err == nil {
+		v, err = p.build(&s)
+	}
+	if err != nil {
+		C.napi_reject_deferred(env, p.deferred, s.errorValue(err).raw)
+		return
+	}
+	C.napi_resolve_deferred(env, p.deferred, v.raw)
+}
+
+// build runs the Settler, turning a panic into an error.
+func (p *pending) build(s *Scope) (v Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: settling a promise panicked: %v", ErrInternal, r)
+		}
+	}()
+	return p.settle(s)
+}

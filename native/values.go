@@ -1,0 +1,121 @@
+package native
+
+/*
+#include "glue.h"
+*/
+import "C"
+
+import "unsafe"
+
+// Value is a JavaScript value, valid only during the call or callback that produced it.
+type Value struct{ raw C.napi_value }
+
+// Scope creates and reads JavaScript values in one environment, on its JS thread.
+type Scope struct{ env C.napi_env }
+
+// Undefined returns undefined.
+func (s *Scope) Undefined() Value {
+	var v C.napi_value
+	C.napi_get_undefined(s.env, &v)
+	return Value{v}
+}
+
+// Null returns null.
+func (s *Scope) Null() Value {
+	var v C.napi_value
+	C.napi_get_null(s.env, &v)
+	return Value{v}
+}
+
+// Bool returns a JavaScript boolean.
+func (s *Scope) Bool(b bool) Value {
+	var v C.napi_value
+	C.napi_get_boolean(s.env, C.bool(b), &v)
+	return Value{v}
+}
+
+// Number returns a JavaScript number.
+func (s *Scope) Number(f float64) Value {
+	var v C.napi_value
+	C.napi_create_double(s.env, C.double(f), &v)
+	return Value{v}
+}
+
+// String returns a JavaScript string with the UTF-8 text str.
+func (s *Scope) String(str string) Value {
+	var v C.napi_value
+	C.napi_create_string_utf8(s.env, (*C.char)(unsafe.Pointer(unsafe.StringData(str))), C.size_t(len(str)), &v)
+	return Value{v}
+}
+
+// StringFromBytes returns a JavaScript string with the UTF-8 text b, without a Go copy:
+// large JSON results cross this way and are parsed once by JSON.parse.
+func (s *Scope) StringFromBytes(b []byte) Value {
+	var v C.napi_value
+	C.napi_create_string_utf8(s.env, (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.size_t(len(b)), &v)
+	return Value{v}
+}
+
+// Array returns a JavaScript array of items.
+func (s *Scope) Array(items ...Value) Value {
+	var v C.napi_value
+	C.napi_create_array_with_length(s.env, C.size_t(len(items)), &v)
+	for i, item := range items {
+		C.napi_set_element(s.env, v, C.uint32_t(i), item.raw)
+	}
+	return Value{v}
+}
+
+// typeOf returns the JavaScript type of v.
+func (s *Scope) typeOf(v Value) C.napi_valuetype {
+	var t C.napi_valuetype
+	if C.napi_typeof(s.env, v.raw, &t) != C.napi_ok {
+		return C.napi_undefined
+	}
+	return t
+}
+
+// IsNullish reports whether v is undefined or null.
+func (s *Scope) IsNullish(v Value) bool {
+	t := s.typeOf(v)
+	return t == C.napi_undefined || t == C.napi_null
+}
+
+// stringScratch is the size of the stack buffer strings are first read into; most strings
+// that cross on the hot path (stream deltas) fit, so they cost one Node-API call.
+const stringScratch = 512
+
+// ReadString returns the text of the JavaScript string v; ok is false when v is no string.
+func (s *Scope) ReadString(v Value) (str string, ok bool) {
+	var buf [stringScratch]byte
+	var n C.size_t
+	status := C.napi_get_value_string_utf8(s.env, v.raw, (*C.char)(unsafe.Pointer(&buf[0])), stringScratch, &n)
+	if status != C.napi_ok {
+		return "", false
+	}
+	if n < stringScratch-1 {
+		return string(buf[:n]), true
+	}
+	C.napi_get_value_string_utf8(s.env, v.raw, nil, 0, &n)
+	big := make([]byte, n+1)
+	C.napi_get_value_string_utf8(s.env, v.raw, (*C.char)(unsafe.Pointer(&big[0])), n+1, &n)
+	return unsafe.String(&big[0], int(n)), true
+}
+
+// ReadNumber returns the value of the JavaScript number v; ok is false when v is no number.
+func (s *Scope) ReadNumber(v Value) (f float64, ok bool) {
+	var d C.double
+	if C.napi_get_value_double(s.env, v.raw, &d) != C.napi_ok {
+		return 0, false
+	}
+	return float64(d), true
+}
+
+// ReadBool returns the value of the JavaScript boolean v; ok is false when v is no boolean.
+func (s *Scope) ReadBool(v Value) (b bool, ok bool) {
+	var r C.bool
+	if C.napi_get_value_bool(s.env, v.raw, &r) != C.napi_ok {
+		return false, false
+	}
+	return bool(r), true
+}

@@ -1,0 +1,182 @@
+package persistence
+
+import (
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// errUnknownSession is an Op for a session the database does not hold.
+var errUnknownSession = errors.New("no such session in the database")
+
+// touched is what a batch changed of one session's listing.
+type touched struct{ messages int64 }
+
+// commit applies a batch of Ops in one transaction. An Op that conflicts with what is
+// stored is skipped and reported through dropped; any other failure rolls the whole batch
+// back so that it can be retried.
+func (w *writer) commit(batch []session.Op) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	if _, err := w.c.exec("BEGIN IMMEDIATE"); err != nil {
+		return storageError("starting a write", err)
+	}
+	sessions := map[int64]*touched{}
+	for _, op := range batch {
+		err := w.applyOp(op, sessions)
+		if err == nil {
+			continue
+		}
+		if isConstraint(err) || errors.Is(err, errUnknownSession) {
+			w.mu.Lock()
+			w.dropped = fmt.Errorf("%w: a write conflicted with what is stored and was skipped (is another process writing the same session?): %v", session.ErrStorage, err)
+			w.mu.Unlock()
+			continue
+		}
+		w.c.exec("ROLLBACK")
+		return storageError("writing", err)
+	}
+	if err := w.touch(sessions); err != nil {
+		w.c.exec("ROLLBACK")
+		return storageError("updating session listings", err)
+	}
+	if _, err := w.c.exec("COMMIT"); err != nil {
+		w.c.exec("ROLLBACK")
+		return storageError("committing", err)
+	}
+	return nil
+}
+
+func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
+	if create, ok := op.(session.CreateSession); ok {
+		return w.createSession(create.Info)
+	}
+	sid, err := w.sid(opSession(op))
+	if err != nil {
+		return err
+	}
+	t := sessions[sid]
+	if t == nil {
+		t = &touched{}
+		sessions[sid] = t
+	}
+	switch op := op.(type) {
+	case session.BeginMessage:
+		t.messages++
+		h := op.Header
+		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id, meta)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?)`,
+			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID, h.Meta)
+	case session.PutBlock:
+		err = w.putBlock(sid, op)
+	case session.EndMessage:
+		u := op.Usage
+		_, err = w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
+			input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?
+			WHERE sid = ? AND seq = ?`,
+			op.Status, op.Meta, op.Extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, sid, op.Seq)
+	case session.SetTracker:
+		t := op.Tracker
+		_, err = w.c.exec(`UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
+			cache_creation_tokens = ?, context_tokens = ? WHERE sid = ?`,
+			t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, sid)
+	case session.SetTitle:
+		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ?`, op.Title, sid)
+	default:
+		err = fmt.Errorf("unknown op %T", op)
+	}
+	return err
+}
+
+// opSession returns the id of the session an Op belongs to.
+func opSession(op session.Op) string {
+	switch op := op.(type) {
+	case session.BeginMessage:
+		return op.SessionID
+	case session.PutBlock:
+		return op.SessionID
+	case session.EndMessage:
+		return op.SessionID
+	case session.SetTracker:
+		return op.SessionID
+	case session.SetTitle:
+		return op.SessionID
+	}
+	return ""
+}
+
+func (w *writer) createSession(info session.SessionInfo) error {
+	res, err := w.c.exec(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at, status, owner)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		info.ID, info.ProjectPath, info.Title, info.Provider, info.Model, info.ContextWindow,
+		info.CreatedAt.UnixMilli(), info.UpdatedAt.UnixMilli(), info.Status, w.owner)
+	if err != nil {
+		return err
+	}
+	sid, err := res.LastInsertId()
+	w.sids[info.ID] = sid
+	return err
+}
+
+// sid returns the database key of a session.
+func (w *writer) sid(id string) (int64, error) {
+	if sid, ok := w.sids[id]; ok {
+		return sid, nil
+	}
+	sid, err := lookupSID(w.c, id)
+	if err == nil {
+		w.sids[id] = sid
+	}
+	return sid, err
+}
+
+// lookupSID finds the database key of the session with id.
+func lookupSID(c *conn, id string) (int64, error) {
+	sid := int64(-1)
+	err := c.query(`SELECT sid FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+		sid = row[0].(int64)
+		return nil
+	})
+	if err == nil && sid < 0 {
+		err = fmt.Errorf("%w: %s", errUnknownSession, id)
+	}
+	return sid, err
+}
+
+// putBlock stores a block, or replaces a partial checkpoint of it. A large complete block
+// goes to the blob table; checkpoints stay inline since they are replaced soon.
+func (w *writer) putBlock(sid int64, op session.PutBlock) error {
+	body, blobID := any(op.JSON), any(nil)
+	if !op.Partial && len(op.JSON) > BlobThreshold {
+		id, err := putBlob(w.c, op.JSON)
+		if err != nil {
+			return err
+		}
+		body, blobID = nil, id
+	}
+	_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = excluded.blob_id`,
+		sid, op.Seq, op.Index, op.Partial, body, blobID)
+	if err != nil || op.ToolUseID == "" {
+		return err
+	}
+	_, err = w.c.exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
+	return err
+}
+
+// touch updates the listing of every session the batch wrote to.
+func (w *writer) touch(sessions map[int64]*touched) error {
+	now := time.Now().UnixMilli()
+	for sid, t := range sessions {
+		if _, err := w.c.exec(`UPDATE sessions SET message_count = message_count + ?, updated_at = ?, owner = ?,
+			status = CASE WHEN ? > 0 THEN 'active' ELSE status END WHERE sid = ?`,
+			t.messages, now, w.owner, t.messages, sid); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package persistence
+
+import (
+	"database/sql/driver"
+	"fmt"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// migration is one numbered schema change. Applied migrations are recorded in the
+// schema_migrations table of the database itself; a database that records a version this
+// build does not know was written by a newer sessionkeep and is refused.
+type migration struct {
+	version     int64
+	description string
+	statements  []string
+}
+
+// migrations are applied in order, each in the transaction that records it. Never edit
+// one that has shipped: add the next.
+var migrations = []migration{
+	{1, "sessions, messages, blocks, blobs and tool uses", []string{
+		`CREATE TABLE sessions (
+			sid            INTEGER PRIMARY KEY,
+			id             TEXT NOT NULL UNIQUE,
+			project_path   TEXT NOT NULL DEFAULT '',
+			title          TEXT NOT NULL DEFAULT '',
+			provider       TEXT NOT NULL DEFAULT '',
+			model          TEXT NOT NULL DEFAULT '',
+			context_window INTEGER NOT NULL DEFAULT 0,
+			created_at     INTEGER NOT NULL,
+			updated_at     INTEGER NOT NULL,
+			message_count  INTEGER NOT NULL DEFAULT 0,
+			status         TEXT NOT NULL DEFAULT 'active',
+			owner          TEXT NOT NULL DEFAULT '',
+			input_tokens          INTEGER NOT NULL DEFAULT 0,
+			output_tokens         INTEGER NOT NULL DEFAULT 0,
+			cache_read_tokens     INTEGER NOT NULL DEFAULT 0,
+			cache_creation_tokens INTEGER NOT NULL DEFAULT 0,
+			context_tokens        INTEGER NOT NULL DEFAULT 0
+		)`,
+		`CREATE INDEX sessions_by_update ON sessions(updated_at DESC)`,
+		`CREATE INDEX sessions_by_project ON sessions(project_path, updated_at DESC)`,
+		`CREATE TABLE messages (
+			mid         INTEGER PRIMARY KEY,
+			sid         INTEGER NOT NULL,
+			seq         INTEGER NOT NULL,
+			uuid        TEXT NOT NULL,
+			parent_uuid TEXT NOT NULL DEFAULT '',
+			type        TEXT NOT NULL,
+			role        TEXT NOT NULL,
+			turn        INTEGER NOT NULL,
+			status      TEXT NOT NULL,
+			created_at  INTEGER NOT NULL,
+			provider    TEXT NOT NULL DEFAULT '',
+			request_id  TEXT NOT NULL DEFAULT '',
+			meta        BLOB NOT NULL DEFAULT '{}',
+			extra       BLOB NOT NULL DEFAULT '{}',
+			input_tokens          INTEGER NOT NULL DEFAULT 0,
+			output_tokens         INTEGER NOT NULL DEFAULT 0,
+			cache_read_tokens     INTEGER NOT NULL DEFAULT 0,
+			cache_creation_tokens INTEGER NOT NULL DEFAULT 0,
+			UNIQUE (sid, seq)
+		)`,
+		`CREATE INDEX messages_by_uuid ON messages(uuid)`,
+		`CREATE INDEX messages_streaming ON messages(sid) WHERE status = 'streaming'`,
+		`CREATE TABLE blocks (
+			bid     INTEGER PRIMARY KEY,
+			sid     INTEGER NOT NULL,
+			seq     INTEGER NOT NULL,
+			idx     INTEGER NOT NULL,
+			partial INTEGER NOT NULL DEFAULT 0,
+			body    BLOB,
+			blob_id INTEGER,
+			UNIQUE (sid, seq, idx)
+		)`,
+		`CREATE TABLE blobs (
+			id   INTEGER PRIMARY KEY,
+			hash BLOB NOT NULL UNIQUE,
+			size INTEGER NOT NULL,
+			data BLOB NOT NULL
+		)`,
+		`CREATE TABLE tool_uses (
+			sid         INTEGER NOT NULL,
+			tool_use_id TEXT NOT NULL,
+			seq         INTEGER NOT NULL,
+			PRIMARY KEY (sid, tool_use_id)
+		) WITHOUT ROWID`,
+	}},
+}
+
+// migrate brings the database's schema up to the newest migration.
+func migrate(c *conn) error {
+	if _, err := c.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+		version     INTEGER PRIMARY KEY,
+		description TEXT NOT NULL,
+		applied_at  INTEGER NOT NULL)`); err != nil {
+		return storageError("creating the migrations table", err)
+	}
+	if _, err := c.exec("BEGIN IMMEDIATE"); err != nil {
+		return storageError("starting the migration", err)
+	}
+	if err := applyMigrations(c); err != nil {
+		c.exec("ROLLBACK")
+		return err
+	}
+	if _, err := c.exec("COMMIT"); err != nil {
+		return storageError("committing the migration", err)
+	}
+	return nil
+}
+
+func applyMigrations(c *conn) error {
+	current, err := schemaVersion(c)
+	if err != nil {
+		return err
+	}
+	newest := migrations[len(migrations)-1].version
+	if current > newest {
+		return fmt.Errorf("%w: database schema version %d is newer than this sessionkeep knows (%d): upgrade sessionkeep", session.ErrStorage, current, newest)
+	}
+	for _, m := range migrations {
+		if m.version <= current {
+			continue
+		}
+		for _, stmt := range m.statements {
+			if _, err := c.exec(stmt); err != nil {
+				return storageError(fmt.Sprintf("migration %d (%s)", m.version, m.description), err)
+			}
+		}
+		if _, err := c.exec(`INSERT INTO schema_migrations(version, description, applied_at) VALUES (?, ?, ?)`,
+			m.version, m.description, time.Now().UnixMilli()); err != nil {
+			return storageError("recording a migration", err)
+		}
+	}
+	return nil
+}
+
+// schemaVersion returns the newest migration the database records, 0 for a new one.
+func schemaVersion(c *conn) (int64, error) {
+	var version int64
+	err := c.query(`SELECT COALESCE(MAX(version), 0) FROM schema_migrations`, nil, func(row []driver.Value) error {
+		version = row[0].(int64)
+		return nil
+	})
+	return version, storageError("reading the schema version", err)
+}

@@ -1,0 +1,136 @@
+package persistence
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// Store is the SQLite implementation of session.Store: one database file.
+type Store struct {
+	path string
+	w    *writer
+
+	mu      sync.Mutex
+	readers []*conn // idle read connections
+	closed  bool
+}
+
+var _ session.Store = (*Store)(nil)
+
+// maxIdleReaders is how many read connections a store keeps open between reads.
+const maxIdleReaders = 4
+
+// DefaultPath returns where a store lives when no path is given: $SESSIONKEEP_DB, else
+// ~/.sessionkeep/sessions.db.
+func DefaultPath() (string, error) {
+	if p := os.Getenv("SESSIONKEEP_DB"); p != "" {
+		return p, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("%w: no store path given, SESSIONKEEP_DB is unset and the home directory is unknown: %v", session.ErrInvalidArgument, err)
+	}
+	return filepath.Join(home, ".sessionkeep", "sessions.db"), nil
+}
+
+// Open opens the store at path, creating the file (mode 0600, in a directory created
+// 0700) and its schema when they do not exist. Messages left streaming by a process that
+// is gone are marked interrupted.
+func Open(path string) (*Store, error) {
+	if err := createFile(path); err != nil {
+		return nil, err
+	}
+	c, err := openConn(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := setUp(c); err != nil {
+		c.close()
+		return nil, err
+	}
+	return &Store{path: path, w: newWriter(c, processOwner())}, nil
+}
+
+// setUp migrates the schema and recovers what a crash left unfinished.
+func setUp(c *conn) error {
+	if err := migrate(c); err != nil {
+		return err
+	}
+	return markInterrupted(c)
+}
+
+// createFile creates the database file with owner-only permissions; SQLite gives its WAL
+// and shared-memory files the same mode.
+func createFile(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("%w: creating the store's directory: %v", session.ErrStorage, err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("%w: opening %s: %v", session.ErrStorage, path, err)
+	}
+	return f.Close()
+}
+
+// Path returns the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// Apply queues ops for the writer.
+func (s *Store) Apply(ops ...session.Op) { s.w.enqueue(ops) }
+
+// Sync waits until every Op queued so far is committed.
+func (s *Store) Sync() error { return s.w.sync() }
+
+// Flush waits until every Op queued so far is durable on disk.
+func (s *Store) Flush() error { return s.w.flush() }
+
+// Close commits and syncs what is queued and closes the database. Closing twice is a no-op.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	readers := s.readers
+	s.readers = nil
+	s.mu.Unlock()
+	err := s.w.close()
+	for _, c := range readers {
+		err = errors.Join(err, c.close())
+	}
+	return err
+}
+
+// read runs fn on an idle read connection, opening one when none is idle.
+func (s *Store) read(fn func(c *conn) error) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return session.ErrStoreClosed
+	}
+	var c *conn
+	if n := len(s.readers); n > 0 {
+		c, s.readers = s.readers[n-1], s.readers[:n-1]
+	}
+	s.mu.Unlock()
+	if c == nil {
+		var err error
+		if c, err = openConn(s.path); err != nil {
+			return err
+		}
+	}
+	err := fn(c)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || len(s.readers) >= maxIdleReaders {
+		return errors.Join(err, c.close())
+	}
+	s.readers = append(s.readers, c)
+	return err
+}

@@ -1,0 +1,168 @@
+package persistence
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// retryDelay is how long the writer waits before retrying a batch that failed to commit.
+// The batch stays queued in memory meanwhile; nothing is dropped.
+const retryDelay = 100 * time.Millisecond
+
+// closeAttempts is how many times Close tries to commit what is queued before it gives up
+// and reports the error.
+const closeAttempts = 3
+
+// writer owns the store's one writing connection. Ops queue in memory; its goroutine takes
+// everything queued so far, applies it in one transaction and commits (group commit), so a
+// batch is committed a few milliseconds after its first Op arrives.
+type writer struct {
+	c     *conn
+	owner string // this process, recorded on the sessions it writes
+	sids  map[string]int64
+
+	mu        sync.Mutex
+	changed   *sync.Cond
+	queue     []session.Op
+	queued    uint64 // Ops queued since the store opened
+	committed uint64 // of those, committed
+	durable   uint64 // of those, synced to disk
+	flushTo   uint64 // a Flush waits for this many to be durable
+	err       error  // why the last batch failed; nil after a commit
+	dropped   error  // Ops skipped for conflicting with what is stored, reported by Flush
+	closing   bool
+	stopped   bool
+	wake      chan struct{}
+}
+
+func newWriter(c *conn, owner string) *writer {
+	w := &writer{c: c, owner: owner, sids: map[string]int64{}, wake: make(chan struct{}, 1)}
+	w.changed = sync.NewCond(&w.mu)
+	go w.run()
+	return w
+}
+
+// enqueue queues ops; it never waits on disk.
+func (w *writer) enqueue(ops []session.Op) {
+	w.mu.Lock()
+	w.queue = append(w.queue, ops...)
+	w.queued += uint64(len(ops))
+	w.mu.Unlock()
+	w.signal()
+}
+
+func (w *writer) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// sync waits until every Op queued before the call is committed.
+func (w *writer) sync() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	target := w.queued
+	for w.committed < target && w.err == nil && !w.stopped {
+		w.changed.Wait()
+	}
+	return w.status(w.committed, target)
+}
+
+// flush waits until every Op queued before the call is durable on disk.
+func (w *writer) flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	target := w.queued
+	w.flushTo = max(w.flushTo, target)
+	w.signal()
+	for w.durable < target && w.err == nil && !w.stopped {
+		w.changed.Wait()
+	}
+	if err := w.status(w.durable, target); err != nil {
+		return err
+	}
+	dropped := w.dropped
+	w.dropped = nil
+	return dropped
+}
+
+// status says why progress stopped short of target, if it did.
+func (w *writer) status(progress, target uint64) error {
+	switch {
+	case progress >= target:
+		return nil
+	case w.err != nil:
+		return w.err
+	default:
+		return session.ErrStoreClosed
+	}
+}
+
+// close commits and syncs what is queued, then stops the writer and closes its connection.
+func (w *writer) close() error {
+	w.mu.Lock()
+	w.closing = true
+	w.mu.Unlock()
+	w.signal()
+	w.mu.Lock()
+	for !w.stopped {
+		w.changed.Wait()
+	}
+	err := w.err
+	w.mu.Unlock()
+	return errors.Join(err, w.c.close())
+}
+
+// run is the writer goroutine.
+func (w *writer) run() {
+	failures := 0
+	for {
+		if failures > 0 {
+			time.Sleep(retryDelay)
+		} else {
+			<-w.wake
+		}
+		w.mu.Lock()
+		batch, target := w.queue, w.queued
+		w.queue = nil
+		wantDurable, closing := w.flushTo > w.durable || w.closing, w.closing
+		w.mu.Unlock()
+
+		err := w.commit(batch)
+		if err == nil && wantDurable {
+			err = w.checkpoint()
+		}
+
+		w.mu.Lock()
+		if err != nil {
+			failures++
+			w.err = err
+			w.queue = append(batch, w.queue...)
+		} else {
+			failures = 0
+			w.err = nil
+			w.committed = target
+			if wantDurable {
+				w.durable = target
+			}
+		}
+		done := closing && (err == nil || failures >= closeAttempts)
+		w.stopped = done
+		w.changed.Broadcast()
+		w.mu.Unlock()
+		if done {
+			return
+		}
+	}
+}
+
+// checkpoint copies the WAL into the database file. SQLite syncs the WAL before it
+// copies, so everything committed is on disk afterwards.
+func (w *writer) checkpoint() error {
+	err := w.c.query("PRAGMA wal_checkpoint(PASSIVE)", nil, nil)
+	return storageError("syncing to disk", err)
+}

@@ -1,0 +1,186 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/goccy/go-json"
+)
+
+// The block types sessionkeep knows by name (the Anthropic Messages API's). Any other type
+// is kept verbatim.
+const (
+	BlockText             = "text"
+	BlockToolUse          = "tool_use"
+	BlockToolResult       = "tool_result"
+	BlockThinking         = "thinking"
+	BlockRedactedThinking = "redacted_thinking"
+	BlockImage            = "image"
+	BlockDocument         = "document"
+)
+
+// BlockInfo is what the domain needs to know of a block beyond its JSON.
+type BlockInfo struct {
+	Type      string
+	ToolUseID string // the id of a tool_use, or the tool_use_id a tool_result answers
+}
+
+// CheckBlock validates one block's JSON: an object with a string "type" and, for the
+// known types, their required fields with the right JSON types.
+func CheckBlock(raw []byte) (BlockInfo, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return BlockInfo{}, fmt.Errorf("a block must be a JSON object")
+	}
+	f := blockFields(fields)
+	typ, err := f.requireString("type")
+	if err != nil {
+		return BlockInfo{}, err
+	}
+	info := BlockInfo{Type: typ}
+	switch typ {
+	case BlockText:
+		_, err = f.requireString("text")
+	case BlockToolUse:
+		if info.ToolUseID, err = f.requireString("id"); err == nil {
+			if _, err = f.requireString("name"); err == nil {
+				err = f.require("input")
+			}
+		}
+	case BlockToolResult:
+		if info.ToolUseID, err = f.requireString("tool_use_id"); err == nil {
+			if err = f.optional("content", '"', '['); err == nil {
+				err = f.optionalBool("is_error")
+			}
+		}
+	case BlockThinking:
+		if _, err = f.requireString("thinking"); err == nil {
+			err = f.optional("signature", '"')
+		}
+	case BlockRedactedThinking:
+		_, err = f.requireString("data")
+	case BlockImage, BlockDocument:
+		err = f.requireObjectWithType("source")
+	}
+	if err != nil {
+		return BlockInfo{}, fmt.Errorf("%s block: %w", typ, err)
+	}
+	return info, nil
+}
+
+// blockFields is a block decoded one level deep, for checking field types.
+type blockFields map[string]json.RawMessage
+
+func (f blockFields) require(name string) error {
+	if v, ok := f[name]; !ok || len(v) == 0 {
+		return fmt.Errorf("field %q is required", name)
+	}
+	return nil
+}
+
+func (f blockFields) requireString(name string) (string, error) {
+	v, ok := f[name]
+	if !ok || len(v) == 0 || v[0] != '"' {
+		return "", fmt.Errorf("field %q must be a string", name)
+	}
+	var s string
+	err := json.Unmarshal(v, &s)
+	return s, err
+}
+
+// optional checks that a present, non-null field starts with one of the allowed JSON
+// first bytes ('"' string, '[' array, '{' object).
+func (f blockFields) optional(name string, allowed ...byte) error {
+	v, ok := f[name]
+	if !ok || bytes.Equal(v, []byte("null")) {
+		return nil
+	}
+	if len(v) > 0 && bytes.IndexByte(allowed, v[0]) >= 0 {
+		return nil
+	}
+	return fmt.Errorf("field %q has the wrong type", name)
+}
+
+func (f blockFields) optionalBool(name string) error {
+	v, ok := f[name]
+	if !ok || bytes.Equal(v, []byte("true")) || bytes.Equal(v, []byte("false")) || bytes.Equal(v, []byte("null")) {
+		return nil
+	}
+	return fmt.Errorf("field %q must be a boolean", name)
+}
+
+func (f blockFields) requireObjectWithType(name string) error {
+	v, ok := f[name]
+	if !ok || len(v) == 0 || v[0] != '{' {
+		return fmt.Errorf("field %q must be an object", name)
+	}
+	var source blockFields
+	if err := json.Unmarshal(v, &source); err != nil {
+		return fmt.Errorf("field %q: %w", name, err)
+	}
+	if _, err := source.requireString("type"); err != nil {
+		return fmt.Errorf("field %q: %w", name, err)
+	}
+	return nil
+}
+
+// The JSON shapes of the blocks the assembler builds.
+type (
+	textBlock struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	thinkingBlock struct {
+		Type      string  `json:"type"`
+		Thinking  string  `json:"thinking"`
+		Signature *string `json:"signature,omitempty"`
+	}
+	redactedThinkingBlock struct {
+		Type string `json:"type"`
+		Data string `json:"data"`
+	}
+	toolUseBlock struct {
+		Type  string          `json:"type"`
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+		// RawInput and InputError mark streamed input that was not valid JSON when its block
+		// ended: the text is kept as it came, and Input is an empty object.
+		RawInput   *string `json:"raw_input,omitempty"`
+		InputError string  `json:"input_error,omitempty"`
+	}
+	toolResultBlock struct {
+		Type      string          `json:"type"`
+		ToolUseID string          `json:"tool_use_id"`
+		Content   json.RawMessage `json:"content"`
+		IsError   bool            `json:"is_error"`
+	}
+)
+
+// mustJSON encodes one of the block shapes above, which cannot fail to encode.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("session: encoding %T: %v", v, err))
+	}
+	return b
+}
+
+// toolUseJSON builds a tool_use block from streamed input text. Empty input is an empty
+// object (the API streams "" for a tool without arguments); input that is not valid JSON
+// is kept as raw_input, never dropped.
+func toolUseJSON(id, name, input string) []byte {
+	b := toolUseBlock{Type: BlockToolUse, ID: id, Name: name, Input: json.RawMessage(input)}
+	trimmed := bytes.TrimSpace([]byte(input))
+	switch {
+	case len(trimmed) == 0:
+		b.Input = json.RawMessage("{}")
+	case !json.Valid(trimmed):
+		b.Input = json.RawMessage("{}")
+		b.RawInput = &input
+		b.InputError = "streamed input is not valid JSON"
+	default:
+		b.Input = json.RawMessage(trimmed)
+	}
+	return mustJSON(b)
+}

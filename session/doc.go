@@ -1,0 +1,12 @@
+// Package session is sessionkeep's domain, in pure Go: content blocks, messages and their
+// envelopes, the streaming assembler that turns stream chunks into blocks, turns, the token
+// tracker, and the live Session that records a conversation as it streams.
+//
+// A Session never touches disk itself. Everything it records becomes an Op handed to a
+// Store (declared here, implemented in package persistence), which applies Ops in order
+// and makes them durable in the background, so that ingesting a chunk never waits on disk.
+//
+// Blocks are kept as the exact JSON they arrived as; a block type sessionkeep does not know
+// is preserved verbatim. Messages come back from a Store as StoredMessage values and are
+// encoded to JSON (AppendMessage, AppendEnvelope) without decoding their blocks again.
+package session

@@ -1,0 +1,41 @@
+package session
+
+import "errors"
+
+// Errors of opening and finding things. Each is wrapped with details by the code that
+// returns it; match with errors.Is.
+var (
+	// ErrSessionNotFound: no session has the given id.
+	ErrSessionNotFound = errors.New("session not found")
+	// ErrStoreClosed: the store or session was closed before the call.
+	ErrStoreClosed = errors.New("store or session is closed")
+	// ErrInvalidArgument: an option or argument has the right type but a wrong value.
+	ErrInvalidArgument = errors.New("invalid argument")
+)
+
+// Errors of ingesting stream chunks. None of them changes what is already recorded.
+var (
+	// ErrInvalidChunk: a chunk of an unknown type, or missing a required field, or one that
+	// cannot follow what came before (a tool_use_delta with no tool_use_start).
+	ErrInvalidChunk = errors.New("invalid chunk")
+	// ErrUnknownToolUse: a tool_result whose tool_use_id matches no tool_use in the session.
+	ErrUnknownToolUse = errors.New("unknown tool_use id")
+)
+
+// Errors of restoring structured messages into a session.
+var (
+	// ErrSessionNotEmpty: restoreMessages on a session that already has messages.
+	ErrSessionNotEmpty = errors.New("session is not empty")
+	// ErrInvalidMessage: a message or block that is not well formed.
+	ErrInvalidMessage = errors.New("invalid message")
+)
+
+// Errors of the storage underneath.
+var (
+	// ErrBusy: the database stayed locked by another connection past the busy timeout.
+	ErrBusy = errors.New("database is busy")
+	// ErrCorrupt: the database file is damaged or is not a sessionkeep database.
+	ErrCorrupt = errors.New("database is corrupt")
+	// ErrStorage: any other failure to read or write the database.
+	ErrStorage = errors.New("storage failure")
+)

@@ -1,0 +1,243 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/goccy/go-json"
+)
+
+// Ingest records one stream chunk. It validates the chunk before changing anything, so a
+// bad chunk returns an error (ErrInvalidChunk, ErrUnknownToolUse) and leaves the session
+// as it was. It never waits on disk.
+func (s *Session) Ingest(c Chunk) error {
+	if err := s.lock(); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	switch c.Kind {
+	case ChunkMessageStart:
+		s.startAssistant(c)
+	case ChunkText:
+		s.delta(BlockText, c.Text)
+	case ChunkThinking:
+		s.delta(BlockThinking, c.Text)
+	case ChunkSignature:
+		s.signature(c.Text)
+	case ChunkRedactedThinking:
+		s.completeBlock(mustJSON(redactedThinkingBlock{Type: BlockRedactedThinking, Data: c.Text}), "")
+	case ChunkToolUse:
+		return s.toolUse(c)
+	case ChunkToolUseStart:
+		return s.toolUseStart(c)
+	case ChunkToolUseDelta:
+		return s.toolUseDelta(c)
+	case ChunkToolResult:
+		return s.toolResult(c)
+	case ChunkDone:
+		return s.done(c)
+	case ChunkError:
+		s.streamError(c.Text)
+	default:
+		return fmt.Errorf("%w: unknown chunk type", ErrInvalidChunk)
+	}
+	return nil
+}
+
+// chunkError describes a chunk that cannot be recorded.
+func chunkError(kind ChunkKind, format string, args ...any) error {
+	return fmt.Errorf("%w: %s chunk: %s", ErrInvalidChunk, kind, fmt.Sprintf(format, args...))
+}
+
+// assistant makes sure an assistant message is open: a chunk of model output after tool
+// results starts the next assistant message even without a message_start.
+func (s *Session) assistant() {
+	if s.msg != nil && s.msg.hdr.Role == "assistant" {
+		return
+	}
+	if s.msg != nil {
+		s.endMessage(MessageComplete)
+	}
+	s.beginMessage(TypeAssistant, "assistant", messageMeta{}, "", "")
+}
+
+// startAssistant begins a new assistant message. One still open never got its done chunk,
+// so it is ended as interrupted.
+func (s *Session) startAssistant(c Chunk) {
+	if s.msg != nil {
+		status := MessageComplete
+		if s.msg.hdr.Role == "assistant" {
+			status = MessageInterrupted
+		}
+		s.endMessage(status)
+	}
+	s.beginMessage(TypeAssistant, "assistant", messageMeta{ID: c.ID, Model: c.Model}, c.Provider, c.RequestID)
+}
+
+// delta appends streamed text or thinking, starting a new block when the kind changes.
+func (s *Session) delta(kind, text string) {
+	s.assistant()
+	if s.blk == nil || s.blk.kind != kind {
+		s.finishBlock()
+		s.blk = &openBlock{kind: kind}
+	}
+	s.blk.text.WriteString(text)
+	s.blk.dirty = true
+	s.armCheckpoint()
+}
+
+// signature ends the thinking block streaming; a signature with no thinking before it is
+// kept as a thinking block with empty text.
+func (s *Session) signature(sig string) {
+	s.assistant()
+	if s.blk == nil || s.blk.kind != BlockThinking {
+		s.finishBlock()
+		s.blk = &openBlock{kind: BlockThinking}
+	}
+	s.blk.signature = &sig
+	s.finishBlock()
+}
+
+// completeBlock adds a block that arrived whole to the assistant message.
+func (s *Session) completeBlock(json []byte, toolUseID string) {
+	s.assistant()
+	s.finishBlock()
+	s.putBlock(json, toolUseID)
+}
+
+func (s *Session) toolUse(c Chunk) error {
+	if c.ID == "" {
+		return chunkError(c.Kind, "field 'id' must not be empty")
+	}
+	if !json.Valid(c.JSON) {
+		return chunkError(c.Kind, "field 'input' must be JSON-serializable")
+	}
+	s.completeBlock(mustJSON(toolUseBlock{Type: BlockToolUse, ID: c.ID, Name: c.Name, Input: c.JSON}), c.ID)
+	return nil
+}
+
+func (s *Session) toolUseStart(c Chunk) error {
+	if c.ID == "" {
+		return chunkError(c.Kind, "field 'id' must not be empty")
+	}
+	s.assistant()
+	s.finishBlock()
+	s.blk = &openBlock{kind: BlockToolUse, id: c.ID, name: c.Name}
+	return nil
+}
+
+func (s *Session) toolUseDelta(c Chunk) error {
+	if s.blk == nil || s.blk.kind != BlockToolUse {
+		return chunkError(c.Kind, "no tool_use_start before it")
+	}
+	s.blk.text.WriteString(c.Text)
+	s.blk.dirty = true
+	s.armCheckpoint()
+	return nil
+}
+
+// toolResult adds a tool result. Tool results after an assistant message form the next
+// user message, as the API wants.
+func (s *Session) toolResult(c Chunk) error {
+	if err := checkToolResultContent(c.JSON); err != nil {
+		return chunkError(c.Kind, "field 'content': %v", err)
+	}
+	if len(c.Raw) > 0 && (c.Raw[0] != '{' || !json.Valid(c.Raw)) {
+		return chunkError(c.Kind, "field 'raw' must be an object")
+	}
+	if err := s.knownToolUse(c.ToolUseID); err != nil {
+		return err
+	}
+	if s.msg == nil || s.msg.hdr.Type != TypeToolResult {
+		if s.msg != nil {
+			s.endMessage(MessageComplete)
+		}
+		s.beginMessage(TypeToolResult, "user", messageMeta{}, "", "")
+	}
+	block := toolResultBlock{Type: BlockToolResult, ToolUseID: c.ToolUseID, Content: c.JSON, IsError: c.IsError}
+	s.putBlock(mustJSON(block), "")
+	if len(c.Raw) > 0 {
+		if s.msg.extra.ToolUseResults == nil {
+			s.msg.extra.ToolUseResults = map[string]json.RawMessage{}
+		}
+		s.msg.extra.ToolUseResults[c.ToolUseID] = bytes.Clone(c.Raw)
+	}
+	return nil
+}
+
+// checkToolResultContent accepts a JSON string or an array of valid blocks.
+func checkToolResultContent(content []byte) error {
+	switch {
+	case len(content) > 0 && content[0] == '"' && json.Valid(content):
+		return nil
+	case len(content) > 0 && content[0] == '[':
+		var blocks []json.RawMessage
+		if err := json.Unmarshal(content, &blocks); err != nil {
+			return errors.New("must be a string or an array of blocks")
+		}
+		for i, b := range blocks {
+			if _, err := CheckBlock(b); err != nil {
+				return fmt.Errorf("block %d: %w", i, err)
+			}
+		}
+		return nil
+	}
+	return errors.New("must be a string or an array of blocks")
+}
+
+// knownToolUse checks that id names a tool_use recorded in the session.
+func (s *Session) knownToolUse(id string) error {
+	if _, ok := s.toolUses[id]; ok {
+		return nil
+	}
+	found, err := s.mgr.store.HasToolUse(s.id, id)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("%w: no tool_use with id %q in session %s", ErrUnknownToolUse, id, s.id)
+	}
+	s.toolUses[id] = struct{}{}
+	return nil
+}
+
+// done ends the assistant message with its stop reason and usage. Usage that arrives
+// with no assistant message open still counts in the token tracker.
+func (s *Session) done(c Chunk) error {
+	usage, err := ParseUsage(c.Usage)
+	if err != nil || (len(c.Usage) > 0 && c.Usage[0] != '{') {
+		return chunkError(c.Kind, "field 'usage' must be an object of token counts")
+	}
+	hasUsage := len(c.Usage) > 0
+	if s.msg == nil || s.msg.hdr.Role != "assistant" {
+		if s.msg != nil {
+			s.endMessage(MessageComplete)
+		}
+		if hasUsage {
+			s.tracker.Add(usage)
+			s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
+		}
+		return nil
+	}
+	m := s.msg
+	m.meta.StopReason = c.StopReason
+	if c.StopSequence != "" {
+		m.meta.StopSequence = &c.StopSequence
+	}
+	if hasUsage {
+		m.meta.Usage = bytes.Clone(c.Usage)
+		m.usage, m.hasUsage = usage, true
+	}
+	s.endMessage(MessageComplete)
+	return nil
+}
+
+// streamError ends the open message, keeping what arrived, and records the error.
+func (s *Session) streamError(message string) {
+	if s.msg == nil {
+		return
+	}
+	s.msg.extra.Error = message
+	s.endMessage(MessageError)
+}

@@ -1,0 +1,135 @@
+package session
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Manager opens the sessions of one Store and makes sure each session has one live
+// Session in the process, however often it is opened.
+type Manager struct {
+	store Store
+	now   func() time.Time
+
+	mu     sync.Mutex
+	live   map[string]*Session
+	closed bool
+}
+
+// NewManager returns a Manager over store.
+func NewManager(store Store) *Manager {
+	return &Manager{store: store, now: time.Now, live: map[string]*Session{}}
+}
+
+// CreateOptions describe a new session.
+type CreateOptions struct {
+	ProjectPath   string `json:"projectPath"`
+	Title         string `json:"title"`
+	Provider      string `json:"provider"`
+	Model         string `json:"model"`
+	ContextWindow int64  `json:"contextWindow"`
+}
+
+// Create starts a new, empty session.
+func (m *Manager) Create(opts CreateOptions) (*Session, error) {
+	if opts.ContextWindow < 0 {
+		return nil, errors.Join(ErrInvalidArgument, errors.New("contextWindow must not be negative"))
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrStoreClosed
+	}
+	now := m.now().UTC()
+	info := SessionInfo{
+		ID:            uuid.Must(uuid.NewV7()).String(),
+		ProjectPath:   opts.ProjectPath,
+		Title:         opts.Title,
+		Provider:      opts.Provider,
+		Model:         opts.Model,
+		ContextWindow: opts.ContextWindow,
+		CreatedAt:     now,
+		UpdatedAt:     now,
+		Status:        StatusActive,
+	}
+	m.store.Apply(CreateSession{Info: info})
+	s := newSession(m, SessionState{Info: info})
+	m.live[info.ID] = s
+	return s, nil
+}
+
+// Open returns the live Session of id, loading it from the store when it is not open yet.
+func (m *Manager) Open(id string) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrStoreClosed
+	}
+	if s, ok := m.live[id]; ok {
+		s.retain()
+		return s, nil
+	}
+	if err := m.store.Sync(); err != nil {
+		return nil, err
+	}
+	state, err := m.store.LoadSession(id)
+	if err != nil {
+		return nil, err
+	}
+	s := newSession(m, state)
+	m.live[id] = s
+	return s, nil
+}
+
+// List returns sessions newest first.
+func (m *Manager) List(filter ListFilter) ([]SessionInfo, error) {
+	if filter.Limit < 0 {
+		return nil, errors.Join(ErrInvalidArgument, errors.New("limit must not be negative"))
+	}
+	if err := m.usable(); err != nil {
+		return nil, err
+	}
+	if err := m.store.Sync(); err != nil {
+		return nil, err
+	}
+	return m.store.ListSessions(filter)
+}
+
+// Close closes every live session (an unfinished message is marked interrupted), then
+// flushes and closes the store. Closing twice is a no-op.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	live := m.live
+	m.live = map[string]*Session{}
+	m.mu.Unlock()
+	for _, s := range live {
+		s.shutdown()
+	}
+	return m.store.Close()
+}
+
+func (m *Manager) usable() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrStoreClosed
+	}
+	return nil
+}
+
+// forget drops s from the live sessions once its last user closed it.
+func (m *Manager) forget(s *Session) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.live[s.id] == s {
+		delete(m.live, s.id)
+	}
+}

@@ -1,0 +1,101 @@
+package session
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/goccy/go-json"
+)
+
+// StoredMessage is a message as a Store gives it back: its envelope fields, its message
+// fields as one JSON object, and its blocks as the JSON they were stored as.
+type StoredMessage struct {
+	Seq        int64
+	UUID       string
+	ParentUUID string
+	SessionID  string
+	Type       string
+	Role       string
+	Turn       int64
+	Status     string
+	CreatedAt  time.Time
+	Provider   string
+	RequestID  string
+	Meta       []byte // JSON object: id, model, stop_reason, stop_sequence, usage, …
+	Extra      []byte // JSON object: envelope extras such as toolUseResults and error
+	Blocks     [][]byte
+}
+
+// AppendMessage appends m as an API message, {role, content, ...meta}, to buf.
+func AppendMessage(buf []byte, m *StoredMessage) []byte {
+	buf = append(buf, `{"role":`...)
+	buf = appendString(buf, m.Role)
+	buf = append(buf, `,"content":[`...)
+	for i, b := range m.Blocks {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, b...)
+	}
+	buf = append(buf, ']')
+	buf = appendObjectFields(buf, m.Meta)
+	return append(buf, '}')
+}
+
+// AppendEnvelope appends m with its envelope, {uuid, parentUuid, …, message}, to buf.
+func AppendEnvelope(buf []byte, m *StoredMessage) []byte {
+	buf = append(buf, `{"uuid":`...)
+	buf = appendString(buf, m.UUID)
+	buf = append(buf, `,"parentUuid":`...)
+	if m.ParentUUID == "" {
+		buf = append(buf, "null"...)
+	} else {
+		buf = appendString(buf, m.ParentUUID)
+	}
+	buf = append(buf, `,"sessionId":`...)
+	buf = appendString(buf, m.SessionID)
+	buf = append(buf, `,"timestamp":`...)
+	buf = appendString(buf, FormatTime(m.CreatedAt))
+	buf = append(buf, `,"type":`...)
+	buf = appendString(buf, m.Type)
+	buf = appendOptionalString(buf, "provider", m.Provider)
+	buf = appendOptionalString(buf, "requestId", m.RequestID)
+	buf = append(buf, `,"status":`...)
+	buf = appendString(buf, m.Status)
+	buf = append(buf, `,"turn":`...)
+	buf = strconv.AppendInt(buf, m.Turn, 10)
+	buf = appendObjectFields(buf, m.Extra)
+	buf = append(buf, `,"message":`...)
+	buf = AppendMessage(buf, m)
+	return append(buf, '}')
+}
+
+// FormatTime formats t as the ISO 8601 UTC timestamps envelopes carry.
+func FormatTime(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+}
+
+// appendObjectFields appends the members of the JSON object obj, each preceded by a comma,
+// so they join the object being written. obj is compact JSON written by sessionkeep.
+func appendObjectFields(buf, obj []byte) []byte {
+	if len(obj) <= 2 { // empty, or "{}"
+		return buf
+	}
+	buf = append(buf, ',')
+	return append(buf, obj[1:len(obj)-1]...)
+}
+
+func appendOptionalString(buf []byte, name, value string) []byte {
+	if value == "" {
+		return buf
+	}
+	buf = append(buf, ',', '"')
+	buf = append(buf, name...)
+	buf = append(buf, '"', ':')
+	return appendString(buf, value)
+}
+
+func appendString(buf []byte, s string) []byte {
+	b, _ := json.Marshal(s) // a string always encodes
+	return append(buf, b...)
+}

@@ -1,0 +1,60 @@
+package session
+
+import (
+	"strings"
+
+	"github.com/goccy/go-json"
+)
+
+// openMessage is the message a Session is writing.
+type openMessage struct {
+	hdr      MessageHeader
+	blocks   int // complete blocks so far; the streaming block, if any, gets this index
+	meta     messageMeta
+	extra    envelopeExtra
+	usage    Usage
+	hasUsage bool
+}
+
+// messageMeta are the API message fields beside role and content that the assembler
+// fills in.
+type messageMeta struct {
+	ID           string          `json:"id,omitempty"`
+	Model        string          `json:"model,omitempty"`
+	StopReason   string          `json:"stop_reason,omitempty"`
+	StopSequence *string         `json:"stop_sequence,omitempty"`
+	Usage        json.RawMessage `json:"usage,omitempty"`
+}
+
+func (m messageMeta) encode() []byte { return mustJSON(m) }
+
+// envelopeExtra are the envelope fields a message may carry beside the standard ones.
+type envelopeExtra struct {
+	// ToolUseResults holds the raw execution record of each tool result, by tool_use_id.
+	ToolUseResults map[string]json.RawMessage `json:"toolUseResults,omitempty"`
+	// Error is the message of the stream error that ended the message.
+	Error string `json:"error,omitempty"`
+}
+
+func (e envelopeExtra) encode() []byte { return mustJSON(e) }
+
+// openBlock is a block still streaming: text, thinking, or tool_use input JSON.
+type openBlock struct {
+	kind      string
+	text      strings.Builder
+	id, name  string // tool_use
+	signature *string
+	dirty     bool // text arrived since the last checkpoint
+}
+
+// json returns the block as far as it has come.
+func (b *openBlock) json() []byte {
+	switch b.kind {
+	case BlockText:
+		return mustJSON(textBlock{Type: BlockText, Text: b.text.String()})
+	case BlockThinking:
+		return mustJSON(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: b.signature})
+	default:
+		return toolUseJSON(b.id, b.name, b.text.String())
+	}
+}

@@ -1,0 +1,86 @@
+package session
+
+import "time"
+
+// Op is one change a Session hands to its Store. Ops are applied in the order they are
+// queued; each names the session it belongs to.
+type Op interface{ op() }
+
+// CreateSession adds a new, empty session.
+type CreateSession struct{ Info SessionInfo }
+
+// BeginMessage adds a message. Blocks follow as PutBlock ops and EndMessage closes it; a
+// message whose EndMessage never came is found with Status still "streaming".
+type BeginMessage struct {
+	SessionID string
+	Header    MessageHeader
+}
+
+// MessageHeader is what is known of a message when it begins.
+type MessageHeader struct {
+	Seq        int64
+	UUID       string
+	ParentUUID string
+	Type       string // user | assistant | tool_result
+	Role       string // user | assistant
+	Turn       int64
+	CreatedAt  time.Time
+	Provider   string
+	RequestID  string
+	Meta       []byte // JSON object: the message fields beside role and content known so far
+}
+
+// PutBlock adds block Index of message Seq, or replaces an earlier Partial checkpoint of
+// the same block.
+type PutBlock struct {
+	SessionID string
+	Seq       int64
+	Index     int
+	JSON      []byte
+	Partial   bool   // a checkpoint of a block still streaming
+	ToolUseID string // for tool_use blocks, indexed so tool results can be matched
+}
+
+// EndMessage closes message Seq with its final status, message fields and envelope extras.
+type EndMessage struct {
+	SessionID string
+	Seq       int64
+	Status    string
+	Meta      []byte // JSON object: the message fields beside role and content
+	Extra     []byte // JSON object: envelope fields beside the standard ones
+	Usage     Usage  // the request's usage, zero when none was reported
+}
+
+// SetTracker records the session's token tracker.
+type SetTracker struct {
+	SessionID string
+	Tracker   TokenTracker
+}
+
+// SetTitle records the session's title.
+type SetTitle struct {
+	SessionID string
+	Title     string
+}
+
+func (CreateSession) op() {}
+func (BeginMessage) op()  {}
+func (PutBlock) op()      {}
+func (EndMessage) op()    {}
+func (SetTracker) op()    {}
+func (SetTitle) op()      {}
+
+// Message statuses, kept in the envelope's "status".
+const (
+	MessageStreaming   = "streaming"   // still being written by a live process
+	MessageComplete    = "complete"    // ended normally
+	MessageInterrupted = "interrupted" // cut off: by a crash, a close, or a new prompt
+	MessageError       = "error"       // the stream reported an error; what arrived is kept
+)
+
+// Envelope types.
+const (
+	TypeUser       = "user"
+	TypeAssistant  = "assistant"
+	TypeToolResult = "tool_result"
+)

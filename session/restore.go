@@ -1,0 +1,119 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/goccy/go-json"
+)
+
+// RestoreMessages seeds an empty session with structured messages (a JSON array of
+// {role, content, ...}), every block kept as given. Turns and the token tracker are
+// derived from them. Tool results are not matched against tool uses here: restore keeps
+// the history it is given, and the context builder repairs what the API would refuse.
+func (s *Session) RestoreMessages(raw []byte) error {
+	msgs, err := parseMessages(raw)
+	if err != nil {
+		return err
+	}
+	if err := s.lock(); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	if s.nextSeq > 0 || s.msg != nil {
+		return fmt.Errorf("%w: session %s already has %d messages; restore into a new session", ErrSessionNotEmpty, s.id, s.nextSeq)
+	}
+	for _, m := range msgs {
+		s.beginMessage(m.typ, m.role, messageMeta{}, "", "")
+		s.msg.hdr.Meta = m.meta
+		for _, b := range m.blocks {
+			id := ""
+			if b.info.Type == BlockToolUse {
+				id = b.info.ToolUseID
+			}
+			s.putBlock(b.json, id)
+		}
+		if m.hasUsage {
+			s.msg.usage, s.msg.hasUsage = m.usage, true
+		}
+		s.endRestored(m.meta)
+		if m.typ == TypeUser && !s.titled {
+			s.setTitle(m.blocks)
+		}
+	}
+	return nil
+}
+
+// endRestored ends a restored message, keeping its message fields exactly as given.
+func (s *Session) endRestored(meta []byte) {
+	m := s.msg
+	s.msg = nil
+	s.mgr.store.Apply(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: MessageComplete, Meta: meta, Usage: m.usage})
+	if m.hasUsage {
+		s.tracker.Add(m.usage)
+		s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
+	}
+}
+
+// restoredMessage is one validated message of RestoreMessages.
+type restoredMessage struct {
+	role, typ string
+	blocks    []checkedBlock
+	meta      []byte // the message's other fields, as a JSON object
+	usage     Usage
+	hasUsage  bool
+}
+
+func parseMessages(raw []byte) ([]restoredMessage, error) {
+	var items []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf("%w: messages must be a JSON array", ErrInvalidMessage)
+	}
+	msgs := make([]restoredMessage, len(items))
+	for i, item := range items {
+		m, err := parseMessage(item, fmt.Sprintf("messages[%d]", i))
+		if err != nil {
+			return nil, err
+		}
+		msgs[i] = m
+	}
+	return msgs, nil
+}
+
+func parseMessage(item map[string]json.RawMessage, path string) (restoredMessage, error) {
+	var m restoredMessage
+	if item == nil {
+		return m, fmt.Errorf("%w: %s must be an object", ErrInvalidMessage, path)
+	}
+	if err := json.Unmarshal(item["role"], &m.role); err != nil || (m.role != "user" && m.role != "assistant") {
+		return m, fmt.Errorf("%w: %s.role must be \"user\" or \"assistant\"", ErrInvalidMessage, path)
+	}
+	content := item["content"]
+	var err error
+	if len(content) > 0 && content[0] == '"' {
+		m.blocks, err = userBlocks(content)
+	} else {
+		var raws []json.RawMessage
+		if json.Unmarshal(content, &raws) != nil {
+			return m, fmt.Errorf("%w: %s.content must be a string or an array of blocks", ErrInvalidMessage, path)
+		}
+		m.blocks, err = checkBlocks(raws, path+".content")
+	}
+	if err != nil {
+		return m, err
+	}
+	m.typ = m.role
+	if m.role == "user" && onlyToolResults(m.blocks) {
+		m.typ = TypeToolResult
+	}
+	if usage, ok := item["usage"]; ok && !bytes.Equal(usage, []byte("null")) {
+		if m.usage, err = ParseUsage(usage); err != nil || usage[0] != '{' {
+			return m, fmt.Errorf("%w: %s.usage must be an object of token counts", ErrInvalidMessage, path)
+		}
+		m.hasUsage = true
+	}
+	delete(item, "role")
+	delete(item, "content")
+	m.meta = mustJSON(item)
+	return m, nil
+}

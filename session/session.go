@@ -1,0 +1,257 @@
+package session
+
+import (
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// CheckpointInterval is how long text of a block still streaming may wait before it is
+// queued as a partial checkpoint; with the store's commit delay it bounds what a crash
+// can lose.
+const CheckpointInterval = 20 * time.Millisecond
+
+// Session is one live conversation: it assembles streamed chunks into messages and hands
+// everything to the store as it completes. It is safe for use from several goroutines;
+// JavaScript calls it from one thread, the checkpoint timer from another.
+type Session struct {
+	mgr *Manager
+	id  string
+
+	mu       sync.Mutex
+	refs     int
+	closed   bool
+	provider string // the session's provider, the default of each message's
+	titled   bool
+	nextSeq  int64
+	lastUUID string
+	lastTurn int64
+	tracker  TokenTracker
+	toolUses map[string]struct{} // tool_use ids recorded by this process
+
+	msg             *openMessage // the message being written, if any
+	blk             *openBlock   // the block streaming into msg, if any
+	checkpointArmed bool
+}
+
+func newSession(m *Manager, st SessionState) *Session {
+	return &Session{
+		mgr:      m,
+		id:       st.Info.ID,
+		refs:     1,
+		provider: st.Info.Provider,
+		titled:   st.Info.Title != "",
+		nextSeq:  st.NextSeq,
+		lastUUID: st.LastUUID,
+		lastTurn: st.LastTurn,
+		tracker:  st.Tracker,
+		toolUses: map[string]struct{}{},
+	}
+}
+
+// ID returns the session's id.
+func (s *Session) ID() string { return s.id }
+
+func (s *Session) retain() {
+	s.mu.Lock()
+	s.refs++
+	s.mu.Unlock()
+}
+
+// lock takes the session's lock, failing when the session is closed.
+func (s *Session) lock() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrStoreClosed
+	}
+	return nil
+}
+
+// TokenTracker returns the session's token accounting.
+func (s *Session) TokenTracker() (TokenTracker, error) {
+	if err := s.lock(); err != nil {
+		return TokenTracker{}, err
+	}
+	defer s.mu.Unlock()
+	return s.tracker, nil
+}
+
+// RestoreTokenTracker replaces the session's token accounting with t.
+func (s *Session) RestoreTokenTracker(t TokenTracker) error {
+	if err := s.lock(); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	s.tracker = t
+	s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: t})
+	return nil
+}
+
+// Messages returns the session's messages as one JSON array, with their envelopes when
+// withEnvelope is set. A block still streaming is included as far as it has come.
+func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
+	if err := s.lock(); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	s.checkpoint()
+	if err := s.mgr.store.Sync(); err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 0, 4096)
+	buf = append(buf, '[')
+	first := true
+	err := s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
+		if !first {
+			buf = append(buf, ',')
+		}
+		first = false
+		if withEnvelope {
+			buf = AppendEnvelope(buf, m)
+		} else {
+			buf = AppendMessage(buf, m)
+		}
+		return nil
+	})
+	return append(buf, ']'), err
+}
+
+// Turns returns the session's turns.
+func (s *Session) Turns() ([]Turn, error) {
+	if err := s.lock(); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	if err := s.mgr.store.Sync(); err != nil {
+		return nil, err
+	}
+	return s.mgr.store.Turns(s.id)
+}
+
+// Flush waits until everything recorded so far, a block still streaming included, is
+// durable on disk.
+func (s *Session) Flush() error {
+	if err := s.lock(); err != nil {
+		return err
+	}
+	s.checkpoint()
+	s.mu.Unlock()
+	return s.mgr.store.Flush()
+}
+
+// Close releases the session. When the last user has closed it, an unfinished message is
+// ended as interrupted, and later calls fail with ErrStoreClosed.
+func (s *Session) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.refs--
+	last := s.refs == 0
+	s.mu.Unlock()
+	if last {
+		s.shutdown()
+		s.mgr.forget(s)
+	}
+}
+
+// shutdown ends an unfinished message as interrupted and closes the session for good.
+func (s *Session) shutdown() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if s.msg != nil {
+		s.endMessage(MessageInterrupted)
+	}
+	s.closed = true
+}
+
+// armCheckpoint makes sure the block now streaming is checkpointed within
+// CheckpointInterval, however long the stream then stalls.
+func (s *Session) armCheckpoint() {
+	if s.checkpointArmed {
+		return
+	}
+	s.checkpointArmed = true
+	time.AfterFunc(CheckpointInterval, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.checkpointArmed = false
+		if !s.closed {
+			s.checkpoint()
+		}
+	})
+}
+
+// checkpoint queues the block now streaming, as far as it has come, as a partial block.
+func (s *Session) checkpoint() {
+	if s.blk == nil || !s.blk.dirty {
+		return
+	}
+	s.blk.dirty = false
+	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: s.blk.json(), Partial: true})
+}
+
+// beginMessage starts a message and queues it.
+func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string) {
+	if provider == "" {
+		provider = s.provider
+	}
+	hdr := MessageHeader{
+		Seq:        s.nextSeq,
+		UUID:       uuid.Must(uuid.NewV7()).String(),
+		ParentUUID: s.lastUUID,
+		Type:       typ,
+		Role:       role,
+		Turn:       nextTurn(s.lastTurn, s.nextSeq == 0, typ == TypeUser),
+		CreatedAt:  s.mgr.now(),
+		Provider:   provider,
+		RequestID:  requestID,
+		Meta:       meta.encode(),
+	}
+	s.nextSeq++
+	s.lastUUID, s.lastTurn = hdr.UUID, hdr.Turn
+	s.msg = &openMessage{hdr: hdr, meta: meta}
+	s.mgr.store.Apply(BeginMessage{SessionID: s.id, Header: hdr})
+}
+
+// putBlock adds a complete block to the open message.
+func (s *Session) putBlock(json []byte, toolUseID string) {
+	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: json, ToolUseID: toolUseID})
+	s.msg.blocks++
+	if toolUseID != "" && s.msg.hdr.Role == "assistant" {
+		s.toolUses[toolUseID] = struct{}{}
+	}
+}
+
+// endMessage finishes the block streaming, if any, and ends the open message.
+func (s *Session) endMessage(status string) {
+	s.finishBlock()
+	m := s.msg
+	s.msg = nil
+	end := EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: m.meta.encode(), Extra: m.extra.encode(), Usage: m.usage}
+	s.mgr.store.Apply(end)
+	if m.hasUsage {
+		s.tracker.Add(m.usage)
+		s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
+	}
+}
+
+// finishBlock completes the block streaming, if any.
+func (s *Session) finishBlock() {
+	if s.blk == nil {
+		return
+	}
+	b := s.blk
+	s.blk = nil
+	id := ""
+	if b.kind == BlockToolUse {
+		id = b.id
+	}
+	s.putBlock(b.json(), id)
+}

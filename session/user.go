@@ -1,0 +1,129 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/goccy/go-json"
+)
+
+// titleLength is how many characters of the first prompt become a session's title.
+const titleLength = 80
+
+// AppendUserMessage records a user message: content is JSON, a string or an array of
+// blocks. A message still streaming is ended first (an assistant reply the user cut off
+// is marked interrupted). It returns the new message with its envelope, as JSON.
+func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
+	blocks, err := userBlocks(content)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.lock(); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	typ := TypeUser
+	if onlyToolResults(blocks) {
+		typ = TypeToolResult
+		for _, b := range blocks {
+			if err := s.knownToolUse(b.info.ToolUseID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if s.msg != nil {
+		status := MessageComplete
+		if s.msg.hdr.Role == "assistant" {
+			status = MessageInterrupted
+		}
+		s.endMessage(status)
+	}
+	s.beginMessage(typ, "user", messageMeta{}, "", "")
+	stored := StoredMessage{SessionID: s.id, Status: MessageComplete}
+	hdr := s.msg.hdr
+	for _, b := range blocks {
+		s.putBlock(b.json, "")
+		stored.Blocks = append(stored.Blocks, b.json)
+	}
+	s.endMessage(MessageComplete)
+	if typ == TypeUser && !s.titled {
+		s.setTitle(blocks)
+	}
+	stored.Seq, stored.UUID, stored.ParentUUID, stored.Type, stored.Role = hdr.Seq, hdr.UUID, hdr.ParentUUID, hdr.Type, hdr.Role
+	stored.Turn, stored.CreatedAt, stored.Provider = hdr.Turn, hdr.CreatedAt, hdr.Provider
+	return AppendEnvelope(nil, &stored), nil
+}
+
+// checkedBlock is a block's JSON with what validation learned of it.
+type checkedBlock struct {
+	json []byte
+	info BlockInfo
+}
+
+// userBlocks validates user content: a string becomes one text block.
+func userBlocks(content []byte) ([]checkedBlock, error) {
+	if len(content) > 0 && content[0] == '"' {
+		var text string
+		if err := json.Unmarshal(content, &text); err != nil {
+			return nil, fmt.Errorf("%w: content: %v", ErrInvalidMessage, err)
+		}
+		return []checkedBlock{{json: mustJSON(textBlock{Type: BlockText, Text: text}), info: BlockInfo{Type: BlockText}}}, nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(content, &raws); err != nil || len(raws) == 0 {
+		return nil, fmt.Errorf("%w: content must be a string or a non-empty array of blocks", ErrInvalidMessage)
+	}
+	return checkBlocks(raws, "content")
+}
+
+func checkBlocks(raws []json.RawMessage, path string) ([]checkedBlock, error) {
+	blocks := make([]checkedBlock, len(raws))
+	for i, raw := range raws {
+		info, err := CheckBlock(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s[%d]: %v", ErrInvalidMessage, path, i, err)
+		}
+		blocks[i] = checkedBlock{json: raw, info: info}
+	}
+	return blocks, nil
+}
+
+func onlyToolResults(blocks []checkedBlock) bool {
+	for _, b := range blocks {
+		if b.info.Type != BlockToolResult {
+			return false
+		}
+	}
+	return len(blocks) > 0
+}
+
+// setTitle names the session after the text of its first prompt.
+func (s *Session) setTitle(blocks []checkedBlock) {
+	for _, b := range blocks {
+		if b.info.Type != BlockText {
+			continue
+		}
+		var t textBlock
+		if json.Unmarshal(b.json, &t) != nil {
+			continue
+		}
+		if title := titleFrom(t.Text); title != "" {
+			s.titled = true
+			s.mgr.store.Apply(SetTitle{SessionID: s.id, Title: title})
+			return
+		}
+	}
+}
+
+// titleFrom returns the first line of text, cut to titleLength characters.
+func titleFrom(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	line = strings.TrimSpace(line)
+	if utf8.RuneCountInString(line) <= titleLength {
+		return line
+	}
+	runes := []rune(line)
+	return strings.TrimSpace(string(runes[:titleLength-1])) + "…"
+}
+

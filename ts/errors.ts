@@ -1,0 +1,18 @@
+/**
+ * SessionError is the one error class sessionkeep throws for everything but wrong argument
+ * types (those are TypeError). Native code creates it, so every error carries a stable
+ * `code` that programs can branch on; `message` says what was wrong and what to do.
+ *
+ * Codes: SESSION_NOT_FOUND, SESSION_NOT_EMPTY, STORE_CLOSED, INVALID_CHUNK,
+ * UNKNOWN_TOOL_USE, INVALID_MESSAGE, INVALID_ARGUMENT, SQLITE_BUSY, STORE_CORRUPT,
+ * STORAGE_ERROR, INTERNAL.
+ */
+export class SessionError extends Error {
+  readonly code: string;
+
+  constructor(message: string, code: string) {
+    super(message);
+    this.name = 'SessionError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,4 @@
+export { openStore, Store } from './store';
+export { Session } from './session';
+export { SessionError } from './errors';
+export type * from './types';

@@ -1,0 +1,47 @@
+import { native, Handle } from './native';
+import { toJSON } from './serialize';
+import type { StreamChunk } from './types';
+
+/**
+ * ingestChunk hands one chunk to the native session, field by field as plain strings:
+ * crossing into native code costs per property, so objects never cross on this hot path.
+ * Field checks happen natively and throw SessionError INVALID_CHUNK naming the field.
+ */
+export function ingestChunk(h: Handle, chunk: StreamChunk): void {
+  if (typeof chunk !== 'object' || chunk === null) {
+    throw new TypeError('The "chunk" argument must be an object with a "type".');
+  }
+  const c = chunk as Record<string, any>;
+  switch (c.type) {
+    case 'text':
+      return native.ingestText(h, c.text);
+    case 'thinking':
+      return native.ingestThinking(h, c.thinking);
+    case 'signature':
+      return native.ingestSignature(h, c.signature);
+    case 'tool_use_delta':
+      return native.ingestToolUseDelta(h, c.partialJson);
+    case 'tool_use_start':
+      return native.ingestToolUseStart(h, c.id, c.name);
+    case 'tool_use':
+      return native.ingestToolUse(h, c.id, c.name, c.input === undefined ? undefined : JSON.stringify(c.input));
+    case 'tool_result':
+      return native.ingestToolResult(h, c.toolUseId, contentJSON(c.content), c.isError,
+        c.raw === undefined || c.raw === null ? undefined : JSON.stringify(c.raw));
+    case 'message_start':
+      return native.ingestMessageStart(h, c.id, c.model, c.provider, c.requestId);
+    case 'done':
+      return native.ingestDone(h, c.stopReason, c.stopSequence, c.usage == null ? undefined : JSON.stringify(c.usage));
+    case 'redacted_thinking':
+      return native.ingestRedactedThinking(h, c.data);
+    case 'error':
+      return native.ingestError(h, c.message);
+    default:
+      native.rejectChunk(String(c.type));
+  }
+}
+
+function contentJSON(content: unknown): string | undefined {
+  if (content === undefined) return undefined;
+  return typeof content === 'string' ? JSON.stringify(content) : toJSON(content);
+}

@@ -1,0 +1,46 @@
+import * as path from 'node:path';
+import { SessionError } from './errors';
+
+/** Handle is an opaque native object (an external with a type tag). */
+export type Handle = { readonly __handle: unique symbol };
+
+/** NativeAddon is the surface of build/Release/sessionkeep.node; see bridge/ in Go. */
+export interface NativeAddon {
+  setErrorClass(ctor: typeof SessionError): void;
+  openStore(path: string | undefined): [Handle, string];
+  storeClose(store: Handle): void;
+  storeFlush(store: Handle): Promise<void>;
+  createSession(store: Handle, optionsJSON: string): [Handle, string];
+  openSession(store: Handle, id: string): [Handle, string];
+  listSessions(store: Handle, optionsJSON: string | undefined): string;
+  sessionClose(session: Handle): void;
+  appendUserMessage(session: Handle, contentJSON: string): string;
+  messages(session: Handle): string;
+  envelopes(session: Handle): string;
+  messagesAsync(session: Handle): Promise<string>;
+  envelopesAsync(session: Handle): Promise<string>;
+  restoreMessages(session: Handle, messagesJSON: string): void;
+  turns(session: Handle): string;
+  tokenTracker(session: Handle): string;
+  restoreTokenTracker(session: Handle, trackerJSON: string): void;
+  flush(session: Handle): Promise<void>;
+  ingestMessageStart(s: Handle, id: unknown, model: unknown, provider: unknown, requestId: unknown): void;
+  ingestText(s: Handle, text: unknown): void;
+  ingestThinking(s: Handle, thinking: unknown): void;
+  ingestSignature(s: Handle, signature: unknown): void;
+  ingestRedactedThinking(s: Handle, data: unknown): void;
+  ingestToolUse(s: Handle, id: unknown, name: unknown, inputJSON: string | undefined): void;
+  ingestToolUseStart(s: Handle, id: unknown, name: unknown): void;
+  ingestToolUseDelta(s: Handle, partialJson: unknown): void;
+  ingestToolResult(s: Handle, toolUseId: unknown, contentJSON: string | undefined, isError: unknown, rawJSON: string | undefined): void;
+  ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined): void;
+  ingestError(s: Handle, message: unknown): void;
+  rejectChunk(type: unknown): never;
+}
+
+/** addonPath is where the build puts the addon, relative to this file in dist/. */
+export const addonPath = path.join(__dirname, '..', 'build', 'Release', 'sessionkeep.node');
+
+/** native is the loaded addon, with SessionError registered as the class of its errors. */
+export const native: NativeAddon = require(addonPath);
+native.setErrorClass(SessionError);

@@ -1,0 +1,150 @@
+/** Block types follow the Anthropic Messages API. A type sessionkeep does not know is kept verbatim. */
+export type Block =
+  | TextBlock
+  | ToolUseBlock
+  | ToolResultBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | ImageBlock
+  | DocumentBlock
+  | UnknownBlock;
+
+export interface TextBlock { type: 'text'; text: string; [extra: string]: unknown }
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+  /** Streamed input that was not valid JSON when its block ended, kept as it came; `input` is then `{}`. */
+  raw_input?: string;
+  input_error?: string;
+  [extra: string]: unknown;
+}
+export interface ToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: string | Block[];
+  is_error?: boolean;
+  [extra: string]: unknown;
+}
+export interface ThinkingBlock { type: 'thinking'; thinking: string; signature?: string; [extra: string]: unknown }
+export interface RedactedThinkingBlock { type: 'redacted_thinking'; data: string; [extra: string]: unknown }
+/** A source's `data` may be given as bytes (Uint8Array or Buffer); it is stored as base64. */
+export interface MediaSource {
+  type: 'base64' | 'url' | 'text' | 'raw' | string;
+  media_type?: string;
+  data?: string | Uint8Array;
+  url?: string;
+  [extra: string]: unknown;
+}
+export interface ImageBlock { type: 'image'; source: MediaSource; [extra: string]: unknown }
+export interface DocumentBlock {
+  type: 'document';
+  source: MediaSource;
+  title?: string;
+  context?: string;
+  [extra: string]: unknown;
+}
+export interface UnknownBlock { type: string; [extra: string]: unknown }
+
+export interface Usage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+  [extra: string]: unknown;
+}
+
+/** A message as the provider API takes it. Content is always an array of blocks. */
+export interface Message {
+  role: 'user' | 'assistant';
+  content: Block[];
+  id?: string;
+  model?: string;
+  stop_reason?: string;
+  stop_sequence?: string;
+  usage?: Usage;
+  [extra: string]: unknown;
+}
+
+/** The raw execution record of a tool call. */
+export interface ToolExecution {
+  stdout?: string;
+  stderr?: string;
+  interrupted?: boolean;
+  isImage?: boolean;
+  durationMs?: number;
+  exitCode?: number;
+  [extra: string]: unknown;
+}
+
+export type MessageStatus = 'streaming' | 'complete' | 'interrupted' | 'error';
+
+/** A message with the envelope sessionkeep keeps around it. */
+export interface Envelope {
+  uuid: string;
+  parentUuid: string | null;
+  sessionId: string;
+  timestamp: string;
+  type: 'user' | 'assistant' | 'tool_result';
+  provider?: string;
+  requestId?: string;
+  /** `interrupted`: cut off by a crash, a close or a new prompt; `error`: the stream failed. */
+  status: MessageStatus;
+  turn: number;
+  /** Raw execution records of the tool results in this message, by tool_use_id. */
+  toolUseResults?: Record<string, ToolExecution>;
+  /** The error that ended the stream, when status is `error`. */
+  error?: string;
+  message: Message;
+}
+
+export type StreamChunk =
+  | { type: 'message_start'; id?: string; model?: string; provider?: string; requestId?: string }
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string }
+  | { type: 'signature'; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_use_start'; id: string; name: string }
+  | { type: 'tool_use_delta'; partialJson: string }
+  | { type: 'tool_result'; toolUseId: string; content: string | Block[]; isError?: boolean; raw?: ToolExecution }
+  | { type: 'done'; stopReason?: string; stopSequence?: string; usage?: Usage }
+  | { type: 'error'; message: string };
+
+export interface Turn { index: number; startIndex: number; endIndex: number }
+
+export interface TokenTracker {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  /** The last request's input + cache read + cache creation tokens: what the window holds now. */
+  contextTokens: number;
+}
+
+export type SessionStatus = 'active' | 'interrupted';
+
+export interface SessionInfo {
+  id: string;
+  projectPath: string;
+  title: string;
+  provider?: string;
+  model?: string;
+  contextWindow?: number;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+  status: SessionStatus;
+}
+
+export interface CreateSessionOptions {
+  /** Defaults to process.cwd(). */
+  projectPath?: string;
+  title?: string;
+  provider?: string;
+  model?: string;
+  contextWindow?: number;
+}
+
+export interface ListSessionsOptions { projectPath?: string; limit?: number }
