@@ -1,0 +1,55 @@
+# sessionkeep build. `make demo` and `make test` do all the set-up on a fresh machine:
+# npm packages (node-api-headers, TypeScript), Go modules, the addon and the TypeScript.
+
+GO      ?= go
+NPM     ?= npm
+ADDON   := build/Release/sessionkeep.node
+GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h') go.mod go.sum
+TS_SRC  := $(shell find ts -name '*.ts') tsconfig.json
+
+.PHONY: all deps build addon ts demo test test-go test-node clean
+
+all: build
+
+# npm ci installs exactly package-lock.json; --ignore-scripts skips our own install script
+# (node-gyp rebuild), since this Makefile builds the addon itself.
+node_modules/.package-lock.json: package.json package-lock.json
+	$(NPM) ci --ignore-scripts --no-audit --no-fund
+
+.go-modules: go.mod go.sum
+	$(GO) mod download
+	@touch $@
+
+deps: node_modules/.package-lock.json .go-modules
+
+$(ADDON): $(GO_SRC) node_modules/.package-lock.json .go-modules
+	@mkdir -p $(dir $@)
+	CGO_ENABLED=1 $(GO) build -trimpath -buildmode=c-shared -o $@ ./native/addon
+	@rm -f $(basename $@).h
+
+addon: $(ADDON)
+
+dist/.built: $(TS_SRC) node_modules/.package-lock.json
+	npx tsc -p .
+	@touch $@
+
+ts: dist/.built
+
+build: addon ts
+
+# The demo streams seed 000's conversation in one process and restores it in another.
+demo: build
+	node dist/demo/seed000.js
+
+test: build
+	$(MAKE) test-go test-node
+
+test-go: .go-modules
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+test-node: build
+	node --test --test-concurrency=1 test/
+
+clean:
+	rm -rf build dist .go-modules
