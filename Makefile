@@ -4,7 +4,7 @@
 GO      ?= go
 NPM     ?= npm
 ADDON   := build/Release/sessionkeep.node
-GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h') go.mod go.sum
+GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.sh') go.mod go.sum
 TS_SRC  := $(shell find ts -name '*.ts') tsconfig.json
 
 .PHONY: all deps build addon ts demo test test-go test-node clean
@@ -23,9 +23,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 deps: node_modules/.package-lock.json .go-modules
 
 $(ADDON): $(GO_SRC) node_modules/.package-lock.json .go-modules
-	@mkdir -p $(dir $@)
-	CGO_ENABLED=1 $(GO) build -trimpath -buildmode=c-shared -o $@ ./native/addon
-	@rm -f $(basename $@).h
+	sh native/build-addon.sh
 
 addon: $(ADDON)
 
