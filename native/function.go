@@ -74,5 +74,3 @@ func (c *Call) Arg(i int) Value {
 	}
 	return Value{c.argv[i]}
 }
-
-func unsafePointer[T any](p *T) unsafe.Pointer { return unsafe.Pointer(p) }

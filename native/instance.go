@@ -9,6 +9,7 @@ import (
 	"io"
 	"runtime/cgo"
 	"sync"
+	"unsafe"
 )
 
 // instance is the per-environment state: one for the main thread and one for each worker
@@ -47,7 +48,7 @@ func initModule(env C.napi_env, exports C.napi_value) C.napi_value {
 		if status == C.napi_ok {
 			status = C.napi_set_named_property(env, exports, cname, value)
 		}
-		C.free(unsafePointer(cname))
+		C.free(unsafe.Pointer(cname))
 		if status != C.napi_ok {
 			throwPlain(env, "ADDON_INIT", "sessionkeep: could not export "+name)
 			return nil

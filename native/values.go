@@ -93,7 +93,9 @@ func (s *Scope) ReadString(v Value) (str string, ok bool) {
 	if status != C.napi_ok {
 		return "", false
 	}
-	if n < stringScratch-1 {
+	// Node truncates at a character boundary, so a string that did not fit may leave up to
+	// three bytes of a multi-byte character unused besides the terminating NUL.
+	if n < stringScratch-4 {
 		return string(buf[:n]), true
 	}
 	C.napi_get_value_string_utf8(s.env, v.raw, nil, 0, &n)
