@@ -7,7 +7,7 @@ ADDON   := build/Release/sessionkeep.node
 GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.sh') go.mod go.sum
 TS_SRC  := $(shell find ts -name '*.ts') tsconfig.json
 
-.PHONY: all deps build addon ts demo test test-go test-node clean
+.PHONY: all deps build addon ts demo test test-go test-node bench clean
 
 all: build
 
@@ -51,3 +51,8 @@ test-node: build
 
 clean:
 	rm -rf build dist .go-modules
+
+# The core figures: addon load, ingest of 10,000 chunks until durable, restore of 2,000
+# messages, each in fresh processes.
+bench: build
+	node bench/core.mjs

@@ -64,9 +64,11 @@ func (inst *instance) keepForCleanup(c io.Closer) {
 	inst.closers = append(inst.closers, c)
 }
 
-// cleanup closes everything registered with keepForCleanup, newest first. Errors are
-// dropped: the environment is going away and nobody is left to tell.
+// cleanup closes everything registered with keepForCleanup, newest first. Errors and
+// panics are dropped: the environment is going away and nobody is left to tell, and a
+// panic must not cross into C.
 func (inst *instance) cleanup() {
+	defer func() { _ = recover() }()
 	inst.mu.Lock()
 	closers := inst.closers
 	inst.closers = nil

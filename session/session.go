@@ -90,14 +90,10 @@ func (s *Session) RestoreTokenTracker(t TokenTracker) error {
 }
 
 // Messages returns the session's messages as one JSON array, with their envelopes when
-// withEnvelope is set. A block still streaming is included as far as it has come.
+// withEnvelope is set. A block still streaming is included as far as it has come. The
+// session is not locked while the store reads, so ingest goes on during an async read.
 func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
-	if err := s.lock(); err != nil {
-		return nil, err
-	}
-	defer s.mu.Unlock()
-	s.checkpoint()
-	if err := s.mgr.store.Sync(); err != nil {
+	if err := s.readable(); err != nil {
 		return nil, err
 	}
 	buf := make([]byte, 0, 4096)
@@ -120,14 +116,21 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 
 // Turns returns the session's turns.
 func (s *Session) Turns() ([]Turn, error) {
-	if err := s.lock(); err != nil {
-		return nil, err
-	}
-	defer s.mu.Unlock()
-	if err := s.mgr.store.Sync(); err != nil {
+	if err := s.readable(); err != nil {
 		return nil, err
 	}
 	return s.mgr.store.Turns(s.id)
+}
+
+// readable checkpoints the block streaming, if any, and waits until everything recorded
+// so far can be read from the store.
+func (s *Session) readable() error {
+	if err := s.lock(); err != nil {
+		return err
+	}
+	s.checkpoint()
+	s.mu.Unlock()
+	return s.mgr.store.Sync()
 }
 
 // Flush waits until everything recorded so far, a block still streaming included, is
