@@ -70,7 +70,7 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 		h := op.Header
 		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id, meta)
 			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?)`,
-			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID, h.Meta)
+			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID, jsonObject(h.Meta))
 	case session.PutBlock:
 		err = w.putBlock(sid, op)
 	case session.EndMessage:
@@ -78,7 +78,7 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 		_, err = w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
 			input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?
 			WHERE sid = ? AND seq = ?`,
-			op.Status, op.Meta, op.Extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, sid, op.Seq)
+			op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, sid, op.Seq)
 	case session.SetTracker:
 		t := op.Tracker
 		_, err = w.c.exec(`UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
@@ -179,4 +179,12 @@ func (w *writer) touch(sessions map[int64]*touched) error {
 		}
 	}
 	return nil
+}
+
+// jsonObject returns obj, or an empty JSON object for nil: meta and extra are never NULL.
+func jsonObject(obj []byte) []byte {
+	if len(obj) == 0 {
+		return []byte("{}")
+	}
+	return obj
 }

@@ -65,6 +65,9 @@ func (w *writer) signal() {
 func (w *writer) sync() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.closing {
+		return session.ErrStoreClosed
+	}
 	target := w.queued
 	for w.committed < target && w.err == nil && !w.stopped {
 		w.changed.Wait()
@@ -76,6 +79,9 @@ func (w *writer) sync() error {
 func (w *writer) flush() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.closing {
+		return session.ErrStoreClosed
+	}
 	target := w.queued
 	w.flushTo = max(w.flushTo, target)
 	w.signal()

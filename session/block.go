@@ -44,7 +44,7 @@ func CheckBlock(raw []byte) (BlockInfo, error) {
 	case BlockToolUse:
 		if info.ToolUseID, err = f.requireString("id"); err == nil {
 			if _, err = f.requireString("name"); err == nil {
-				err = f.require("input")
+				err = f.requireObject("input")
 			}
 		}
 	case BlockToolResult:
@@ -71,9 +71,9 @@ func CheckBlock(raw []byte) (BlockInfo, error) {
 // blockFields is a block decoded one level deep, for checking field types.
 type blockFields map[string]json.RawMessage
 
-func (f blockFields) require(name string) error {
-	if v, ok := f[name]; !ok || len(v) == 0 {
-		return fmt.Errorf("field %q is required", name)
+func (f blockFields) requireObject(name string) error {
+	if v, ok := f[name]; !ok || len(v) == 0 || v[0] != '{' {
+		return fmt.Errorf("field %q must be an object", name)
 	}
 	return nil
 }

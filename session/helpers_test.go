@@ -77,7 +77,9 @@ func toolUse(id, name, input string) session.Chunk {
 func toolUseStart(id, name string) session.Chunk {
 	return session.Chunk{Kind: session.ChunkToolUseStart, ID: id, Name: name}
 }
-func toolUseDelta(s string) session.Chunk { return session.Chunk{Kind: session.ChunkToolUseDelta, Text: s} }
+func toolUseDelta(s string) session.Chunk {
+	return session.Chunk{Kind: session.ChunkToolUseDelta, Text: s}
+}
 func toolResult(id, content string) session.Chunk {
 	return session.Chunk{Kind: session.ChunkToolResult, ToolUseID: id, JSON: []byte(content)}
 }
@@ -175,4 +177,12 @@ func mustMarshal(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// must returns v, panicking on err; for calls whose error a test does not examine.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

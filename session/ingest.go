@@ -110,8 +110,8 @@ func (s *Session) toolUse(c Chunk) error {
 	if c.ID == "" {
 		return chunkError(c.Kind, "field 'id' must not be empty")
 	}
-	if !json.Valid(c.JSON) {
-		return chunkError(c.Kind, "field 'input' must be JSON-serializable")
+	if len(c.JSON) == 0 || c.JSON[0] != '{' || !json.Valid(c.JSON) {
+		return chunkError(c.Kind, "field 'input' must be an object")
 	}
 	s.completeBlock(mustJSON(toolUseBlock{Type: BlockToolUse, ID: c.ID, Name: c.Name, Input: c.JSON}), c.ID)
 	return nil
@@ -186,9 +186,13 @@ func checkToolResultContent(content []byte) error {
 	return errors.New("must be a string or an array of blocks")
 }
 
-// knownToolUse checks that id names a tool_use recorded in the session.
+// knownToolUse checks that id names a tool_use of the session: recorded, or still
+// streaming (a streamed tool_use ends only when the next block or message begins).
 func (s *Session) knownToolUse(id string) error {
 	if _, ok := s.toolUses[id]; ok {
+		return nil
+	}
+	if s.blk != nil && s.blk.kind == BlockToolUse && s.blk.id == id {
 		return nil
 	}
 	found, err := s.mgr.store.HasToolUse(s.id, id)

@@ -94,7 +94,7 @@ func parseMessage(item map[string]json.RawMessage, path string) (restoredMessage
 		m.blocks, err = userBlocks(content)
 	} else {
 		var raws []json.RawMessage
-		if json.Unmarshal(content, &raws) != nil {
+		if json.Unmarshal(content, &raws) != nil || raws == nil {
 			return m, fmt.Errorf("%w: %s.content must be a string or an array of blocks", ErrInvalidMessage, path)
 		}
 		m.blocks, err = checkBlocks(raws, path+".content")
@@ -103,7 +103,7 @@ func parseMessage(item map[string]json.RawMessage, path string) (restoredMessage
 		return m, err
 	}
 	m.typ = m.role
-	if m.role == "user" && onlyToolResults(m.blocks) {
+	if m.role == "user" && hasToolResults(m.blocks) {
 		m.typ = TypeToolResult
 	}
 	if usage, ok := item["usage"]; ok && !bytes.Equal(usage, []byte("null")) {

@@ -24,9 +24,12 @@ func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
 	}
 	defer s.mu.Unlock()
 	typ := TypeUser
-	if onlyToolResults(blocks) {
+	if hasToolResults(blocks) {
 		typ = TypeToolResult
 		for _, b := range blocks {
+			if b.info.Type != BlockToolResult {
+				continue
+			}
 			if err := s.knownToolUse(b.info.ToolUseID); err != nil {
 				return nil, err
 			}
@@ -89,13 +92,16 @@ func checkBlocks(raws []json.RawMessage, path string) ([]checkedBlock, error) {
 	return blocks, nil
 }
 
-func onlyToolResults(blocks []checkedBlock) bool {
+// hasToolResults reports whether a user message carries tool results. Such a message
+// answers the assistant's tool calls, so it belongs to the assistant's turn (envelope type
+// tool_result) even when text follows the results.
+func hasToolResults(blocks []checkedBlock) bool {
 	for _, b := range blocks {
-		if b.info.Type != BlockToolResult {
-			return false
+		if b.info.Type == BlockToolResult {
+			return true
 		}
 	}
-	return len(blocks) > 0
+	return false
 }
 
 // setTitle names the session after the text of its first prompt.
@@ -126,4 +132,3 @@ func titleFrom(text string) string {
 	runes := []rune(line)
 	return strings.TrimSpace(string(runes[:titleLength-1])) + "…"
 }
-
