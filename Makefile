@@ -47,7 +47,7 @@ test-go: .go-modules
 	$(GO) test -count=1 ./...
 
 test-node: build
-	node --test --test-concurrency=1 test/
+	node --test --test-concurrency=1 test/*.test.mjs
 
 clean:
 	rm -rf build dist .go-modules
