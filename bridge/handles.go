@@ -1,6 +1,8 @@
 package bridge
 
 import (
+	"sync/atomic"
+
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/persistence"
 	"github.com/sessionkeep/sessionkeep/session"
@@ -29,10 +31,36 @@ func storeArg(c *native.Call) (*storeHandle, error) {
 	return v.(*storeHandle), nil
 }
 
-func sessionArg(c *native.Call) (*session.Session, error) {
+// sessionRef is one JavaScript Session object. Several can stand for one live session (it
+// was opened twice); each is closed on its own, and the session closes with the last.
+type sessionRef struct {
+	s      *session.Session
+	closed atomic.Bool
+}
+
+// close releases this object's hold on the session; closing twice is a no-op.
+func (r *sessionRef) close() {
+	if r.closed.CompareAndSwap(false, true) {
+		r.s.Close()
+	}
+}
+
+func sessionRefArg(c *native.Call) (*sessionRef, error) {
 	v, err := c.HandleArg(0, "session", sessionTag)
 	if err != nil {
 		return nil, err
 	}
-	return v.(*session.Session), nil
+	return v.(*sessionRef), nil
+}
+
+// sessionArg returns the session behind argument 0, refusing an object already closed.
+func sessionArg(c *native.Call) (*session.Session, error) {
+	r, err := sessionRefArg(c)
+	if err != nil {
+		return nil, err
+	}
+	if r.closed.Load() {
+		return nil, session.ErrStoreClosed
+	}
+	return r.s, nil
 }

@@ -21,11 +21,11 @@ func init() {
 
 // sessionClose(session)
 func sessionClose(c *native.Call) (native.Value, error) {
-	s, err := sessionArg(c)
+	r, err := sessionRefArg(c)
 	if err != nil {
 		return native.Value{}, err
 	}
-	s.Close()
+	r.close()
 	return c.Undefined(), nil
 }
 

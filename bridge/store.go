@@ -98,7 +98,7 @@ func openSession(c *native.Call) (native.Value, error) {
 }
 
 func sessionResult(c *native.Call, s *session.Session) (native.Value, error) {
-	v, err := c.NewHandle(s, sessionTag)
+	v, err := c.NewHandle(&sessionRef{s: s}, sessionTag)
 	if err != nil {
 		s.Close()
 		return native.Value{}, err

@@ -12,8 +12,9 @@ import (
 const titleLength = 80
 
 // AppendUserMessage records a user message: content is JSON, a string or an array of
-// blocks. A message still streaming is ended first (an assistant reply the user cut off
-// is marked interrupted). It returns the new message with its envelope, as JSON.
+// blocks. A message still streaming is ended first: an assistant reply cut off by a new
+// prompt is marked interrupted, one answered by tool results is complete. It returns the
+// new message with its envelope, as JSON.
 func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
 	blocks, err := userBlocks(content)
 	if err != nil {
@@ -36,8 +37,9 @@ func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
 		}
 	}
 	if s.msg != nil {
+		// A new prompt cuts off an assistant reply still streaming; tool results answer it.
 		status := MessageComplete
-		if s.msg.hdr.Role == "assistant" {
+		if s.msg.hdr.Role == "assistant" && typ == TypeUser {
 			status = MessageInterrupted
 		}
 		s.endMessage(status)

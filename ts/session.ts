@@ -82,7 +82,7 @@ export class Session {
   }
 
   /** flush resolves once everything ingested so far is durable on disk. */
-  flush(): Promise<void> {
+  async flush(): Promise<void> {
     return native.flush(this.#h);
   }
 

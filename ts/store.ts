@@ -53,7 +53,7 @@ export class Store {
   }
 
   /** flush resolves once everything recorded in any session of this store is durable. */
-  flush(): Promise<void> {
+  async flush(): Promise<void> {
     return native.storeFlush(this.#h);
   }
 
