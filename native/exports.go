@@ -29,6 +29,11 @@ func skSettle(env C.napi_env, handle C.uintptr_t) {
 	settle(env, cgo.Handle(handle))
 }
 
+//export skTsfnFinalized
+func skTsfnFinalized(handle C.uintptr_t) {
+	tsfnFinalized(cgo.Handle(handle))
+}
+
 //export skCleanupEnv
 func skCleanupEnv(handle C.uintptr_t) {
 	cgo.Handle(handle).Value().(*instance).cleanup()

@@ -38,14 +38,24 @@ static void sk_call_js(napi_env env, napi_value js_cb, void* context, void* data
   skSettle(env, (uintptr_t)data);
 }
 
-napi_status sk_create_tsfn(napi_env env, napi_value name, napi_threadsafe_function* result) {
-  return napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, NULL, NULL, NULL,
-                                         sk_call_js, result);
+static void sk_tsfn_finalized(napi_env env, void* data, void* hint) {
+  (void)env;
+  (void)hint;
+  skTsfnFinalized((uintptr_t)data);
 }
 
+napi_status sk_create_tsfn(napi_env env, napi_value name, uintptr_t guard,
+                           napi_threadsafe_function* result) {
+  return napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, (void*)guard,
+                                         sk_tsfn_finalized, NULL, sk_call_js, result);
+}
+
+// sk_call_tsfn queues handle for the JS thread and gives up this thread's hold on tsfn.
+// When the environment is closing the thread-safe function may be gone at any moment,
+// so it is not touched again.
 napi_status sk_call_tsfn(napi_threadsafe_function tsfn, uintptr_t handle) {
-  napi_status status = napi_call_threadsafe_function(tsfn, (void*)handle, napi_tsfn_blocking);
-  napi_release_threadsafe_function(tsfn, napi_tsfn_release);
+  napi_status status = napi_call_threadsafe_function(tsfn, (void*)handle, napi_tsfn_nonblocking);
+  if (status == napi_ok) napi_release_threadsafe_function(tsfn, napi_tsfn_release);
   return status;
 }
 

@@ -8,6 +8,7 @@ import "C"
 import (
 	"fmt"
 	"runtime/cgo"
+	"sync"
 )
 
 // Settler builds the value a Promise resolves with. It runs on the JS thread, after the
@@ -31,19 +32,47 @@ func (c *Call) Promise(work func() (Settler, error)) (Value, error) {
 	if err := c.check(C.napi_create_promise(c.env, &deferred, &promise)); err != nil {
 		return Value{}, err
 	}
+	guard := &tsfnGuard{}
+	gh := cgo.NewHandle(guard)
 	var tsfn C.napi_threadsafe_function
-	if err := c.check(C.sk_create_tsfn(c.env, c.String("sessionkeep").raw, &tsfn)); err != nil {
+	if err := c.check(C.sk_create_tsfn(c.env, c.String("sessionkeep").raw, C.uintptr_t(gh), &tsfn)); err != nil {
+		gh.Delete()
 		return Value{}, err
 	}
 	go func() {
 		p := &pending{deferred: deferred}
 		p.settle, p.err = runRecovered(work)
 		h := cgo.NewHandle(p)
-		if C.sk_call_tsfn(tsfn, C.uintptr_t(h)) != C.napi_ok {
+		if !guard.call(tsfn, h) {
 			h.Delete() // the environment is shutting down; nobody awaits the result
 		}
 	}()
 	return Value{promise}, nil
+}
+
+// tsfnGuard knows whether a thread-safe function still exists. Node frees one when its
+// environment is torn down (a worker thread terminated) even while a goroutine still
+// holds it; the finalizer marks the guard first, under the lock the goroutine holds while
+// it calls, so the goroutine never touches freed memory.
+type tsfnGuard struct {
+	mu        sync.Mutex
+	finalized bool
+}
+
+// call hands h to the JS thread through tsfn, unless tsfn is gone; it reports success.
+func (g *tsfnGuard) call(tsfn C.napi_threadsafe_function, h cgo.Handle) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return !g.finalized && C.sk_call_tsfn(tsfn, C.uintptr_t(h)) == C.napi_ok
+}
+
+// tsfnFinalized marks the guard behind h: its thread-safe function is being freed.
+func tsfnFinalized(h cgo.Handle) {
+	g := h.Value().(*tsfnGuard)
+	h.Delete()
+	g.mu.Lock()
+	g.finalized = true
+	g.mu.Unlock()
 }
 
 // runRecovered runs work and turns a panic into an ErrInternal error.

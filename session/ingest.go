@@ -237,9 +237,15 @@ func (s *Session) done(c Chunk) error {
 	return nil
 }
 
-// streamError ends the open message, keeping what arrived, and records the error.
+// streamError ends the assistant message streaming, keeping what arrived, and records the
+// error on it. Tool results already given are complete whatever the stream does next; with
+// no assistant output to mark, the error is not recorded.
 func (s *Session) streamError(message string) {
 	if s.msg == nil {
+		return
+	}
+	if s.msg.hdr.Role != "assistant" {
+		s.endMessage(MessageComplete)
 		return
 	}
 	s.msg.extra.Error = message

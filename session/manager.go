@@ -1,7 +1,7 @@
 package session
 
 import (
-	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -36,7 +36,7 @@ type CreateOptions struct {
 // Create starts a new, empty session.
 func (m *Manager) Create(opts CreateOptions) (*Session, error) {
 	if opts.ContextWindow < 0 {
-		return nil, errors.Join(ErrInvalidArgument, errors.New("contextWindow must not be negative"))
+		return nil, fmt.Errorf("%w: contextWindow must not be negative", ErrInvalidArgument)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -87,7 +87,7 @@ func (m *Manager) Open(id string) (*Session, error) {
 // List returns sessions newest first.
 func (m *Manager) List(filter ListFilter) ([]SessionInfo, error) {
 	if filter.Limit < 0 {
-		return nil, errors.Join(ErrInvalidArgument, errors.New("limit must not be negative"))
+		return nil, fmt.Errorf("%w: limit must not be negative", ErrInvalidArgument)
 	}
 	if err := m.usable(); err != nil {
 		return nil, err

@@ -1,6 +1,10 @@
 package session
 
-import "time"
+import (
+	"time"
+
+	"github.com/goccy/go-json"
+)
 
 // Store keeps sessions. It is small on purpose, so that more than one implementation can
 // exist (SQLite now; PostgreSQL for hosts that outgrow one machine).
@@ -42,6 +46,16 @@ type SessionInfo struct {
 	UpdatedAt     time.Time `json:"updatedAt"`
 	MessageCount  int64     `json:"messageCount"`
 	Status        string    `json:"status"`
+}
+
+// MarshalJSON writes the times as envelopes do: ISO 8601 UTC with milliseconds.
+func (i SessionInfo) MarshalJSON() ([]byte, error) {
+	type plain SessionInfo
+	return json.Marshal(struct {
+		plain
+		CreatedAt string `json:"createdAt"`
+		UpdatedAt string `json:"updatedAt"`
+	}{plain(i), FormatTime(i.CreatedAt), FormatTime(i.UpdatedAt)})
 }
 
 // Session statuses.

@@ -1,7 +1,7 @@
 // store.listSessions: newest first, by project, limited.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tempStore, sleep, UUID_V7 } from './helpers/common.mjs';
+import { tempStore, sleep, UUID_V7, ISO_MS } from './helpers/common.mjs';
 
 test('listSessions lists newest first, filters by projectPath, and limits', async (t) => {
   const { store } = tempStore(t);
@@ -39,6 +39,8 @@ test('listSessions lists newest first, filters by projectPath, and limits', asyn
   assert.equal(info.title, 'Beta asks');
   assert.equal(info.messageCount, 2);
   assert.equal(info.status, 'active');
+  assert.match(info.createdAt, ISO_MS);
+  assert.match(info.updatedAt, ISO_MS);
   const created = Date.parse(info.createdAt);
   const updated = Date.parse(info.updatedAt);
   assert.ok(Number.isFinite(created) && Number.isFinite(updated));

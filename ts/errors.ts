@@ -16,3 +16,11 @@ export class SessionError extends Error {
     this.code = code;
   }
 }
+
+/**
+ * argTypeError is the TypeError for an argument of the wrong type, with the same code and
+ * wording as the ones native code throws.
+ */
+export function argTypeError(name: string, want: string): TypeError {
+  return Object.assign(new TypeError(`The "${name}" argument must be ${want}.`), { code: 'ERR_INVALID_ARG_TYPE' });
+}

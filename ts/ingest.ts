@@ -1,3 +1,4 @@
+import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { toJSON } from './serialize';
 import type { StreamChunk } from './types';
@@ -9,7 +10,7 @@ import type { StreamChunk } from './types';
  */
 export function ingestChunk(h: Handle, chunk: StreamChunk): void {
   if (typeof chunk !== 'object' || chunk === null) {
-    throw new TypeError('The "chunk" argument must be an object with a "type".');
+    throw argTypeError('chunk', 'an object with a "type"');
   }
   const c = chunk as Record<string, any>;
   switch (c.type) {

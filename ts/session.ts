@@ -1,3 +1,4 @@
+import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { ingestChunk } from './ingest';
 import { toJSON } from './serialize';
@@ -22,7 +23,7 @@ export class Session {
   /** appendUserMessage records a user prompt (or tool results given as blocks) and returns its envelope. */
   appendUserMessage(content: string | Block[]): Envelope {
     if (typeof content !== 'string' && !Array.isArray(content)) {
-      throw new TypeError('The "content" argument must be a string or an array of blocks.');
+      throw argTypeError('content', 'a string or an array of blocks');
     }
     return JSON.parse(native.appendUserMessage(this.#h, toJSON(content)!));
   }
@@ -58,7 +59,7 @@ export class Session {
    */
   restoreMessages(messages: Message[]): void {
     if (!Array.isArray(messages)) {
-      throw new TypeError('The "messages" argument must be an array of messages.');
+      throw argTypeError('messages', 'an array of messages');
     }
     native.restoreMessages(this.#h, toJSON(messages)!);
   }
@@ -76,7 +77,7 @@ export class Session {
   /** restoreTokenTracker replaces the session's token accounting. */
   restoreTokenTracker(tracker: TokenTracker): void {
     if (typeof tracker !== 'object' || tracker === null) {
-      throw new TypeError('The "tracker" argument must be an object.');
+      throw argTypeError('tracker', 'an object');
     }
     native.restoreTokenTracker(this.#h, JSON.stringify(tracker));
   }

@@ -1,3 +1,4 @@
+import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { Session } from './session';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
@@ -31,7 +32,7 @@ export class Store {
   /** createSession starts a new, empty session. */
   createSession(options: CreateSessionOptions = {}): Session {
     if (typeof options !== 'object' || options === null) {
-      throw new TypeError('The "options" argument must be an object.');
+      throw argTypeError('options', 'an object');
     }
     const opts = { ...options, projectPath: options.projectPath ?? process.cwd() };
     const [h, id] = native.createSession(this.#h, JSON.stringify(opts));
@@ -47,7 +48,7 @@ export class Store {
   /** listSessions lists sessions newest first, optionally of one project and at most `limit`. */
   listSessions(options: ListSessionsOptions = {}): SessionInfo[] {
     if (typeof options !== 'object' || options === null) {
-      throw new TypeError('The "options" argument must be an object.');
+      throw argTypeError('options', 'an object');
     }
     return JSON.parse(native.listSessions(this.#h, JSON.stringify(options)));
   }
@@ -66,7 +67,7 @@ export class Store {
   /** @internal */
   static open(path?: string): Store {
     if (path !== undefined && typeof path !== 'string') {
-      throw new TypeError('The "path" argument must be a string.');
+      throw argTypeError('path', 'a string');
     }
     const [h, resolved] = native.openStore(path);
     const store = new Store(h, resolved);
