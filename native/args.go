@@ -35,25 +35,3 @@ func (c *Call) OptStringArg(i int, name string) (s string, present bool, err err
 	}
 	return s, true, nil
 }
-
-// NumberArg returns argument i, which must be a number.
-func (c *Call) NumberArg(i int, name string) (float64, error) {
-	f, ok := c.ReadNumber(c.Arg(i))
-	if !ok {
-		return 0, &TypeError{Arg: name, Want: "a number"}
-	}
-	return f, nil
-}
-
-// OptBoolArg returns argument i when it is a boolean and false when it is undefined or null.
-func (c *Call) OptBoolArg(i int, name string) (bool, error) {
-	v := c.Arg(i)
-	if c.IsNullish(v) {
-		return false, nil
-	}
-	b, ok := c.ReadBool(v)
-	if !ok {
-		return false, &TypeError{Arg: name, Want: "a boolean"}
-	}
-	return b, nil
-}

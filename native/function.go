@@ -64,9 +64,6 @@ func invoke(env C.napi_env, info C.napi_callback_info) (result C.napi_value) {
 	return v.raw
 }
 
-// Len returns how many arguments the caller passed.
-func (c *Call) Len() int { return c.argc }
-
 // Arg returns argument i, undefined when the caller passed fewer.
 func (c *Call) Arg(i int) Value {
 	if i >= c.argc {

@@ -20,27 +20,6 @@ func (s *Scope) Undefined() Value {
 	return Value{v}
 }
 
-// Null returns null.
-func (s *Scope) Null() Value {
-	var v C.napi_value
-	C.napi_get_null(s.env, &v)
-	return Value{v}
-}
-
-// Bool returns a JavaScript boolean.
-func (s *Scope) Bool(b bool) Value {
-	var v C.napi_value
-	C.napi_get_boolean(s.env, C.bool(b), &v)
-	return Value{v}
-}
-
-// Number returns a JavaScript number.
-func (s *Scope) Number(f float64) Value {
-	var v C.napi_value
-	C.napi_create_double(s.env, C.double(f), &v)
-	return Value{v}
-}
-
 // String returns a JavaScript string with the UTF-8 text str.
 func (s *Scope) String(str string) Value {
 	var v C.napi_value
@@ -102,15 +81,6 @@ func (s *Scope) ReadString(v Value) (str string, ok bool) {
 	big := make([]byte, n+1)
 	C.napi_get_value_string_utf8(s.env, v.raw, (*C.char)(unsafe.Pointer(&big[0])), n+1, &n)
 	return unsafe.String(&big[0], int(n)), true
-}
-
-// ReadNumber returns the value of the JavaScript number v; ok is false when v is no number.
-func (s *Scope) ReadNumber(v Value) (f float64, ok bool) {
-	var d C.double
-	if C.napi_get_value_double(s.env, v.raw, &d) != C.napi_ok {
-		return 0, false
-	}
-	return float64(d), true
 }
 
 // ReadBool returns the value of the JavaScript boolean v; ok is false when v is no boolean.

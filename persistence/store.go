@@ -77,9 +77,6 @@ func createFile(path string) error {
 	return f.Close()
 }
 
-// Path returns the database file's path.
-func (s *Store) Path() string { return s.path }
-
 // Apply queues ops for the writer.
 func (s *Store) Apply(ops ...session.Op) { s.w.enqueue(ops) }
 
