@@ -40,3 +40,30 @@ test('package.json points main and exports at dist/index.js', () => {
   assert.equal(pkg.exports['.'].default, './dist/index.js');
   assert.ok(fs.existsSync(new URL('../dist/index.d.ts', import.meta.url)));
 });
+
+test('a project that installs the package from a folder can require() and import it', async (t) => {
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessionkeep-consumer-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // A copy of what the build produced, so that installing it cannot touch this checkout.
+  const pkgDir = path.join(dir, 'sessionkeep');
+  fs.mkdirSync(path.join(pkgDir, 'build', 'Release'), { recursive: true });
+  fs.copyFileSync(path.join(root, 'package.json'), path.join(pkgDir, 'package.json'));
+  fs.cpSync(path.join(root, 'dist'), path.join(pkgDir, 'dist'), { recursive: true });
+  fs.copyFileSync(path.join(root, 'build', 'Release', 'sessionkeep.node'), path.join(pkgDir, 'build', 'Release', 'sessionkeep.node'));
+  const app = path.join(dir, 'app');
+  fs.mkdirSync(app);
+  fs.writeFileSync(path.join(app, 'package.json'), '{"name":"app","version":"1.0.0","private":true}');
+  // The addon is already built; the install script (node-gyp) is what binding.gyp is for.
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('npm', ['install', pkgDir, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, stdio: 'pipe' });
+
+  const db = path.join(dir, 'app.db');
+  const cjs = `const { openStore, SessionError } = require('sessionkeep');
+    const s = openStore(${JSON.stringify(db)}); const id = s.createSession().id; s.close();
+    console.log(typeof SessionError, id.length);`;
+  const esm = `import { openStore, SessionError } from 'sessionkeep';
+    const s = openStore(${JSON.stringify(db)}); console.log(typeof SessionError, s.listSessions().length); s.close();`;
+  assert.equal(execFileSync(process.execPath, ['-e', cjs], { cwd: app, encoding: 'utf8' }), 'function 36\n');
+  assert.equal(execFileSync(process.execPath, ['--input-type=module', '-e', esm], { cwd: app, encoding: 'utf8' }), 'function 1\n');
+});
