@@ -69,7 +69,9 @@ func (m *Manager) Open(id string) (*Session, error) {
 		return nil, ErrStoreClosed
 	}
 	if s, ok := m.live[id]; ok {
-		s.retain()
+		s.mu.Lock()
+		s.refs++
+		s.mu.Unlock()
 		return s, nil
 	}
 	if err := m.store.Sync(); err != nil {
@@ -125,10 +127,23 @@ func (m *Manager) usable() error {
 	return nil
 }
 
-// forget drops s from the live sessions once its last user closed it.
-func (m *Manager) forget(s *Session) {
+// release drops one user of s. The last one shuts s down, under the manager's lock, so
+// that an Open at the same time either shares s before that or loads it afresh after.
+func (m *Manager) release(s *Session) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	s.mu.Lock()
+	if s.closed || s.refs == 0 {
+		s.mu.Unlock()
+		return
+	}
+	s.refs--
+	last := s.refs == 0
+	s.mu.Unlock()
+	if !last {
+		return
+	}
+	s.shutdown()
 	if m.live[s.id] == s {
 		delete(m.live, s.id)
 	}

@@ -53,12 +53,6 @@ func newSession(m *Manager, st SessionState) *Session {
 // ID returns the session's id.
 func (s *Session) ID() string { return s.id }
 
-func (s *Session) retain() {
-	s.mu.Lock()
-	s.refs++
-	s.mu.Unlock()
-}
-
 // lock takes the session's lock, failing when the session is closed.
 func (s *Session) lock() error {
 	s.mu.Lock()
@@ -146,20 +140,7 @@ func (s *Session) Flush() error {
 
 // Close releases the session. When the last user has closed it, an unfinished message is
 // ended as interrupted, and later calls fail with ErrStoreClosed.
-func (s *Session) Close() {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return
-	}
-	s.refs--
-	last := s.refs == 0
-	s.mu.Unlock()
-	if last {
-		s.shutdown()
-		s.mgr.forget(s)
-	}
-}
+func (s *Session) Close() { s.mgr.release(s) }
 
 // shutdown ends an unfinished message as interrupted and closes the session for good.
 func (s *Session) shutdown() {
