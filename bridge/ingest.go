@@ -115,10 +115,12 @@ func optJSON(to func(*session.Chunk) *[]byte, name string) field {
 			return nil
 		}
 		s, ok := c.ReadString(v)
-		if !ok || s == "null" {
-			return nil
+		if !ok {
+			return invalid(kind, name, "must be JSON-serialisable when given")
 		}
-		*to(chunk) = []byte(s)
+		if s != "null" {
+			*to(chunk) = []byte(s)
+		}
 		return nil
 	}
 }
