@@ -50,9 +50,7 @@ const phases = {
     const s = store.createSession({ projectPath: '/bench' });
     const t0 = performance.now();
     s.appendUserMessage('start');
-    for (const c of chunks) {
-      try { s.ingest(c); } catch (e) { if (e.code !== 'UNKNOWN_TOOL_USE') throw e; }
-    }
+    for (const c of chunks) s.ingest(c);
     const jsThread = performance.now() - t0;
     await s.flush();
     const total = performance.now() - t0;

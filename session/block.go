@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 
 	"github.com/goccy/go-json"
 )
@@ -149,12 +150,6 @@ type (
 		RawInput   *string `json:"raw_input,omitempty"`
 		InputError string  `json:"input_error,omitempty"`
 	}
-	toolResultBlock struct {
-		Type      string          `json:"type"`
-		ToolUseID string          `json:"tool_use_id"`
-		Content   json.RawMessage `json:"content"`
-		IsError   bool            `json:"is_error"`
-	}
 )
 
 // mustJSON encodes one of the block shapes above, which cannot fail to encode.
@@ -170,17 +165,36 @@ func mustJSON(v any) []byte {
 // object (the API streams "" for a tool without arguments); input that is not valid JSON
 // is kept as raw_input, never dropped.
 func toolUseJSON(id, name, input string) []byte {
-	b := toolUseBlock{Type: BlockToolUse, ID: id, Name: name, Input: json.RawMessage(input)}
-	trimmed := bytes.TrimSpace([]byte(input))
-	switch {
-	case len(trimmed) == 0:
-		b.Input = json.RawMessage("{}")
-	case !json.Valid(trimmed):
-		b.Input = json.RawMessage("{}")
-		b.RawInput = &input
-		b.InputError = "streamed input is not valid JSON"
-	default:
-		b.Input = json.RawMessage(trimmed)
+	if len(bytes.TrimSpace([]byte(input))) == 0 {
+		input = "{}"
 	}
-	return mustJSON(b)
+	if b, ok := toolUseBlockJSON(id, name, []byte(input)); ok {
+		return b
+	}
+	return mustJSON(toolUseBlock{Type: BlockToolUse, ID: id, Name: name, Input: json.RawMessage("{}"),
+		RawInput: &input, InputError: "streamed input is not valid JSON"})
+}
+
+// toolUseBlockJSON writes a tool_use block around input; ok is false when input is not
+// valid JSON. Compacting the input validates and copies it in one pass.
+func toolUseBlockJSON(id, name string, input []byte) (block []byte, ok bool) {
+	head := appendString([]byte(`{"type":"tool_use","id":`), id)
+	head = appendString(append(head, `,"name":`...), name)
+	buf := bytes.NewBuffer(append(head, `,"input":`...))
+	buf.Grow(len(input) + 1)
+	if json.Compact(buf, input) != nil {
+		return nil, false
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), true
+}
+
+// toolResultJSON writes a tool_result block around content, JSON already validated by
+// checkToolResultContent, so a large tool output is copied once and not scanned again.
+func toolResultJSON(toolUseID string, content []byte, isError bool) []byte {
+	buf := make([]byte, 0, len(content)+len(toolUseID)+64)
+	buf = appendString(append(buf, `{"type":"tool_result","tool_use_id":`...), toolUseID)
+	buf = append(append(buf, `,"content":`...), content...)
+	buf = strconv.AppendBool(append(buf, `,"is_error":`...), isError)
+	return append(buf, '}')
 }

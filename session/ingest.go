@@ -56,22 +56,14 @@ func (s *Session) assistant() {
 	if s.msg != nil && s.msg.hdr.Role == "assistant" {
 		return
 	}
-	if s.msg != nil {
-		s.endMessage(MessageComplete)
-	}
+	s.endOpen(false)
 	s.beginMessage(TypeAssistant, "assistant", messageMeta{}, "", "")
 }
 
 // startAssistant begins a new assistant message. One still open never got its done chunk,
 // so it is ended as interrupted.
 func (s *Session) startAssistant(c Chunk) {
-	if s.msg != nil {
-		status := MessageComplete
-		if s.msg.hdr.Role == "assistant" {
-			status = MessageInterrupted
-		}
-		s.endMessage(status)
-	}
+	s.endOpen(true)
 	s.beginMessage(TypeAssistant, "assistant", messageMeta{ID: c.ID, Model: c.Model}, c.Provider, c.RequestID)
 }
 
@@ -110,10 +102,11 @@ func (s *Session) toolUse(c Chunk) error {
 	if c.ID == "" {
 		return chunkError(c.Kind, "field 'id' must not be empty")
 	}
-	if len(c.JSON) == 0 || c.JSON[0] != '{' || !json.Valid(c.JSON) {
+	block, ok := toolUseBlockJSON(c.ID, c.Name, c.JSON)
+	if !ok || c.JSON[0] != '{' {
 		return chunkError(c.Kind, "field 'input' must be an object")
 	}
-	s.completeBlock(mustJSON(toolUseBlock{Type: BlockToolUse, ID: c.ID, Name: c.Name, Input: c.JSON}), c.ID)
+	s.completeBlock(block, c.ID)
 	return nil
 }
 
@@ -150,13 +143,10 @@ func (s *Session) toolResult(c Chunk) error {
 		return err
 	}
 	if s.msg == nil || s.msg.hdr.Type != TypeToolResult {
-		if s.msg != nil {
-			s.endMessage(MessageComplete)
-		}
+		s.endOpen(false)
 		s.beginMessage(TypeToolResult, "user", messageMeta{}, "", "")
 	}
-	block := toolResultBlock{Type: BlockToolResult, ToolUseID: c.ToolUseID, Content: c.JSON, IsError: c.IsError}
-	s.putBlock(mustJSON(block), "")
+	s.putBlock(toolResultJSON(c.ToolUseID, c.JSON, c.IsError), "")
 	if len(c.Raw) > 0 {
 		if s.msg.extra.ToolUseResults == nil {
 			s.msg.extra.ToolUseResults = map[string]json.RawMessage{}
@@ -215,12 +205,9 @@ func (s *Session) done(c Chunk) error {
 	}
 	hasUsage := len(c.Usage) > 0
 	if s.msg == nil || s.msg.hdr.Role != "assistant" {
-		if s.msg != nil {
-			s.endMessage(MessageComplete)
-		}
+		s.endOpen(false)
 		if hasUsage {
-			s.tracker.Add(usage)
-			s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
+			s.countUsage(usage)
 		}
 		return nil
 	}
@@ -245,7 +232,7 @@ func (s *Session) streamError(message string) {
 		return
 	}
 	if s.msg.hdr.Role != "assistant" {
-		s.endMessage(MessageComplete)
+		s.endOpen(false)
 		return
 	}
 	s.msg.extra.Error = message

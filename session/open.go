@@ -8,12 +8,13 @@ import (
 
 // openMessage is the message a Session is writing.
 type openMessage struct {
-	hdr      MessageHeader
-	blocks   int // complete blocks so far; the streaming block, if any, gets this index
-	meta     messageMeta
-	extra    envelopeExtra
-	usage    Usage
-	hasUsage bool
+	hdr       MessageHeader
+	blocks    int // complete blocks so far; the streaming block, if any, gets this index
+	meta      messageMeta
+	givenMeta []byte // a restored message's fields, kept exactly as given instead of meta
+	extra     envelopeExtra
+	usage     Usage
+	hasUsage  bool
 }
 
 // messageMeta are the API message fields beside role and content that the assembler

@@ -25,7 +25,7 @@ func (s *Session) RestoreMessages(raw []byte) error {
 	}
 	for _, m := range msgs {
 		s.beginMessage(m.typ, m.role, messageMeta{}, "", "")
-		s.msg.hdr.Meta = m.meta
+		s.msg.givenMeta = m.meta
 		for _, b := range m.blocks {
 			id := ""
 			if b.info.Type == BlockToolUse {
@@ -33,26 +33,13 @@ func (s *Session) RestoreMessages(raw []byte) error {
 			}
 			s.putBlock(b.json, id)
 		}
-		if m.hasUsage {
-			s.msg.usage, s.msg.hasUsage = m.usage, true
-		}
-		s.endRestored(m.meta)
+		s.msg.usage, s.msg.hasUsage = m.usage, m.hasUsage
+		s.endMessage(MessageComplete)
 		if m.typ == TypeUser && !s.titled {
 			s.setTitle(m.blocks)
 		}
 	}
 	return nil
-}
-
-// endRestored ends a restored message, keeping its message fields exactly as given.
-func (s *Session) endRestored(meta []byte) {
-	m := s.msg
-	s.msg = nil
-	s.mgr.store.Apply(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: MessageComplete, Meta: meta, Usage: m.usage})
-	if m.hasUsage {
-		s.tracker.Add(m.usage)
-		s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
-	}
 }
 
 // restoredMessage is one validated message of RestoreMessages.

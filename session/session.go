@@ -119,22 +119,28 @@ func (s *Session) Turns() ([]Turn, error) {
 // readable checkpoints the block streaming, if any, and waits until everything recorded
 // so far can be read from the store.
 func (s *Session) readable() error {
+	if err := s.checkpointNow(); err != nil {
+		return err
+	}
+	return s.mgr.store.Sync()
+}
+
+// checkpointNow queues the block streaming, if any, as far as it has come.
+func (s *Session) checkpointNow() error {
 	if err := s.lock(); err != nil {
 		return err
 	}
 	s.checkpoint()
 	s.mu.Unlock()
-	return s.mgr.store.Sync()
+	return nil
 }
 
 // Flush waits until everything recorded so far, a block still streaming included, is
 // durable on disk.
 func (s *Session) Flush() error {
-	if err := s.lock(); err != nil {
+	if err := s.checkpointNow(); err != nil {
 		return err
 	}
-	s.checkpoint()
-	s.mu.Unlock()
 	return s.mgr.store.Flush()
 }
 
@@ -213,17 +219,39 @@ func (s *Session) putBlock(json []byte, toolUseID string) {
 	}
 }
 
+// endOpen ends the message still open, if any. An assistant reply is interrupted when
+// something new cuts it off (a message_start, a prompt), and complete when tool results
+// answer it; anything else open is complete.
+func (s *Session) endOpen(cutOff bool) {
+	if s.msg == nil {
+		return
+	}
+	status := MessageComplete
+	if cutOff && s.msg.hdr.Role == "assistant" {
+		status = MessageInterrupted
+	}
+	s.endMessage(status)
+}
+
 // endMessage finishes the block streaming, if any, and ends the open message.
 func (s *Session) endMessage(status string) {
 	s.finishBlock()
 	m := s.msg
 	s.msg = nil
-	end := EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: m.meta.encode(), Extra: m.extra.encode(), Usage: m.usage}
-	s.mgr.store.Apply(end)
-	if m.hasUsage {
-		s.tracker.Add(m.usage)
-		s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
+	meta := m.givenMeta
+	if meta == nil {
+		meta = m.meta.encode()
 	}
+	s.mgr.store.Apply(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.encode(), Usage: m.usage})
+	if m.hasUsage {
+		s.countUsage(m.usage)
+	}
+}
+
+// countUsage adds one request's usage to the token tracker and records the tracker.
+func (s *Session) countUsage(u Usage) {
+	s.tracker.Add(u)
+	s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
 }
 
 // finishBlock completes the block streaming, if any.

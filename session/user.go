@@ -36,14 +36,7 @@ func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
 			}
 		}
 	}
-	if s.msg != nil {
-		// A new prompt cuts off an assistant reply still streaming; tool results answer it.
-		status := MessageComplete
-		if s.msg.hdr.Role == "assistant" && typ == TypeUser {
-			status = MessageInterrupted
-		}
-		s.endMessage(status)
-	}
+	s.endOpen(typ == TypeUser) // a new prompt cuts off a reply still streaming; tool results answer it
 	s.beginMessage(typ, "user", messageMeta{}, "", "")
 	stored := StoredMessage{SessionID: s.id, Status: MessageComplete}
 	hdr := s.msg.hdr
