@@ -112,16 +112,21 @@ func migrate(c *conn) error {
 }
 
 func applyMigrations(c *conn) error {
-	current, err := schemaVersion(c)
+	applied, err := appliedVersions(c)
 	if err != nil {
 		return err
 	}
-	newest := migrations[len(migrations)-1].version
-	if current > newest {
-		return fmt.Errorf("%w: database schema version %d is newer than this sessionkeep knows (%d): upgrade sessionkeep", session.ErrStorage, current, newest)
+	known := make(map[int64]bool, len(migrations))
+	for _, m := range migrations {
+		known[m.version] = true
+	}
+	for version := range applied {
+		if !known[version] {
+			return fmt.Errorf("%w: database schema has migration %d, which this sessionkeep does not know: upgrade sessionkeep", session.ErrStorage, version)
+		}
 	}
 	for _, m := range migrations {
-		if m.version <= current {
+		if applied[m.version] {
 			continue
 		}
 		for _, stmt := range m.statements {
@@ -137,12 +142,14 @@ func applyMigrations(c *conn) error {
 	return nil
 }
 
-// schemaVersion returns the newest migration the database records, 0 for a new one.
-func schemaVersion(c *conn) (int64, error) {
-	var version int64
-	err := c.query(`SELECT COALESCE(MAX(version), 0) FROM schema_migrations`, nil, func(row []driver.Value) error {
-		version = row[0].(int64)
+// appliedVersions returns the migrations the database records. Each migration is applied
+// by its own number, not by "everything above the newest", so that migrations developed
+// side by side apply whatever order they were merged in.
+func appliedVersions(c *conn) (map[int64]bool, error) {
+	applied := map[int64]bool{}
+	err := c.query(`SELECT version FROM schema_migrations`, nil, func(row []driver.Value) error {
+		applied[row[0].(int64)] = true
 		return nil
 	})
-	return version, storageError("reading the schema version", err)
+	return applied, storageError("reading the applied migrations", err)
 }
