@@ -35,3 +35,12 @@ func (c *Call) OptStringArg(i int, name string) (s string, present bool, err err
 	}
 	return s, true, nil
 }
+
+// NumberArg returns argument i, which must be a number.
+func (c *Call) NumberArg(i int, name string) (float64, error) {
+	f, ok := c.ReadNumber(c.Arg(i))
+	if !ok {
+		return 0, &TypeError{Arg: name, Want: "a number"}
+	}
+	return f, nil
+}

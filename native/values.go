@@ -91,3 +91,12 @@ func (s *Scope) ReadBool(v Value) (b bool, ok bool) {
 	}
 	return bool(r), true
 }
+
+// ReadNumber returns the value of the JavaScript number v; ok is false when v is no number.
+func (s *Scope) ReadNumber(v Value) (f float64, ok bool) {
+	var r C.double
+	if C.napi_get_value_double(s.env, v.raw, &r) != C.napi_ok {
+		return 0, false
+	}
+	return float64(r), true
+}

@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -86,10 +87,26 @@ func (s *Store) ListSessions(filter session.ListFilter) ([]session.SessionInfo, 
 // ScanMessages calls fn for each message of a session, in order, its blocks joined from
 // the blocks and blobs tables in one pass over the indexes.
 func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) error) error {
+	return s.scanMessages(sessionID, -1, fn)
+}
+
+// ScanLastMessages calls fn for each of the last n messages of a session, in order.
+func (s *Store) ScanLastMessages(sessionID string, n int, fn func(*session.StoredMessage) error) error {
+	return s.scanMessages(sessionID, n, fn)
+}
+
+// scanMessages scans the last n messages of a session, or all of them when n < 0.
+func (s *Store) scanMessages(sessionID string, n int, fn func(*session.StoredMessage) error) error {
 	return s.read(func(c *conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
+		}
+		from := int64(0)
+		if n >= 0 {
+			if from, err = firstOfLast(c, sid, n); err != nil {
+				return storageError("reading messages of session "+sessionID, err)
+			}
 		}
 		var m session.StoredMessage
 		current := int64(-1)
@@ -98,7 +115,7 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 			FROM messages m
 			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
 			LEFT JOIN blobs bl ON bl.id = b.blob_id
-			WHERE m.sid = ? ORDER BY m.seq, b.idx`, []any{sid}, func(row []driver.Value) error {
+			WHERE m.sid = ? AND m.seq >= ? ORDER BY m.seq, b.idx`, []any{sid, from}, func(row []driver.Value) error {
 			if seq := row[0].(int64); seq != current {
 				if current >= 0 {
 					if err := fn(&m); err != nil {
@@ -125,6 +142,21 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 		}
 		return storageError("reading messages of session "+sessionID, err)
 	})
+}
+
+// firstOfLast returns the seq of the first of the last n messages of a session; a seq past
+// every message when n is 0.
+func firstOfLast(c *conn, sid int64, n int) (int64, error) {
+	if n == 0 {
+		return math.MaxInt64, nil
+	}
+	from := int64(0)
+	err := c.query(`SELECT seq FROM messages WHERE sid = ? ORDER BY seq DESC LIMIT 1 OFFSET ?`, []any{sid, n - 1},
+		func(row []driver.Value) error {
+			from = row[0].(int64)
+			return nil
+		})
+	return from, err
 }
 
 // asBytes returns a BLOB or TEXT column's bytes, nil for NULL.

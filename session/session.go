@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -87,13 +88,31 @@ func (s *Session) RestoreTokenTracker(t TokenTracker) error {
 // withEnvelope is set. A block still streaming is included as far as it has come. The
 // session is not locked while the store reads, so ingest goes on during an async read.
 func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
+	return s.encode(withEnvelope, func(fn func(*StoredMessage) error) error {
+		return s.mgr.store.ScanMessages(s.id, fn)
+	})
+}
+
+// Tail returns the last n messages of the session, like Messages.
+func (s *Session) Tail(n int, withEnvelope bool) ([]byte, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("%w: n must not be negative", ErrInvalidArgument)
+	}
+	return s.encode(withEnvelope, func(fn func(*StoredMessage) error) error {
+		return s.mgr.store.ScanLastMessages(s.id, n, fn)
+	})
+}
+
+// encode makes what was recorded readable and encodes the messages scan yields as one JSON
+// array.
+func (s *Session) encode(withEnvelope bool, scan func(func(*StoredMessage) error) error) ([]byte, error) {
 	if err := s.readable(); err != nil {
 		return nil, err
 	}
 	buf := make([]byte, 0, 4096)
 	buf = append(buf, '[')
 	first := true
-	err := s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
+	err := scan(func(m *StoredMessage) error {
 		if !first {
 			buf = append(buf, ',')
 		}

@@ -32,6 +32,9 @@ type Store interface {
 	HasToolUse(sessionID, toolUseID string) (bool, error)
 	// Close flushes and closes the store.
 	Close() error
+	// ScanLastMessages calls fn for each of the last n messages of a session, in order, like
+	// ScanMessages.
+	ScanLastMessages(sessionID string, n int, fn func(*StoredMessage) error) error
 }
 
 // SessionInfo is the listing of a session.

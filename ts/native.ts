@@ -36,6 +36,8 @@ export interface NativeAddon {
   ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined): void;
   ingestError(s: Handle, message: unknown): void;
   rejectChunk(type: unknown): never;
+  tail(session: Handle, n: unknown): string;
+  tailAsync(session: Handle, n: unknown): Promise<string>;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

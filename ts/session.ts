@@ -54,6 +54,19 @@ export class Session {
   }
 
   /**
+   * tail returns the last n messages with their envelopes, oldest first: what a resumed
+   * session shows without reading the whole conversation.
+   */
+  tail(n: number): Envelope[] {
+    return JSON.parse(native.tail(this.#h, n));
+  }
+
+  /** tailAsync is tail() read off the JS thread. */
+  async tailAsync(n: number): Promise<Envelope[]> {
+    return JSON.parse(await native.tailAsync(this.#h, n));
+  }
+
+  /**
    * restoreMessages seeds an empty session with structured messages, every block type kept,
    * deriving turns and the token tracker from them. Throws SESSION_NOT_EMPTY otherwise.
    */
