@@ -15,43 +15,67 @@ var errUnknownSession = errors.New("no such session in the database")
 // touched is what a batch changed of one session's listing.
 type touched struct{ messages int64 }
 
+// batch is what one commit changes besides the statements it runs at once: the messages
+// it touched, written when every Op of the batch has been applied.
+type batch struct {
+	sessions map[int64]*touched
+	messages []*openMessage // in the order the batch first touched them
+}
+
 // commit applies a batch of Ops in one transaction. An Op that conflicts with what is
 // stored is skipped and reported through dropped; any other failure rolls the whole batch
 // back so that it can be retried.
-func (w *writer) commit(batch []session.Op) error {
-	if len(batch) == 0 {
+func (w *writer) commit(ops []session.Op) error {
+	if len(ops) == 0 {
 		return nil
 	}
 	if _, err := w.c.exec("BEGIN IMMEDIATE"); err != nil {
 		return storageError("starting a write", err)
 	}
-	sessions := map[int64]*touched{}
-	for _, op := range batch {
-		err := w.applyOp(op, sessions)
-		if err == nil {
-			continue
-		}
-		if isConstraint(err) || errors.Is(err, errUnknownSession) {
-			w.mu.Lock()
-			w.dropped = fmt.Errorf("%w: a write conflicted with what is stored and was skipped (is another process writing the same session?): %v", session.ErrStorage, err)
-			w.mu.Unlock()
-			continue
-		}
+	b := &batch{sessions: map[int64]*touched{}}
+	if err := w.write(ops, b); err != nil {
 		w.c.exec("ROLLBACK")
-		return storageError("writing", err)
+		w.abandonedMessages(b)
+		return err
 	}
-	if err := w.touch(sessions); err != nil {
-		w.c.exec("ROLLBACK")
+	w.committedMessages(b)
+	return nil
+}
+
+// write runs the statements of a batch and commits them.
+func (w *writer) write(ops []session.Op, b *batch) error {
+	for _, op := range ops {
+		if err := w.applyOp(op, b); err != nil && !w.skipped(err) {
+			return storageError("writing", err)
+		}
+	}
+	for _, m := range b.messages {
+		if err := w.writeMessage(m); err != nil && !w.skipped(err) {
+			return storageError("writing", err)
+		}
+	}
+	if err := w.touch(b.sessions); err != nil {
 		return storageError("updating session listings", err)
 	}
 	if _, err := w.c.exec("COMMIT"); err != nil {
-		w.c.exec("ROLLBACK")
 		return storageError("committing", err)
 	}
 	return nil
 }
 
-func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
+// skipped reports whether err is a write that conflicts with what is stored, which is
+// skipped and reported by the next Flush instead of failing the batch.
+func (w *writer) skipped(err error) bool {
+	if !isConstraint(err) && !errors.Is(err, errUnknownSession) {
+		return false
+	}
+	w.mu.Lock()
+	w.dropped = fmt.Errorf("%w: a write conflicted with what is stored and was skipped (is another process writing the same session?): %v", session.ErrStorage, err)
+	w.mu.Unlock()
+	return true
+}
+
+func (w *writer) applyOp(op session.Op, b *batch) error {
 	if create, ok := op.(session.CreateSession); ok {
 		return w.createSession(create.Info)
 	}
@@ -59,26 +83,21 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	if err != nil {
 		return err
 	}
-	t := sessions[sid]
+	t := b.sessions[sid]
 	if t == nil {
 		t = &touched{}
-		sessions[sid] = t
+		b.sessions[sid] = t
 	}
 	switch op := op.(type) {
 	case session.BeginMessage:
 		t.messages++
-		h := op.Header
-		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id, meta)
-			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?)`,
-			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID, jsonObject(h.Meta))
+		m := &openMessage{sid: sid, hdr: op.Header}
+		w.open[msgKey{sid, op.Header.Seq}] = m
+		b.touch(m)
 	case session.PutBlock:
-		err = w.putBlock(sid, op)
+		err = w.putBlock(sid, op, b)
 	case session.EndMessage:
-		u := op.Usage
-		_, err = w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
-			input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?
-			WHERE sid = ? AND seq = ?`,
-			op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, sid, op.Seq)
+		err = w.endMessage(sid, op, b)
 	case session.SetTracker:
 		t := op.Tracker
 		_, err = w.c.exec(`UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
@@ -118,7 +137,7 @@ func (w *writer) createSession(info session.SessionInfo) error {
 		return err
 	}
 	sid, err := res.LastInsertId()
-	w.sids[info.ID] = sid
+	w.sids[info.ID], w.ids[sid] = sid, info.ID
 	return err
 }
 
@@ -129,7 +148,7 @@ func (w *writer) sid(id string) (int64, error) {
 	}
 	sid, err := lookupSID(w.c, id)
 	if err == nil {
-		w.sids[id] = sid
+		w.sids[id], w.ids[sid] = sid, id
 	}
 	return sid, err
 }
@@ -145,27 +164,6 @@ func lookupSID(c *conn, id string) (int64, error) {
 		err = fmt.Errorf("%w: %s", errUnknownSession, id)
 	}
 	return sid, err
-}
-
-// putBlock stores a block, or replaces a partial checkpoint of it. A large complete block
-// goes to the blob table; checkpoints stay inline since they are replaced soon.
-func (w *writer) putBlock(sid int64, op session.PutBlock) error {
-	body, blobID := any(op.JSON), any(nil)
-	if !op.Partial && len(op.JSON) > BlobThreshold {
-		id, err := putBlob(w.c, op.JSON)
-		if err != nil {
-			return err
-		}
-		body, blobID = nil, id
-	}
-	_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = excluded.blob_id`,
-		sid, op.Seq, op.Index, op.Partial, body, blobID)
-	if err != nil || op.ToolUseID == "" {
-		return err
-	}
-	_, err = w.c.exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
-	return err
 }
 
 // touch updates the listing of every session the batch wrote to.

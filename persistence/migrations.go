@@ -88,6 +88,10 @@ var migrations = []migration{
 			PRIMARY KEY (sid, tool_use_id)
 		) WITHOUT ROWID`,
 	}},
+	{6, "message bodies: each complete message's envelope JSON, encoded once, and its layout", []string{
+		`ALTER TABLE messages ADD COLUMN body BLOB`,
+		`ALTER TABLE messages ADD COLUMN layout BLOB`,
+	}},
 }
 
 // migrate brings the database's schema up to the newest migration.

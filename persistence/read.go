@@ -84,19 +84,30 @@ func (s *Store) ListSessions(filter session.ListFilter) ([]session.SessionInfo, 
 	return list, storageError("listing sessions", err)
 }
 
-// ScanMessages calls fn for each message of a session, in order, its blocks joined from
-// the blocks and blobs tables in one pass over the indexes.
+// ScanMessages calls fn for each message of a session, in order, every field set.
 func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) error) error {
-	return s.scanMessages(sessionID, -1, fn)
+	return s.scan(sessionID, -1, false, fn)
 }
 
-// ScanLastMessages calls fn for each of the last n messages of a session, in order.
-func (s *Store) ScanLastMessages(sessionID string, n int, fn func(*session.StoredMessage) error) error {
-	return s.scanMessages(sessionID, n, fn)
+// ScanEncoded calls fn for each of the last n messages of a session (all when n < 0), in
+// order. A complete message comes as its stored body (Encoded and MessageAt, beside Seq);
+// one still streaming, or interrupted by a crash, comes whole as from ScanMessages.
+func (s *Store) ScanEncoded(sessionID string, n int, fn func(*session.StoredMessage) error) error {
+	return s.scan(sessionID, n, true, fn)
 }
 
-// scanMessages scans the last n messages of a session, or all of them when n < 0.
-func (s *Store) scanMessages(sessionID string, n int, fn func(*session.StoredMessage) error) error {
+// headerColumns are read into a StoredMessage by scanHeader, in this order.
+const headerColumns = `uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id, meta, extra`
+
+func scanHeader(m *session.StoredMessage, row []driver.Value) {
+	m.UUID, m.ParentUUID, m.Type, m.Role = row[0].(string), row[1].(string), row[2].(string), row[3].(string)
+	m.Turn, m.Status, m.CreatedAt = row[4].(int64), row[5].(string), time.UnixMilli(row[6].(int64))
+	m.Provider, m.RequestID, m.Meta, m.Extra = row[7].(string), row[8].(string), asBytes(row[9]), asBytes(row[10])
+}
+
+// scan reads the last n messages of a session (all when n < 0): from their bodies, and
+// from their block rows for those that have none yet. lean leaves a body encoded.
+func (s *Store) scan(sessionID string, n int, lean bool, fn func(*session.StoredMessage) error) error {
 	return s.read(func(c *conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
@@ -108,40 +119,108 @@ func (s *Store) scanMessages(sessionID string, n int, fn func(*session.StoredMes
 				return storageError("reading messages of session "+sessionID, err)
 			}
 		}
-		var m session.StoredMessage
-		current := int64(-1)
-		err = c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
-				m.provider, m.request_id, m.meta, m.extra, b.body, bl.data
-			FROM messages m
-			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
-			LEFT JOIN blobs bl ON bl.id = b.blob_id
-			WHERE m.sid = ? AND m.seq >= ? ORDER BY m.seq, b.idx`, []any{sid, from}, func(row []driver.Value) error {
-			if seq := row[0].(int64); seq != current {
-				if current >= 0 {
-					if err := fn(&m); err != nil {
-						return err
-					}
-				}
-				current = seq
-				m = session.StoredMessage{
-					Seq: seq, UUID: row[1].(string), ParentUUID: row[2].(string), SessionID: sessionID,
-					Type: row[3].(string), Role: row[4].(string), Turn: row[5].(int64), Status: row[6].(string),
-					CreatedAt: time.UnixMilli(row[7].(int64)), Provider: row[8].(string), RequestID: row[9].(string),
-					Meta: asBytes(row[10]), Extra: asBytes(row[11]), Blocks: m.Blocks[:0],
-				}
-			}
-			if body := asBytes(row[12]); body != nil {
-				m.Blocks = append(m.Blocks, body)
-			} else if data := asBytes(row[13]); data != nil {
-				m.Blocks = append(m.Blocks, data)
-			}
-			return nil
-		})
-		if err == nil && current >= 0 {
-			err = fn(&m)
+		query := `SELECT seq, body, layout FROM messages WHERE sid = ? AND seq >= ? ORDER BY seq`
+		if !lean {
+			query = `SELECT seq, body, layout, ` + headerColumns + ` FROM messages WHERE sid = ? AND seq >= ? ORDER BY seq`
 		}
+		r := bodyReader{c: c, sid: sid, sessionID: sessionID}
+		err = c.query(query, []any{sid, from}, func(row []driver.Value) error {
+			m, err := r.message(row, lean)
+			if err != nil {
+				return err
+			}
+			return fn(m)
+		})
 		return storageError("reading messages of session "+sessionID, err)
 	})
+}
+
+// bodyReader turns message rows into StoredMessages, reusing its buffers between rows.
+type bodyReader struct {
+	c         *conn
+	sid       int64
+	sessionID string
+	m         session.StoredMessage
+	spans     []blockSpan
+	parts     [][]byte
+}
+
+// message reads one row of scan's query.
+func (r *bodyReader) message(row []driver.Value, lean bool) (*session.StoredMessage, error) {
+	seq, body := row[0].(int64), asBytes(row[1])
+	if body == nil {
+		return r.whole(seq)
+	}
+	l, err := decodeLayout(asBytes(row[2]), len(body), r.spans)
+	if err != nil {
+		return nil, fmt.Errorf("%w: message %d of session %s: %v", session.ErrCorrupt, seq, r.sessionID, err)
+	}
+	r.spans = l.blocks
+	m := &r.m
+	*m = session.StoredMessage{Seq: seq, Blocks: m.Blocks[:0], Encoded: r.parts[:0]}
+	if !lean {
+		scanHeader(m, row[3:])
+		m.SessionID = r.sessionID
+	}
+	at := 0
+	for _, span := range l.blocks {
+		if span.blob == 0 {
+			m.Blocks = append(m.Blocks, body[span.at:span.at+span.n])
+			continue
+		}
+		data, err := r.blob(span.blob)
+		if err != nil {
+			return nil, err
+		}
+		m.Encoded = append(m.Encoded, body[at:span.at], data)
+		m.Blocks = append(m.Blocks, data)
+		at = span.at
+	}
+	m.Encoded = append(m.Encoded, body[at:])
+	r.parts = m.Encoded
+	if lean {
+		m.Blocks, m.MessageAt = nil, l.messageAt
+	} else {
+		m.Encoded = nil
+	}
+	return m, nil
+}
+
+// blob returns the data of blob id.
+func (r *bodyReader) blob(id int64) ([]byte, error) {
+	var data []byte
+	err := r.c.query(`SELECT data FROM blobs WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+		data = asBytes(row[0])
+		return nil
+	})
+	if err == nil && data == nil {
+		err = fmt.Errorf("%w: blob %d of session %s is missing", session.ErrCorrupt, id, r.sessionID)
+	}
+	return data, err
+}
+
+// whole reads message seq from its header and block rows: a message with no body yet.
+func (r *bodyReader) whole(seq int64) (*session.StoredMessage, error) {
+	m := &r.m
+	*m = session.StoredMessage{Seq: seq, SessionID: r.sessionID, Blocks: m.Blocks[:0]}
+	err := r.c.query(`SELECT `+headerColumns+` FROM messages WHERE sid = ? AND seq = ?`, []any{r.sid, seq},
+		func(row []driver.Value) error {
+			scanHeader(m, row)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	err = r.c.query(`SELECT b.body, bl.data FROM blocks b LEFT JOIN blobs bl ON bl.id = b.blob_id
+		WHERE b.sid = ? AND b.seq = ? ORDER BY b.idx`, []any{r.sid, seq}, func(row []driver.Value) error {
+		if body := asBytes(row[0]); body != nil {
+			m.Blocks = append(m.Blocks, body)
+		} else if data := asBytes(row[1]); data != nil {
+			m.Blocks = append(m.Blocks, data)
+		}
+		return nil
+	})
+	return m, err
 }
 
 // firstOfLast returns the seq of the first of the last n messages of a session; a seq past

@@ -21,8 +21,11 @@ const closeAttempts = 3
 // batch is committed a few milliseconds after its first Op arrives.
 type writer struct {
 	c     *conn
-	owner string // this process, recorded on the sessions it writes
-	sids  map[string]int64
+	owner  string // this process, recorded on the sessions it writes
+	sids   map[string]int64
+	ids    map[int64]string        // the inverse of sids
+	open   map[msgKey]*openMessage // messages begun and not yet ended
+	bodies bodyBuilder
 
 	mu        sync.Mutex
 	changed   *sync.Cond
@@ -39,7 +42,8 @@ type writer struct {
 }
 
 func newWriter(c *conn, owner string) *writer {
-	w := &writer{c: c, owner: owner, sids: map[string]int64{}, wake: make(chan struct{}, 1)}
+	w := &writer{c: c, owner: owner, sids: map[string]int64{}, ids: map[int64]string{}, open: map[msgKey]*openMessage{},
+		wake: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
 	go w.run()
 	return w

@@ -24,26 +24,33 @@ type StoredMessage struct {
 	Meta       []byte // JSON object: id, model, stop_reason, stop_sequence, usage, …
 	Extra      []byte // JSON object: envelope extras such as toolUseResults and error
 	Blocks     [][]byte
+
+	// Encoded is set instead of the fields above (but Seq) when a store hands out a message
+	// it keeps encoded: its envelope JSON, ASCII only (see AppendASCII), in pieces to be
+	// joined. The message object begins at Encoded[0][MessageAt] and ends one byte before
+	// the envelope's end.
+	Encoded   [][]byte
+	MessageAt int
 }
 
 // AppendMessage appends m as an API message, {role, content, ...meta}, to buf.
 func AppendMessage(buf []byte, m *StoredMessage) []byte {
-	buf = append(buf, `{"role":`...)
-	buf = appendString(buf, m.Role)
-	buf = append(buf, `,"content":[`...)
-	for i, b := range m.Blocks {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, b...)
-	}
-	buf = append(buf, ']')
-	buf = appendObjectFields(buf, m.Meta)
-	return append(buf, '}')
+	buf = AppendMessageHead(buf, m)
+	buf = appendBlocks(buf, m.Blocks)
+	return AppendMessageTail(buf, m)
 }
 
 // AppendEnvelope appends m with its envelope, {uuid, parentUuid, …, message}, to buf.
 func AppendEnvelope(buf []byte, m *StoredMessage) []byte {
+	buf, _ = AppendEnvelopeHead(buf, m)
+	buf = appendBlocks(buf, m.Blocks)
+	return append(AppendMessageTail(buf, m), '}')
+}
+
+// AppendEnvelopeHead appends m's envelope up to the opening of its content array, and
+// returns where in buf its message object begins. The blocks, comma separated, then
+// AppendMessageTail and a closing brace complete it.
+func AppendEnvelopeHead(buf []byte, m *StoredMessage) ([]byte, int) {
 	buf = append(buf, `{"uuid":`...)
 	buf = appendString(buf, m.UUID)
 	buf = append(buf, `,"parentUuid":`...)
@@ -66,8 +73,55 @@ func AppendEnvelope(buf []byte, m *StoredMessage) []byte {
 	buf = strconv.AppendInt(buf, m.Turn, 10)
 	buf = appendObjectFields(buf, m.Extra)
 	buf = append(buf, `,"message":`...)
-	buf = AppendMessage(buf, m)
+	at := len(buf)
+	return AppendMessageHead(buf, m), at
+}
+
+// AppendMessageHead appends m's message up to the opening of its content array.
+func AppendMessageHead(buf []byte, m *StoredMessage) []byte {
+	buf = append(buf, `{"role":`...)
+	buf = appendString(buf, m.Role)
+	return append(buf, `,"content":[`...)
+}
+
+// AppendMessageTail closes m's content array and message, its meta fields included.
+func AppendMessageTail(buf []byte, m *StoredMessage) []byte {
+	buf = append(buf, ']')
+	buf = appendObjectFields(buf, m.Meta)
 	return append(buf, '}')
+}
+
+func appendBlocks(buf []byte, blocks [][]byte) []byte {
+	for i, b := range blocks {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, b...)
+	}
+	return buf
+}
+
+// AppendEncoded appends a message a store kept encoded (m.Encoded): with its envelope, or
+// only its message object.
+func AppendEncoded(buf []byte, m *StoredMessage, withEnvelope bool) []byte {
+	parts := m.Encoded
+	if withEnvelope {
+		for _, p := range parts {
+			buf = append(buf, p...)
+		}
+		return buf
+	}
+	last := len(parts) - 1
+	for i, p := range parts {
+		if i == 0 {
+			p = p[m.MessageAt:]
+		}
+		if i == last {
+			p = p[:len(p)-1]
+		}
+		buf = append(buf, p...)
+	}
+	return buf
 }
 
 // FormatTime formats t as the ISO 8601 UTC timestamps envelopes carry.

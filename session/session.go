@@ -89,7 +89,7 @@ func (s *Session) RestoreTokenTracker(t TokenTracker) error {
 // session is not locked while the store reads, so ingest goes on during an async read.
 func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	return s.encode(withEnvelope, func(fn func(*StoredMessage) error) error {
-		return s.mgr.store.ScanMessages(s.id, fn)
+		return s.mgr.store.ScanEncoded(s.id, -1, fn)
 	})
 }
 
@@ -99,7 +99,7 @@ func (s *Session) Tail(n int, withEnvelope bool) ([]byte, error) {
 		return nil, fmt.Errorf("%w: n must not be negative", ErrInvalidArgument)
 	}
 	return s.encode(withEnvelope, func(fn func(*StoredMessage) error) error {
-		return s.mgr.store.ScanLastMessages(s.id, n, fn)
+		return s.mgr.store.ScanEncoded(s.id, n, fn)
 	})
 }
 
@@ -111,20 +111,29 @@ func (s *Session) encode(withEnvelope bool, scan func(func(*StoredMessage) error
 	}
 	buf := make([]byte, 0, 4096)
 	buf = append(buf, '[')
-	first := true
+	var scratch []byte
 	err := scan(func(m *StoredMessage) error {
-		if !first {
+		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
-		first = false
-		if withEnvelope {
-			buf = AppendEnvelope(buf, m)
-		} else {
-			buf = AppendMessage(buf, m)
-		}
+		buf, scratch = appendStored(buf, scratch, m, withEnvelope)
 		return nil
 	})
 	return append(buf, ']'), err
+}
+
+// appendStored appends m to buf as ASCII JSON, encoding it in scratch first unless the
+// store kept it encoded; it returns both buffers for reuse.
+func appendStored(buf, scratch []byte, m *StoredMessage, withEnvelope bool) ([]byte, []byte) {
+	if m.Encoded != nil {
+		return AppendEncoded(buf, m, withEnvelope), scratch
+	}
+	if withEnvelope {
+		scratch = AppendEnvelope(scratch[:0], m)
+	} else {
+		scratch = AppendMessage(scratch[:0], m)
+	}
+	return AppendASCII(buf, scratch), scratch
 }
 
 // Turns returns the session's turns.

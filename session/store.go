@@ -32,9 +32,10 @@ type Store interface {
 	HasToolUse(sessionID, toolUseID string) (bool, error)
 	// Close flushes and closes the store.
 	Close() error
-	// ScanLastMessages calls fn for each of the last n messages of a session, in order, like
-	// ScanMessages.
-	ScanLastMessages(sessionID string, n int, fn func(*StoredMessage) error) error
+	// ScanEncoded calls fn for each of the last n messages of a session (all when n < 0), in
+	// order, like ScanMessages, but a message the store keeps encoded may come with only Seq,
+	// Encoded and MessageAt set.
+	ScanEncoded(sessionID string, n int, fn func(*StoredMessage) error) error
 }
 
 // SessionInfo is the listing of a session.
