@@ -20,7 +20,7 @@ const closeAttempts = 3
 // everything queued so far, applies it in one transaction and commits (group commit), so a
 // batch is committed a few milliseconds after its first Op arrives.
 type writer struct {
-	c     *conn
+	c      *conn
 	owner  string // this process, recorded on the sessions it writes
 	sids   map[string]int64
 	ids    map[int64]string        // the inverse of sids
