@@ -46,33 +46,26 @@ func appendUserMessage(c *native.Call) (native.Value, error) {
 	return c.StringFromBytes(envelope), nil
 }
 
-// messages(session) / envelopes(session) -> JSON array
+// messages(session) / envelopes(session) -> JSON arrays of messages (see readSync)
 func messagesSync(withEnvelope bool) native.Func {
 	return func(c *native.Call) (native.Value, error) {
 		s, err := sessionArg(c)
 		if err != nil {
 			return native.Value{}, err
 		}
-		b, err := s.Messages(withEnvelope)
-		if err != nil {
-			return native.Value{}, err
-		}
-		return c.StringFromBytes(b), nil
+		return readSync(c, s, withEnvelope, -1)
 	}
 }
 
-// messagesAsync(session) / envelopesAsync(session) -> Promise<JSON array>, read off the
-// JS thread.
+// messagesAsync(session, onPart) / envelopesAsync(session, onPart) -> Promise<void>, read
+// off the JS thread and passed to onPart in parts (see readStream).
 func messagesAsync(withEnvelope bool) native.Func {
 	return func(c *native.Call) (native.Value, error) {
 		s, err := sessionArg(c)
 		if err != nil {
 			return native.Value{}, err
 		}
-		return c.Promise(func() (native.Settler, error) {
-			b, err := s.Messages(withEnvelope)
-			return func(sc *native.Scope) (native.Value, error) { return sc.StringFromBytes(b), nil }, err
-		})
+		return readStream(c, s, withEnvelope, -1, c.Arg(1))
 	}
 }
 

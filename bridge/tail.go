@@ -13,30 +13,23 @@ func init() {
 	native.Register("tailAsync", tailAsync)
 }
 
-// tail(session, n) -> JSON array of the last n envelopes
+// tail(session, n) -> JSON arrays of the last n envelopes (see readSync)
 func tailSync(c *native.Call) (native.Value, error) {
 	s, n, err := tailArgs(c)
 	if err != nil {
 		return native.Value{}, err
 	}
-	b, err := s.Tail(n, true)
-	if err != nil {
-		return native.Value{}, err
-	}
-	return c.StringFromBytes(b), nil
+	return readSync(c, s, true, n)
 }
 
-// tailAsync(session, n) -> Promise<JSON array of the last n envelopes>, read off the JS
-// thread.
+// tailAsync(session, n, onPart) -> Promise<void>: the last n envelopes, read off the JS
+// thread and passed to onPart in parts (see readStream).
 func tailAsync(c *native.Call) (native.Value, error) {
 	s, n, err := tailArgs(c)
 	if err != nil {
 		return native.Value{}, err
 	}
-	return c.Promise(func() (native.Settler, error) {
-		b, err := s.Tail(n, true)
-		return func(sc *native.Scope) (native.Value, error) { return sc.StringFromBytes(b), nil }, err
-	})
+	return readStream(c, s, true, n, c.Arg(2))
 }
 
 func tailArgs(c *native.Call) (*session.Session, int, error) {

@@ -25,8 +25,8 @@ func skFinalizeHandle(env C.napi_env, handle C.uintptr_t) {
 }
 
 //export skSettle
-func skSettle(env C.napi_env, handle C.uintptr_t) {
-	settle(env, cgo.Handle(handle))
+func skSettle(env C.napi_env, jsCb C.napi_value, handle C.uintptr_t) {
+	settle(env, Value{jsCb}, cgo.Handle(handle))
 }
 
 //export skTsfnFinalized

@@ -32,11 +32,8 @@ func (c *Call) Promise(work func() (Settler, error)) (Value, error) {
 	if err := c.check(C.napi_create_promise(c.env, &deferred, &promise)); err != nil {
 		return Value{}, err
 	}
-	guard := &tsfnGuard{}
-	gh := cgo.NewHandle(guard)
-	var tsfn C.napi_threadsafe_function
-	if err := c.check(C.sk_create_tsfn(c.env, c.String("sessionkeep").raw, C.uintptr_t(gh), &tsfn)); err != nil {
-		gh.Delete()
+	tsfn, guard, err := c.newTsfn(Value{})
+	if err != nil {
 		return Value{}, err
 	}
 	go func() {
@@ -50,6 +47,26 @@ func (c *Call) Promise(work func() (Settler, error)) (Value, error) {
 	return Value{promise}, nil
 }
 
+// newTsfn creates a thread-safe function that calls fn (none when fn is the zero Value),
+// with its guard.
+func (c *Call) newTsfn(fn Value) (C.napi_threadsafe_function, *tsfnGuard, error) {
+	guard := &tsfnGuard{gone: make(chan struct{})}
+	gh := cgo.NewHandle(guard)
+	var tsfn C.napi_threadsafe_function
+	if err := c.check(C.sk_create_tsfn(c.env, fn.raw, c.String("sessionkeep").raw, C.uintptr_t(gh), &tsfn)); err != nil {
+		gh.Delete()
+		return nil, nil, err
+	}
+	return tsfn, guard, nil
+}
+
+// tsfnItem is what a thread-safe function carries to the JS thread. run is called there
+// with the function's JS callback, or with a nil env when the environment is being torn
+// down and nothing can be done but let go.
+type tsfnItem interface {
+	run(env C.napi_env, jsCb Value)
+}
+
 // tsfnGuard knows whether a thread-safe function still exists. Node frees one when its
 // environment is torn down (a worker thread terminated) even while a goroutine still
 // holds it; the finalizer marks the guard first, under the lock the goroutine holds while
@@ -57,13 +74,23 @@ func (c *Call) Promise(work func() (Settler, error)) (Value, error) {
 type tsfnGuard struct {
 	mu        sync.Mutex
 	finalized bool
+	gone      chan struct{} // closed when finalized
 }
 
-// call hands h to the JS thread through tsfn, unless tsfn is gone; it reports success.
+// call hands h to the JS thread through tsfn, unless tsfn is gone, and lets go of tsfn; it
+// reports success.
 func (g *tsfnGuard) call(tsfn C.napi_threadsafe_function, h cgo.Handle) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return !g.finalized && C.sk_call_tsfn(tsfn, C.uintptr_t(h)) == C.napi_ok
+}
+
+// callKeep hands h to the JS thread through tsfn, unless tsfn is gone, keeping hold of
+// tsfn for more; it reports success.
+func (g *tsfnGuard) callKeep(tsfn C.napi_threadsafe_function, h cgo.Handle) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return !g.finalized && C.sk_call_tsfn_keep(tsfn, C.uintptr_t(h)) == C.napi_ok
 }
 
 // tsfnFinalized marks the guard behind h: its thread-safe function is being freed.
@@ -72,6 +99,7 @@ func tsfnFinalized(h cgo.Handle) {
 	h.Delete()
 	g.mu.Lock()
 	g.finalized = true
+	close(g.gone)
 	g.mu.Unlock()
 }
 
@@ -85,11 +113,16 @@ func runRecovered(work func() (Settler, error)) (settle Settler, err error) {
 	return work()
 }
 
-// settle resolves or rejects the Promise behind h on the JS thread. env is nil when the
-// environment is being torn down, and then there is nothing left to settle.
-func settle(env C.napi_env, h cgo.Handle) {
-	p := h.Value().(*pending)
+// settle runs the item behind h on the JS thread.
+func settle(env C.napi_env, jsCb Value, h cgo.Handle) {
+	item := h.Value().(tsfnItem)
 	h.Delete()
+	item.run(env, jsCb)
+}
+
+// run resolves or rejects the Promise on the JS thread. env is nil when the environment is
+// being torn down, and then there is nothing left to settle.
+func (p *pending) run(env C.napi_env, _ Value) {
 	if env == nil {
 		return
 	}

@@ -100,3 +100,21 @@ func (s *Scope) ReadNumber(v Value) (f float64, ok bool) {
 	}
 	return float64(r), true
 }
+
+// StringFromASCII returns a JavaScript string with the ASCII text b: V8 copies the bytes
+// into a one-byte string as they are, with no UTF-8 decoding. b must hold no byte over 0x7F
+// (such a byte would read as Latin-1).
+func (s *Scope) StringFromASCII(b []byte) Value {
+	var v C.napi_value
+	C.napi_create_string_latin1(s.env, (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.size_t(len(b)), &v)
+	return Value{v}
+}
+
+// StringsFromASCII returns a JavaScript array of the strings StringFromASCII makes of parts.
+func (s *Scope) StringsFromASCII(parts [][]byte) Value {
+	items := make([]Value, len(parts))
+	for i, p := range parts {
+		items[i] = s.StringFromASCII(p)
+	}
+	return s.Array(items...)
+}

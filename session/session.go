@@ -1,7 +1,7 @@
 package session
 
 import (
-	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -88,38 +88,49 @@ func (s *Session) RestoreTokenTracker(t TokenTracker) error {
 // withEnvelope is set. A block still streaming is included as far as it has come. The
 // session is not locked while the store reads, so ingest goes on during an async read.
 func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
-	return s.encode(withEnvelope, func(fn func(*StoredMessage) error) error {
-		return s.mgr.store.ScanEncoded(s.id, -1, fn)
+	var all []byte
+	err := s.EncodeParts(withEnvelope, -1, math.MaxInt, func(part []byte) ([]byte, error) {
+		all = part
+		return nil, nil
 	})
+	return all, err
 }
 
-// Tail returns the last n messages of the session, like Messages.
-func (s *Session) Tail(n int, withEnvelope bool) ([]byte, error) {
-	if n < 0 {
-		return nil, fmt.Errorf("%w: n must not be negative", ErrInvalidArgument)
-	}
-	return s.encode(withEnvelope, func(fn func(*StoredMessage) error) error {
-		return s.mgr.store.ScanEncoded(s.id, n, fn)
-	})
-}
-
-// encode makes what was recorded readable and encodes the messages scan yields as one JSON
-// array.
-func (s *Session) encode(withEnvelope bool, scan func(func(*StoredMessage) error) error) ([]byte, error) {
+// EncodeParts encodes the last n messages of the session (all when n < 0), like Messages,
+// as JSON arrays of whole messages, ASCII only (see AppendASCII), each about partSize bytes
+// or one message when that is larger. It hands each array to emit, which returns the
+// buffer to encode the next one into (nil for a new one). There is always at least one,
+// empty when there are no messages.
+func (s *Session) EncodeParts(withEnvelope bool, n, partSize int, emit func(part []byte) ([]byte, error)) error {
 	if err := s.readable(); err != nil {
-		return nil, err
+		return err
 	}
-	buf := make([]byte, 0, 4096)
-	buf = append(buf, '[')
+	buf := append(make([]byte, 0, min(partSize, 64<<10)), '[')
 	var scratch []byte
-	err := scan(func(m *StoredMessage) error {
+	emitted := false
+	err := s.mgr.store.ScanEncoded(s.id, n, func(m *StoredMessage) error {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
 		buf, scratch = appendStored(buf, scratch, m, withEnvelope)
-		return nil
+		if len(buf) < partSize {
+			return nil
+		}
+		next, err := emit(append(buf, ']'))
+		emitted = true
+		if next == nil {
+			next = make([]byte, 0, cap(buf))
+		}
+		buf = append(next[:0], '[')
+		return err
 	})
-	return append(buf, ']'), err
+	if err != nil {
+		return err
+	}
+	if len(buf) > 1 || !emitted {
+		_, err = emit(append(buf, ']'))
+	}
+	return err
 }
 
 // appendStored appends m to buf as ASCII JSON, encoding it in scratch first unless the

@@ -15,10 +15,10 @@ export interface NativeAddon {
   listSessions(store: Handle, optionsJSON: string | undefined): string;
   sessionClose(session: Handle): void;
   appendUserMessage(session: Handle, contentJSON: string): string;
-  messages(session: Handle): string;
-  envelopes(session: Handle): string;
-  messagesAsync(session: Handle): Promise<string>;
-  envelopesAsync(session: Handle): Promise<string>;
+  messages(session: Handle): string[];
+  envelopes(session: Handle): string[];
+  messagesAsync(session: Handle, onPart: (part: string) => void): Promise<void>;
+  envelopesAsync(session: Handle, onPart: (part: string) => void): Promise<void>;
   restoreMessages(session: Handle, messagesJSON: string): void;
   turns(session: Handle): string;
   tokenTracker(session: Handle): string;
@@ -36,8 +36,8 @@ export interface NativeAddon {
   ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined): void;
   ingestError(s: Handle, message: unknown): void;
   rejectChunk(type: unknown): never;
-  tail(session: Handle, n: unknown): string;
-  tailAsync(session: Handle, n: unknown): Promise<string>;
+  tail(session: Handle, n: unknown): string[];
+  tailAsync(session: Handle, n: unknown, onPart: (part: string) => void): Promise<void>;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

@@ -2,6 +2,7 @@ import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { ingestChunk } from './ingest';
 import { toJSON } from './serialize';
+import { parseParts, readParts } from './parts';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
 
 /**
@@ -35,22 +36,22 @@ export class Session {
 
   /** messages returns the conversation as the provider API takes it, every block included. */
   messages(): Message[] {
-    return JSON.parse(native.messages(this.#h));
+    return parseParts(native.messages(this.#h));
   }
 
   /** envelopes returns the messages with their envelopes (uuid, parentUuid, status, turn, …). */
   envelopes(): Envelope[] {
-    return JSON.parse(native.envelopes(this.#h));
+    return parseParts(native.envelopes(this.#h));
   }
 
   /** messagesAsync is messages() read off the JS thread, for large sessions. */
-  async messagesAsync(): Promise<Message[]> {
-    return JSON.parse(await native.messagesAsync(this.#h));
+  messagesAsync(): Promise<Message[]> {
+    return readParts((onPart) => native.messagesAsync(this.#h, onPart));
   }
 
   /** envelopesAsync is envelopes() read off the JS thread. */
-  async envelopesAsync(): Promise<Envelope[]> {
-    return JSON.parse(await native.envelopesAsync(this.#h));
+  envelopesAsync(): Promise<Envelope[]> {
+    return readParts((onPart) => native.envelopesAsync(this.#h, onPart));
   }
 
   /**
@@ -58,12 +59,12 @@ export class Session {
    * session shows without reading the whole conversation.
    */
   tail(n: number): Envelope[] {
-    return JSON.parse(native.tail(this.#h, n));
+    return parseParts(native.tail(this.#h, n));
   }
 
   /** tailAsync is tail() read off the JS thread. */
-  async tailAsync(n: number): Promise<Envelope[]> {
-    return JSON.parse(await native.tailAsync(this.#h, n));
+  tailAsync(n: number): Promise<Envelope[]> {
+    return readParts((onPart) => native.tailAsync(this.#h, n, onPart));
   }
 
   /**
