@@ -29,7 +29,9 @@ func sessionClose(c *native.Call) (native.Value, error) {
 	return c.Undefined(), nil
 }
 
-// appendUserMessage(session, contentJSON) -> JSON of the envelope
+// appendUserMessage(session, contentJSON) -> JSON of the envelope without its message,
+// which the JS layer has: crossing back a large tool output only to parse it again would
+// cost more than recording it.
 func appendUserMessage(c *native.Call) (native.Value, error) {
 	s, err := sessionArg(c)
 	if err != nil {
@@ -39,11 +41,11 @@ func appendUserMessage(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	envelope, err := s.AppendUserMessage([]byte(content))
+	m, err := s.AddUserMessage([]byte(content))
 	if err != nil {
 		return native.Value{}, err
 	}
-	return c.StringFromBytes(envelope), nil
+	return c.StringFromBytes(session.AppendEnvelopeFields(nil, &m)), nil
 }
 
 // messages(session) / envelopes(session) -> JSON arrays of messages (see readSync)

@@ -51,6 +51,19 @@ func AppendEnvelope(buf []byte, m *StoredMessage) []byte {
 // returns where in buf its message object begins. The blocks, comma separated, then
 // AppendMessageTail and a closing brace complete it.
 func AppendEnvelopeHead(buf []byte, m *StoredMessage) ([]byte, int) {
+	buf = appendEnvelopeFields(buf, m)
+	buf = append(buf, `,"message":`...)
+	at := len(buf)
+	return AppendMessageHead(buf, m), at
+}
+
+// AppendEnvelopeFields appends m's envelope without its message: {uuid, …, turn, extras}.
+func AppendEnvelopeFields(buf []byte, m *StoredMessage) []byte {
+	return append(appendEnvelopeFields(buf, m), '}')
+}
+
+// appendEnvelopeFields appends the envelope's fields but the message, unclosed.
+func appendEnvelopeFields(buf []byte, m *StoredMessage) []byte {
 	buf = append(buf, `{"uuid":`...)
 	buf = appendString(buf, m.UUID)
 	buf = append(buf, `,"parentUuid":`...)
@@ -71,10 +84,7 @@ func AppendEnvelopeHead(buf []byte, m *StoredMessage) ([]byte, int) {
 	buf = appendString(buf, m.Status)
 	buf = append(buf, `,"turn":`...)
 	buf = strconv.AppendInt(buf, m.Turn, 10)
-	buf = appendObjectFields(buf, m.Extra)
-	buf = append(buf, `,"message":`...)
-	at := len(buf)
-	return AppendMessageHead(buf, m), at
+	return appendObjectFields(buf, m.Extra)
 }
 
 // AppendMessageHead appends m's message up to the opening of its content array.

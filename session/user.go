@@ -16,12 +16,22 @@ const titleLength = 80
 // prompt is marked interrupted, one answered by tool results is complete. It returns the
 // new message with its envelope, as JSON.
 func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
-	blocks, err := userBlocks(content)
+	m, err := s.AddUserMessage(content)
 	if err != nil {
 		return nil, err
 	}
+	return AppendEnvelope(nil, &m), nil
+}
+
+// AddUserMessage is AppendUserMessage returning the new message, its Blocks the JSON of
+// content, instead of its encoding.
+func (s *Session) AddUserMessage(content []byte) (StoredMessage, error) {
+	blocks, err := userBlocks(content)
+	if err != nil {
+		return StoredMessage{}, err
+	}
 	if err := s.lock(); err != nil {
-		return nil, err
+		return StoredMessage{}, err
 	}
 	defer s.mu.Unlock()
 	typ := TypeUser
@@ -32,13 +42,13 @@ func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
 				continue
 			}
 			if err := s.knownToolUse(b.info.ToolUseID); err != nil {
-				return nil, err
+				return StoredMessage{}, err
 			}
 		}
 	}
 	s.endOpen(typ == TypeUser) // a new prompt cuts off a reply still streaming; tool results answer it
 	s.beginMessage(typ, "user", messageMeta{}, "", "")
-	stored := StoredMessage{SessionID: s.id, Status: MessageComplete}
+	stored := StoredMessage{SessionID: s.id, Status: MessageComplete, Blocks: make([][]byte, 0, len(blocks))}
 	hdr := s.msg.hdr
 	for _, b := range blocks {
 		s.putBlock(b.json, "")
@@ -50,7 +60,7 @@ func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
 	}
 	stored.Seq, stored.UUID, stored.ParentUUID, stored.Type, stored.Role = hdr.Seq, hdr.UUID, hdr.ParentUUID, hdr.Type, hdr.Role
 	stored.Turn, stored.CreatedAt, stored.Provider = hdr.Turn, hdr.CreatedAt, hdr.Provider
-	return AppendEnvelope(nil, &stored), nil
+	return stored, nil
 }
 
 // checkedBlock is a block's JSON with what validation learned of it.

@@ -1,6 +1,7 @@
 import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { toJSON } from './serialize';
+import { Pending, TEXT, THINKING, TOOL_JSON } from './pending';
 import type { StreamChunk } from './types';
 
 /**
@@ -8,20 +9,23 @@ import type { StreamChunk } from './types';
  * crossing into native code costs per property, so objects never cross on this hot path.
  * Field checks happen natively and throw SessionError INVALID_CHUNK naming the field.
  */
-export function ingestChunk(h: Handle, chunk: StreamChunk): void {
+export function ingestChunk(h: Handle, p: Pending, chunk: StreamChunk): void {
   if (typeof chunk !== 'object' || chunk === null) {
     throw argTypeError('chunk', 'an object with a "type"');
   }
   const c = chunk as Record<string, any>;
   switch (c.type) {
     case 'text':
-      return native.ingestText(h, c.text);
+      return delta(h, p, TEXT, c.text);
     case 'thinking':
-      return native.ingestThinking(h, c.thinking);
+      return delta(h, p, THINKING, c.thinking);
+    case 'tool_use_delta':
+      return delta(h, p, TOOL_JSON, c.partialJson);
+  }
+  p.flush();
+  switch (c.type) {
     case 'signature':
       return native.ingestSignature(h, c.signature);
-    case 'tool_use_delta':
-      return native.ingestToolUseDelta(h, c.partialJson);
     case 'tool_use_start':
       return native.ingestToolUseStart(h, c.id, c.name);
     case 'tool_use':
@@ -40,6 +44,14 @@ export function ingestChunk(h: Handle, chunk: StreamChunk): void {
     default:
       native.rejectChunk(String(c.type));
   }
+}
+
+/** delta joins a stream delta to the run going on, or crosses with it and starts a run. */
+function delta(h: Handle, p: Pending, kind: (h: Handle, text: string) => void, text: unknown): void {
+  if (p.delta(h, kind, text)) return;
+  p.flush();
+  kind(h, text as string);
+  p.started(h, kind);
 }
 
 function contentJSON(content: unknown): string | undefined {

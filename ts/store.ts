@@ -1,6 +1,7 @@
 import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { Session } from './session';
+import { Pending } from './pending';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
 
 /** Stores still open, closed (and so flushed) when the process or worker exits. */
@@ -22,6 +23,8 @@ export class Store {
   /** The database file's path. */
   readonly path: string;
   readonly #h: Handle;
+  /** The deltas each live session has joined on the JS side, by session id. */
+  readonly #pending = new Map<string, Pending>();
 
   /** @internal */
   constructor(handle: Handle, path: string) {
@@ -36,13 +39,13 @@ export class Store {
     }
     const opts = { ...options, projectPath: options.projectPath ?? process.cwd() };
     const [h, id] = native.createSession(this.#h, JSON.stringify(opts));
-    return new Session(h, id);
+    return new Session(h, id, this.#pendingOf(id));
   }
 
   /** openSession opens a session by id; throws SessionError SESSION_NOT_FOUND when there is none. */
   openSession(id: string): Session {
     const [h, sid] = native.openSession(this.#h, id);
-    return new Session(h, sid);
+    return new Session(h, sid, this.#pendingOf(sid));
   }
 
   /** listSessions lists sessions newest first, optionally of one project and at most `limit`. */
@@ -50,18 +53,40 @@ export class Store {
     if (typeof options !== 'object' || options === null) {
       throw argTypeError('options', 'an object');
     }
+    this.#flushPending();
     return JSON.parse(native.listSessions(this.#h, JSON.stringify(options)));
   }
 
   /** flush resolves once everything recorded in any session of this store is durable. */
   async flush(): Promise<void> {
+    this.#flushPending();
     return native.storeFlush(this.#h);
   }
 
   /** close ends unfinished messages as interrupted, flushes, and closes the database. */
   close(): void {
     open.delete(this);
-    native.storeClose(this.#h);
+    try {
+      this.#flushPending();
+    } finally {
+      this.#pending.clear();
+      native.storeClose(this.#h);
+    }
+  }
+
+  /** #pendingOf returns the joined deltas of live session id, shared by its Session objects. */
+  #pendingOf(id: string): Pending {
+    let p = this.#pending.get(id);
+    if (p === undefined || p.users === 0) {
+      p = new Pending();
+      this.#pending.set(id, p);
+    }
+    return p;
+  }
+
+  /** #flushPending hands every session's joined deltas to native code. */
+  #flushPending(): void {
+    for (const p of this.#pending.values()) p.flush();
   }
 
   /** @internal */
