@@ -29,7 +29,7 @@ func sessionClose(c *native.Call) (native.Value, error) {
 	return c.Undefined(), nil
 }
 
-// appendUserMessage(session, contentJSON) -> JSON of the envelope without its message,
+// appendUserMessage(session, contentJSON, largeStrings?) -> JSON of the envelope without its message,
 // which the JS layer has: crossing back a large tool output only to parse it again would
 // cost more than recording it.
 func appendUserMessage(c *native.Call) (native.Value, error) {
@@ -41,7 +41,15 @@ func appendUserMessage(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	m, err := s.AddUserMessage([]byte(content))
+	var large session.LargeStrings
+	if v := c.Arg(2); !c.IsNullish(v) {
+		strs, ok := c.ReadStrings16(v)
+		if !ok {
+			return native.Value{}, &native.TypeError{Arg: "largeStrings", Want: "an array of strings"}
+		}
+		large = strs
+	}
+	m, err := s.AddUserMessage([]byte(content), large)
 	if err != nil {
 		return native.Value{}, err
 	}

@@ -118,3 +118,37 @@ func (s *Scope) StringsFromASCII(parts [][]byte) Value {
 	}
 	return s.Array(items...)
 }
+
+// ReadString16 returns the UTF-16 code units of the JavaScript string v, copied as they
+// are (a lone surrogate included); ok is false when v is no string.
+func (s *Scope) ReadString16(v Value) (units []uint16, ok bool) {
+	var n C.size_t
+	if C.napi_get_value_string_utf16(s.env, v.raw, nil, 0, &n) != C.napi_ok {
+		return nil, false
+	}
+	units = make([]uint16, n+1)
+	C.napi_get_value_string_utf16(s.env, v.raw, (*C.char16_t)(unsafe.Pointer(&units[0])), n+1, &n)
+	return units[:n], true
+}
+
+// ReadStrings16 returns the code units of each string of the JavaScript array v; ok is
+// false when v is no array of strings.
+func (s *Scope) ReadStrings16(v Value) (strs [][]uint16, ok bool) {
+	var isArray C.bool
+	var n C.uint32_t
+	if C.napi_is_array(s.env, v.raw, &isArray) != C.napi_ok || !bool(isArray) ||
+		C.napi_get_array_length(s.env, v.raw, &n) != C.napi_ok {
+		return nil, false
+	}
+	strs = make([][]uint16, n)
+	for i := range strs {
+		var item C.napi_value
+		if C.napi_get_element(s.env, v.raw, C.uint32_t(i), &item) != C.napi_ok {
+			return nil, false
+		}
+		if strs[i], ok = s.ReadString16(Value{item}); !ok {
+			return nil, false
+		}
+	}
+	return strs, true
+}

@@ -17,13 +17,13 @@ type env struct {
 }
 
 // newEnv opens a fresh store in a temporary directory.
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	return openEnv(t, filepath.Join(t.TempDir(), "sessions.db"))
 }
 
 // openEnv opens the store at path; the Manager (and so the store) is closed at cleanup.
-func openEnv(t *testing.T, path string) *env {
+func openEnv(t testing.TB, path string) *env {
 	t.Helper()
 	st, err := persistence.Open(path)
 	if err != nil {
@@ -44,7 +44,7 @@ func (e *env) reopen(t *testing.T) *env {
 	return openEnv(t, e.path)
 }
 
-func (e *env) create(t *testing.T) *session.Session {
+func (e *env) create(t testing.TB) *session.Session {
 	t.Helper()
 	s, err := e.mgr.Create(session.CreateOptions{ProjectPath: "/proj", Provider: "anthropic", Model: "claude-test"})
 	if err != nil {

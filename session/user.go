@@ -16,7 +16,7 @@ const titleLength = 80
 // prompt is marked interrupted, one answered by tool results is complete. It returns the
 // new message with its envelope, as JSON.
 func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
-	m, err := s.AddUserMessage(content)
+	m, err := s.AddUserMessage(content, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -24,10 +24,14 @@ func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
 }
 
 // AddUserMessage is AppendUserMessage returning the new message, its Blocks the JSON of
-// content, instead of its encoding.
-func (s *Session) AddUserMessage(content []byte) (StoredMessage, error) {
+// content, instead of its encoding. large are the long strings of content that came apart
+// from its JSON; nil when none did.
+func (s *Session) AddUserMessage(content []byte, large LargeStrings) (StoredMessage, error) {
 	blocks, err := userBlocks(content)
 	if err != nil {
+		return StoredMessage{}, err
+	}
+	if err := spliceBlocks(blocks, large); err != nil {
 		return StoredMessage{}, err
 	}
 	if err := s.lock(); err != nil {
@@ -61,6 +65,26 @@ func (s *Session) AddUserMessage(content []byte) (StoredMessage, error) {
 	stored.Seq, stored.UUID, stored.ParentUUID, stored.Type, stored.Role = hdr.Seq, hdr.UUID, hdr.ParentUUID, hdr.Type, hdr.Role
 	stored.Turn, stored.CreatedAt, stored.Provider = hdr.Turn, hdr.CreatedAt, hdr.Provider
 	return stored, nil
+}
+
+// spliceBlocks puts the large strings back into the checked blocks that hold their
+// placeholders; a placeholder stands for a string, so the checks made hold for the result.
+func spliceBlocks(blocks []checkedBlock, large LargeStrings) error {
+	if len(large) == 0 {
+		return nil
+	}
+	used := 0
+	for i := range blocks {
+		json, err := large.splice(blocks[i].json, &used)
+		if err != nil {
+			return err
+		}
+		blocks[i].json = json
+	}
+	if used != len(large) {
+		return fmt.Errorf("%w: %d large strings given, %d placeholders", ErrInvalidMessage, len(large), used)
+	}
+	return nil
 }
 
 // checkedBlock is a block's JSON with what validation learned of it.

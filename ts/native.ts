@@ -14,7 +14,7 @@ export interface NativeAddon {
   openSession(store: Handle, id: string): [Handle, string];
   listSessions(store: Handle, optionsJSON: string | undefined): string;
   sessionClose(session: Handle): void;
-  appendUserMessage(session: Handle, contentJSON: string): string;
+  appendUserMessage(session: Handle, contentJSON: string, largeStrings: string[] | undefined): string;
   messages(session: Handle): string[];
   envelopes(session: Handle): string[];
   messagesAsync(session: Handle, onPart: (part: string) => void): Promise<void>;

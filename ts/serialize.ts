@@ -12,6 +12,57 @@ export function toJSON(value: unknown): string | undefined {
   return needsReplacer(value, 0) ? JSON.stringify(value, bytesToBase64) : JSON.stringify(value);
 }
 
+/** Strings at least this long cross apart from the JSON (see toJSONSplit). */
+const largeString = 1024;
+
+/**
+ * toJSONSplit is toJSON for user content, with its long string values (tool output) left
+ * out of the JSON: each is replaced by the placeholder "\u0000<i>" and returned in strings,
+ * to cross as UTF-16 code units, which costs a copy where JSON.stringify and UTF-8 would
+ * cost a pass each over every character. Content in which some string or key already
+ * begins with U+0000 is not split, so a placeholder can never be mistaken.
+ */
+export function toJSONSplit(value: unknown): [json: string, strings: string[] | undefined] {
+  const strings: string[] = [];
+  if (!hasLargeStrings(value, 0)) return [toJSON(value)!, undefined];
+  const bytes = needsReplacer(value, 0);
+  const json = JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+    if (typeof v === 'string' && v.length >= largeString) {
+      strings.push(v);
+      return `\u0000${strings.length - 1}`;
+    }
+    return bytes ? bytesToBase64.call(this, key, v) : v;
+  });
+  return [json, strings];
+}
+
+/**
+ * hasLargeStrings reports whether value holds a string worth splitting off and no string or
+ * key beginning with U+0000 (a value only JSON.stringify can tell apart from a placeholder).
+ */
+function hasLargeStrings(value: unknown, depth: number): boolean {
+  let found = false;
+  const walk = (v: unknown, d: number): boolean => {
+    if (typeof v === 'string') {
+      if (v.length > 0 && v.charCodeAt(0) === 0) return false;
+      if (v.length >= largeString) found = true;
+      return true;
+    }
+    if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) return true;
+    if (d > maxDepth || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (!walk(v[i], d + 1)) return false;
+      return true;
+    }
+    for (const key in v as Record<string, unknown>) {
+      if (key.length > 0 && key.charCodeAt(0) === 0) return false;
+      if (!walk((v as Record<string, unknown>)[key], d + 1)) return false;
+    }
+    return true;
+  };
+  return walk(value, depth) && found;
+}
+
 /** How deep needsReplacer looks before it lets the replacer decide. */
 const maxDepth = 64;
 

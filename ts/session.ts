@@ -1,7 +1,7 @@
 import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { ingestChunk } from './ingest';
-import { toJSON } from './serialize';
+import { toJSON, toJSONSplit } from './serialize';
 import { parseParts, readParts } from './parts';
 import { Pending } from './pending';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
@@ -32,10 +32,10 @@ export class Session {
     if (typeof content !== 'string' && !Array.isArray(content)) {
       throw argTypeError('content', 'a string or an array of blocks');
     }
-    const json = toJSON(content)!;
+    const [json, strings] = toJSONSplit(content);
     this.#p.flush();
-    const envelope = JSON.parse(native.appendUserMessage(this.#h, json));
-    return withUserMessage(envelope, content, json);
+    const envelope = JSON.parse(native.appendUserMessage(this.#h, json, strings));
+    return withUserMessage(envelope, content, json, strings);
   }
 
   /** ingest records one stream chunk. It returns at once; the writer makes it durable in the background. */
@@ -147,11 +147,13 @@ export class Session {
  * caller that records a large tool output and ignores the envelope never pays for parsing
  * it back.
  */
-function withUserMessage(envelope: Envelope, content: string | Block[], json: string): Envelope {
+function withUserMessage(envelope: Envelope, content: string | Block[], json: string, strings: string[] | undefined): Envelope {
   let message: Message | undefined;
+  const large = (_key: string, v: unknown): unknown =>
+    typeof v === 'string' && v.length > 0 && v.charCodeAt(0) === 0 ? strings![Number(v.slice(1))] : v;
   const build = (): Message => ({
     role: 'user',
-    content: typeof content === 'string' ? [{ type: 'text', text: content }] : JSON.parse(json),
+    content: typeof content === 'string' ? [{ type: 'text', text: content }] : JSON.parse(json, strings ? large : undefined),
   });
   return Object.defineProperty(envelope, 'message', {
     enumerable: true,
