@@ -12,6 +12,12 @@ import (
 // The batch stays queued in memory meanwhile; nothing is dropped.
 const retryDelay = 100 * time.Millisecond
 
+// commitWindow is how long the writer gathers Ops after the first one arrives before it
+// commits them together, unless a read, a Flush or Close wants them at once. It keeps a
+// stream of chunks from costing one transaction (and one wake-up of the writer) per chunk,
+// and it is far inside the durability bound (a completed block is committed within it).
+const commitWindow = 3 * time.Millisecond
+
 // closeAttempts is how many times Close tries to commit what is queued before it gives up
 // and reports the error.
 const closeAttempts = 3
@@ -39,11 +45,12 @@ type writer struct {
 	closing   bool
 	stopped   bool
 	wake      chan struct{}
+	hurry     chan struct{} // someone waits: commit without waiting out the window
 }
 
 func newWriter(c *conn, owner string) *writer {
 	w := &writer{c: c, owner: owner, sids: map[string]int64{}, ids: map[int64]string{}, open: map[msgKey]*openMessage{},
-		wake: make(chan struct{}, 1)}
+		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
 	go w.run()
 	return w
@@ -65,6 +72,25 @@ func (w *writer) signal() {
 	}
 }
 
+// urge makes the writer commit what is queued without waiting out its window.
+func (w *writer) urge() {
+	select {
+	case w.hurry <- struct{}{}:
+	default:
+	}
+	w.signal()
+}
+
+// gather waits out the commit window, unless someone is waiting.
+func (w *writer) gather(t *time.Timer) {
+	t.Reset(commitWindow)
+	select {
+	case <-w.hurry:
+		t.Stop() // since Go 1.23 a stopped timer's channel holds no stale tick
+	case <-t.C:
+	}
+}
+
 // sync waits until every Op queued before the call is committed.
 func (w *writer) sync() error {
 	w.mu.Lock()
@@ -73,6 +99,9 @@ func (w *writer) sync() error {
 		return session.ErrStoreClosed
 	}
 	target := w.queued
+	if w.committed < target {
+		w.urge()
+	}
 	for w.committed < target && w.err == nil && !w.stopped {
 		w.changed.Wait()
 	}
@@ -88,7 +117,7 @@ func (w *writer) flush() error {
 	}
 	target := w.queued
 	w.flushTo = max(w.flushTo, target)
-	w.signal()
+	w.urge()
 	for w.durable < target && w.err == nil && !w.stopped {
 		w.changed.Wait()
 	}
@@ -117,7 +146,7 @@ func (w *writer) close() error {
 	w.mu.Lock()
 	w.closing = true
 	w.mu.Unlock()
-	w.signal()
+	w.urge()
 	w.mu.Lock()
 	for !w.stopped {
 		w.changed.Wait()
@@ -130,11 +159,14 @@ func (w *writer) close() error {
 // run is the writer goroutine.
 func (w *writer) run() {
 	failures := 0
+	window := time.NewTimer(commitWindow)
+	window.Stop()
 	for {
 		if failures > 0 {
 			time.Sleep(retryDelay)
 		} else {
 			<-w.wake
+			w.gather(window)
 		}
 		w.mu.Lock()
 		batch, target := w.queue, w.queued

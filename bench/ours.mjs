@@ -1,0 +1,168 @@
+// ours.mjs measures what ../shared/bench does not: the JS-thread cost of ingest per chunk,
+// the event-loop delay while ingesting W1 and while restoring the 20,000-message session
+// with the async API, the addon's load time and the memory a store adds to a bare Node.
+// Each measurement runs in fresh Node processes, RUNS times; medians are reported.
+//
+//   node bench/ours.mjs --data DIR --out FILE
+//
+// DIR is the harness's --data folder (its datasets are reused: W1's chunks come from its
+// generator, the 20,000-message session from its prepared sessionkeep store).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+const require = createRequire(import.meta.url);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.join(HERE, '..');
+const HARNESS = path.join(ROOT, 'build', 'shared-bench');
+const RUNS = 5;
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'sk-ours-'));
+
+/** Each phase runs in a child process and returns numbers. */
+const phases = {
+  /** Resident memory of a bare Node process. */
+  bare() {
+    return { rss: process.memoryUsage().rss };
+  },
+
+  /** Load time of the addon, then resident memory after opening a store and a session. */
+  load() {
+    const t0 = performance.now();
+    require(path.join(ROOT, 'build', 'Release', 'sessionkeep.node'));
+    const load = performance.now() - t0;
+    const { openStore } = require(path.join(ROOT, 'dist', 'index.js'));
+    const dir = tmp();
+    const store = openStore(path.join(dir, 's.db'));
+    store.createSession().appendUserMessage('hello');
+    store.listSessions();
+    const rss = process.memoryUsage().rss;
+    store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    return { load, rss };
+  },
+
+  /** JS-thread time per chunk of ingest, by kind (µs). */
+  async ingest() {
+    const { openStore } = require(path.join(ROOT, 'dist', 'index.js'));
+    const { chunks } = await import(path.join(HARNESS, 'gen.mjs'));
+    const events = [...chunks({ turns: 100, seed: 'ours' })];
+    const outputs = events.filter((e) => e.type === 'user_message' && e.message.content[0].type === 'tool_result')
+      .flatMap((e) => e.message.content);
+    const dir = tmp();
+    const store = openStore(path.join(dir, 's.db'));
+    const s = store.createSession();
+    s.appendUserMessage('start');
+    const per = (n, f) => { const t0 = performance.now(); for (let i = 0; i < n; i++) f(i); return ((performance.now() - t0) * 1000) / n; };
+    const words = Array.from({ length: 64 }, (_, i) => `word ${i} of a delta `);
+    // warm up every path once
+    s.ingest({ type: 'text', text: 'x' });
+    s.ingest({ type: 'tool_use', id: 'warm', name: 'Read', input: { file_path: '/a' } });
+    s.ingest({ type: 'tool_result', toolUseId: 'warm', content: 'x' });
+    await s.flush();
+    const r = {};
+    r.textDelta = per(20000, (i) => s.ingest({ type: 'text', text: words[i & 63] }));
+    s.ingest({ type: 'done', stopReason: 'end_turn' });
+    await s.flush();
+    r.toolUse = per(2000, (i) => s.ingest({ type: 'tool_use', id: `toolu_${i}`, name: 'Read', input: { file_path: `/src/file_${i}.ts`, offset: i, limit: 400 } }));
+    await s.flush();
+    r.toolResult = per(outputs.length, (i) => s.ingest({ type: 'tool_result', toolUseId: `toolu_${i % 2000}`, content: outputs[i].content, isError: !!outputs[i].is_error }));
+    await s.flush();
+    r.toolResultMessage = per(outputs.length, (i) => s.appendUserMessage([{ ...outputs[i], tool_use_id: `toolu_${i % 2000}` }]));
+    r.toolResultBytes = outputs.reduce((n, o) => n + Buffer.byteLength(o.content), 0) / outputs.length;
+    await s.flush();
+    store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    return r;
+  },
+
+  /** W1 through the bench adapter with chunks arriving as a stream does: event-loop delay. */
+  async w1Delay() {
+    const A = await import(path.join(HERE, 'adapter.mjs'));
+    const { chunks } = await import(path.join(HARNESS, 'gen.mjs'));
+    const events = [...chunks({ turns: 500, seed: 'conv-500' })];
+    const dir = tmp();
+    const h = monitorEventLoopDelay({ resolution: 1 });
+    const t0 = performance.now();
+    h.enable();
+    const st = A.open(dir);
+    const w = st.session('w1');
+    // A network read brings a few SSE events at a time; each read is its own macrotask.
+    const perRead = 4;
+    await new Promise((resolve) => {
+      let i = 0;
+      const step = () => {
+        for (const end = Math.min(i + perRead, events.length); i < end; i++) w.push(events[i]);
+        if (i < events.length) setImmediate(step);
+        else resolve();
+      };
+      step();
+    });
+    w.end();
+    await st.sync();
+    await st.close();
+    h.disable();
+    const wall = performance.now() - t0;
+    fs.rmSync(dir, { recursive: true, force: true });
+    return { p99: h.percentile(99) / 1e6, max: h.max / 1e6, wall };
+  },
+
+  /** Async restore of the 20,000-message session: event-loop delay and wall time. */
+  async restoreDelay(data) {
+    const A = await import(path.join(HERE, 'adapter.mjs'));
+    const m = JSON.parse(fs.readFileSync(path.join(data, 'prep', 'manifest.json'), 'utf8'));
+    const st = A.open(path.join(data, 'prep', 'sessionkeep', 'w23'));
+    const h = monitorEventLoopDelay({ resolution: 1 });
+    h.enable();
+    const t0 = performance.now();
+    const envs = await st.restore(m.ids.s5000);
+    const wall = performance.now() - t0;
+    h.disable();
+    await st.close();
+    return { p99: h.percentile(99) / 1e6, max: h.max / 1e6, wall, messages: envs.length };
+  },
+};
+
+function inChild(phase, ...args) {
+  const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--phase', phase, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (r.status !== 0) throw new Error(`${phase} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+function medians(rows) {
+  const out = {};
+  for (const k of Object.keys(rows[0])) out[k] = median(rows.map((r) => r[k]));
+  return out;
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--phase') {
+    console.log(JSON.stringify(await phases[argv[1]](...argv.slice(2))));
+    return;
+  }
+  const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : dflt; };
+  const data = path.resolve(opt('--data', path.join(ROOT, 'build', 'bench-data')));
+  const out = opt('--out', path.join(data, 'ours.json'));
+  const runs = (phase, ...args) => Array.from({ length: RUNS }, () => inChild(phase, ...args));
+  const log = (s) => process.stdout.write(s);
+  log('ours: load and memory ...');
+  const bare = medians(runs('bare'));
+  const load = medians(runs('load'));
+  log(` ${load.load.toFixed(2)} ms, +${((load.rss - bare.rss) / 1e6).toFixed(1)} MB\nours: ingest per chunk ...`);
+  const ingest = medians(runs('ingest'));
+  log(` text delta ${ingest.textDelta.toFixed(2)} µs\nours: event-loop delay during W1 ...`);
+  const w1 = medians(runs('w1Delay'));
+  log(` p99 ${w1.p99.toFixed(2)} ms\nours: event-loop delay during async restore of 20,000 messages ...`);
+  const restore = medians(runs('restoreDelay', data));
+  log(` p99 ${restore.p99.toFixed(2)} ms\n`);
+  const result = { runs: RUNS, bare, load, ingest, w1, restore };
+  fs.writeFileSync(out, JSON.stringify(result, null, 2));
+}
+
+await main();
