@@ -52,7 +52,24 @@ test-node: build
 clean:
 	rm -rf build dist .go-modules
 
-# The core figures: addon load, ingest of 10,000 chunks until durable, restore of 2,000
-# messages, each in fresh processes.
-bench: build
-	node bench/core.mjs
+# The speed figures: ../shared/bench (copied to build/, where npm builds better-sqlite3)
+# with sessionkeep beside its baselines, check first; our Go benchmarks; ours.mjs (ingest
+# per chunk, event-loop delay, load, memory); then one table with the ratios.
+# BENCH_ARGS passes options to the harness (e.g. BENCH_ARGS=--quick).
+BENCH_HARNESS := build/shared-bench
+BENCH_DATA    := build/bench-data
+BENCH_STORES  := sessionkeep=$(CURDIR)/bench/adapter.mjs
+
+$(BENCH_HARNESS)/node_modules/.package-lock.json: ../shared/bench/package.json ../shared/bench/package-lock.json
+	rm -rf $(BENCH_HARNESS) && mkdir -p $(BENCH_HARNESS)
+	cp -R ../shared/bench/. $(BENCH_HARNESS)/ && chmod -R u+w $(BENCH_HARNESS)
+	cd $(BENCH_HARNESS) && if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi && \
+		$(NPM) ci --no-audit --no-fund
+
+bench: build $(BENCH_HARNESS)/node_modules/.package-lock.json
+	mkdir -p $(BENCH_DATA)
+	cd $(BENCH_HARNESS) && BENCH_STORES=$(BENCH_STORES) node check.mjs
+	cd $(BENCH_HARNESS) && BENCH_STORES=$(BENCH_STORES) node run.mjs --fresh --data $(CURDIR)/$(BENCH_DATA) $(BENCH_ARGS)
+	$(GO) test -run '^$$' -bench . -benchtime 1s ./session/ | tee $(BENCH_DATA)/go-bench.txt
+	node bench/ours.mjs --data $(BENCH_DATA)
+	node bench/report.mjs --data $(BENCH_DATA)
