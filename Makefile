@@ -5,7 +5,8 @@ GO      ?= go
 NPM     ?= npm
 ADDON   := build/Release/sessionkeep.node
 GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.sh') go.mod go.sum
-TS_SRC  := $(shell find ts -name '*.ts') tsconfig.json
+TS_SRC  := $(shell find ts -name '*.ts' -not -path 'ts/ink/*') tsconfig.json
+INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.json tsconfig.ink.json
 
 .PHONY: all deps build addon ts demo test test-go test-node bench clean
 
@@ -31,7 +32,14 @@ dist/.built: $(TS_SRC) node_modules/.package-lock.json
 	npx tsc -p .
 	@touch $@
 
-ts: dist/.built
+# The Ink kit, sessionkeep/ink: an ES module of its own (Ink 6 is ESM-only), compiled after
+# the core it imports; its package.json marks dist/ink as ESM inside the CommonJS package.
+dist/ink/.built: $(INK_SRC) dist/.built
+	npx tsc -p tsconfig.ink.json
+	cp ts/ink/package.json dist/ink/package.json
+	@touch $@
+
+ts: dist/.built dist/ink/.built
 
 build: addon ts
 
