@@ -7,8 +7,10 @@ ADDON   := build/Release/sessionkeep.node
 GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.sh') go.mod go.sum
 TS_SRC  := $(shell find ts -name '*.ts' -not -path 'ts/ink/*') tsconfig.json
 INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.json tsconfig.ink.json
+EXAMPLE := examples/agent-modal
+EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts demo test test-go test-node bench clean
+.PHONY: all deps build addon ts example demo demo-agent test test-go test-node bench clean
 
 all: build
 
@@ -41,11 +43,26 @@ dist/ink/.built: $(INK_SRC) dist/.built
 
 ts: dist/.built dist/ink/.built
 
-build: addon ts
+# The example agent imports 'sessionkeep' and 'sessionkeep/ink' as an app would; the link
+# stands in for installing this checkout into it.
+$(EXAMPLE)/dist/.built: $(EXAMPLE_SRC) dist/ink/.built
+	@mkdir -p $(EXAMPLE)/node_modules
+	ln -sfn ../../.. $(EXAMPLE)/node_modules/sessionkeep
+	npx tsc -p $(EXAMPLE)
+	@touch $@
+
+example: $(EXAMPLE)/dist/.built
+
+build: addon ts example
 
 # The demo streams seed 000's conversation in one process and restores it in another.
 demo: build
 	node dist/demo/seed000.js
+
+# The example agent (examples/agent-modal) in this terminal, on this checkout:
+# make demo-agent ARGS=--continue (or --resume, --new). Offline unless ANTHROPIC_API_KEY is set.
+demo-agent: build
+	node $(EXAMPLE)/dist/main.js $(ARGS)
 
 test: build
 	$(MAKE) test-go test-node
@@ -58,7 +75,7 @@ test-node: build
 	node --test --test-concurrency=1 test/*.test.mjs
 
 clean:
-	rm -rf build dist .go-modules
+	rm -rf build dist .go-modules $(EXAMPLE)/dist $(EXAMPLE)/node_modules
 
 # The core figures: addon load, ingest of 10,000 chunks until durable, restore of 2,000
 # messages, each in fresh processes.

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+/**
+ * agent-modal: a terminal coding agent whose every message, tool call and tool result is
+ * recorded by sessionkeep as it streams, and resumed exactly with --continue or --resume.
+ */
+import { useMemo, useState } from 'react';
+import { render } from 'ink';
+import { openStore, SessionError, type Store } from 'sessionkeep';
+import { SessionPicker } from 'sessionkeep/ink';
+import { AgentModal } from './AgentModal.js';
+import { anthropicModel } from './anthropic-model.js';
+import { parseArgs, USAGE, type Start } from './args.js';
+import type { Model } from './model.js';
+import { scriptedModel } from './scripted-model.js';
+import { findSessionId, latestSessionId, resumeSummary } from './sessions.js';
+
+/** What the screen starts with: a session (null: a new one) or the picker. */
+type Opening = { pick: true } | { pick: false; sessionId: string | null; note: string };
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`agent-modal: ${(err as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.start.kind === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const root = process.cwd();
+  const store = openStore(args.db);
+  try {
+    let opening: Opening;
+    try {
+      opening = open(store, args.start, root);
+    } catch (err) {
+      if (!(err instanceof SessionError)) throw err;
+      process.stderr.write(`agent-modal: ${err.message}\n`);
+      return 1;
+    }
+    const model = chooseModel(root);
+    let sessionId: string | null = null;
+    const app = render(<App store={store} root={root} model={model} opening={opening} onSession={(id) => { sessionId = id; }} />);
+    // A signal ends the app as Ctrl-C does: unmounting closes the session, then the store flushes.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => app.unmount());
+    await app.waitUntilExit();
+    await store.flush();
+    if (sessionId) {
+      process.stdout.write(`Session ${sessionId} is saved in ${store.path}.\n`
+        + `Go on with it: agent-modal --continue, or agent-modal --resume ${String(sessionId).slice(0, 8)}\n`);
+    }
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+/** open decides what the screen starts with, from --continue, --resume [id] or --new. */
+function open(store: Store, start: Start, root: string): Opening {
+  switch (start.kind) {
+    case 'continue': {
+      const id = latestSessionId(store, root);
+      if (!id) return { pick: false, sessionId: null, note: 'No earlier session in this folder: this is a new one.' };
+      return { pick: false, sessionId: id, note: resumeSummary(store, id) };
+    }
+    case 'resume': {
+      if (!start.id) return { pick: true };
+      const id = findSessionId(store, start.id);
+      return { pick: false, sessionId: id, note: resumeSummary(store, id) };
+    }
+    default:
+      return { pick: false, sessionId: null, note: 'New session.' };
+  }
+}
+
+/** chooseModel is Claude when there is an API key, else the scripted model. */
+function chooseModel(root: string): Model {
+  const key = process.env.ANTHROPIC_API_KEY;
+  if (key) return anthropicModel(key, root);
+  const delay = Number(process.env.AGENT_MODAL_DELAY_MS ?? 15);
+  return scriptedModel(root, Number.isFinite(delay) && delay >= 0 ? delay : 15);
+}
+
+interface AppProps {
+  store: Store;
+  root: string;
+  model: Model;
+  opening: Opening;
+  onSession: (id: string) => void;
+}
+
+/** App shows the session picker first when --resume came without an id, then the agent. */
+function App({ store, root, model, opening, onSession }: AppProps) {
+  const [current, setCurrent] = useState(opening);
+  const note = current.pick ? '' : current.note;
+  const banner = useMemo(() => [`sessionkeep agent-modal · ${model.label} · tools run in ${root}`, note], [model, root, note]);
+  if (current.pick) {
+    return (
+      <SessionPicker
+        store={store}
+        projectPath={root}
+        onResume={(info) => setCurrent({ pick: false, sessionId: info.id, note: resumeSummary(store, info.id) })}
+        onNew={() => setCurrent({ pick: false, sessionId: null, note: 'New session.' })}
+      />
+    );
+  }
+  return <AgentModal store={store} sessionId={current.sessionId} model={model} root={root} banner={banner} onSession={onSession} />;
+}
+
+process.exitCode = await main();
