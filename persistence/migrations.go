@@ -88,6 +88,7 @@ var migrations = []migration{
 			PRIMARY KEY (sid, tool_use_id)
 		) WITHOUT ROWID`,
 	}},
+	{3, "session management: listing metadata, hosted-agent state, history, full-text search", sessionManagementMigration},
 }
 
 // migrate brings the database's schema up to the newest migration.

@@ -23,6 +23,7 @@ type Session struct {
 	refs     int
 	closed   bool
 	provider string // the session's provider, the default of each message's
+	keyed    bool   // addressed by a hosted agent's key: leaving it open at exit interrupts it
 	titled   bool
 	nextSeq  int64
 	lastUUID string
@@ -41,6 +42,7 @@ func newSession(m *Manager, st SessionState) *Session {
 		id:       st.Info.ID,
 		refs:     1,
 		provider: st.Info.Provider,
+		keyed:    st.Info.Key != "",
 		titled:   st.Info.Title != "",
 		nextSeq:  st.NextSeq,
 		lastUUID: st.LastUUID,
@@ -148,17 +150,21 @@ func (s *Session) Flush() error {
 // ended as interrupted, and later calls fail with ErrStoreClosed.
 func (s *Session) Close() { s.mgr.release(s) }
 
-// shutdown ends an unfinished message as interrupted and closes the session for good.
-func (s *Session) shutdown() {
+// shutdown ends an unfinished message as interrupted, records that this process let go
+// of the session, and closes it for good. atExit says the whole store is closing with the
+// session still open: a hosted agent's session is then interrupted, like a disconnect.
+func (s *Session) shutdown(atExit bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return
 	}
-	if s.msg != nil {
+	cut := s.msg != nil
+	if cut {
 		s.endMessage(MessageInterrupted)
 	}
 	s.closed = true
+	s.mgr.store.Apply(CloseSession{SessionID: s.id, At: s.mgr.now().UTC(), Interrupted: cut || (atExit && s.keyed)})
 }
 
 // armCheckpoint makes sure the block now streaming is checkpointed within

@@ -36,6 +36,9 @@ export interface NativeAddon {
   ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined): void;
   ingestError(s: Handle, message: unknown): void;
   rejectChunk(type: unknown): never;
+  latestSession(store: Handle, projectPath: string): [Handle, string] | undefined;
+  findSession(store: Handle, idOrPrefix: string): [Handle, string];
+  sessionInfo(session: Handle, optionsJSON: string | undefined): string;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

@@ -3,6 +3,9 @@ import { native, Handle } from './native';
 import { ingestChunk } from './ingest';
 import { toJSON } from './serialize';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
+import type { PriceOptions, ResumeSummary, ResumeSummaryOptions, SessionDetails } from './management-types';
+import { optionsJSON } from './options';
+import { resumeSummary } from './resume-summary';
 
 /**
  * Session is one conversation, recorded with full fidelity as it streams. Get one from
@@ -80,6 +83,23 @@ export class Session {
       throw argTypeError('tracker', 'an object');
     }
     native.restoreTokenTracker(this.#h, JSON.stringify(tracker));
+  }
+
+  /**
+   * info returns the session's listing (title, project, model, times, counts, token totals,
+   * status) with its message counts and token usage by model, priced when `prices` are given.
+   */
+  info(options: PriceOptions = {}): SessionDetails {
+    return JSON.parse(native.sessionInfo(this.#h, optionsJSON(options)));
+  }
+
+  /**
+   * resumeSummary returns what to show when the session is resumed (seed 003): id, last
+   * activity ("2 hours ago"), interactions, tokens, cost when priced, context usage of the
+   * window; `text` is the same for people.
+   */
+  resumeSummary(options: ResumeSummaryOptions = {}): ResumeSummary {
+    return resumeSummary(this.info(options), options.now);
   }
 
   /** flush resolves once everything ingested so far is durable on disk. */
