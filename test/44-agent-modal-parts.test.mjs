@@ -1,18 +1,17 @@
 // The example agent's parts, run for real: its tools on a real folder, its turn loop with the
-// scripted model on a real session, its command line, its --continue / --resume lookups,
-// and the request it would send to the Anthropic API.
+// scripted model on a real session, its command line, and the request it would send to the
+// Anthropic API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempDir, tempStore, sessionError } from './helpers/common.mjs';
+import { tempDir, tempStore } from './helpers/common.mjs';
 
 const dist = (name) => import(`../examples/agent-modal/dist/${name}.js`);
 const { runTool } = await dist('tools');
 const { parseArgs } = await dist('args');
 const { runTurn } = await dist('agent');
 const { scriptedModel } = await dist('scripted-model');
-const { findSessionId, latestSessionId } = await dist('sessions');
 const { toRequest } = await dist('anthropic-model');
 
 /** folder makes a small project: two files, a subfolder, a binary file. */
@@ -123,28 +122,6 @@ test('the command line: --continue, --resume [id], --new, --db, and clear errors
   assert.throws(() => parseArgs(['--continue', '--new']), /--continue and --new cannot be used together/);
   assert.throws(() => parseArgs(['--db']), /--db needs a path/);
   assert.throws(() => parseArgs(['--frobnicate']), /unknown argument "--frobnicate"/);
-});
-
-test('--continue finds the latest session of this project; --resume an id or a unique prefix', async (t) => {
-  const { store } = tempStore(t);
-  const made = [];
-  for (const project of ['/p/app', '/p/other', '/p/app', '/p/other']) {
-    const s = store.createSession({ projectPath: project });
-    s.appendUserMessage(`in ${project}`);
-    made.push(s.id);
-    await new Promise((r) => setTimeout(r, 3));
-  }
-  assert.equal(latestSessionId(store, '/p/app'), made[2]);
-  assert.equal(latestSessionId(store, '/p/other'), made[3]);
-  assert.equal(latestSessionId(store, '/p/none'), null);
-
-  assert.equal(findSessionId(store, made[1]), made[1]);
-  // UUID v7 ids made in the same millisecond share their first 12 hex digits: find a prefix
-  // that only one id has, and one they all share.
-  const unique = made[0].slice(0, [...made[0]].findIndex((_, i) => made.filter((id) => id.startsWith(made[0].slice(0, i + 1))).length === 1) + 1);
-  assert.equal(findSessionId(store, unique), made[0]);
-  assert.throws(() => findSessionId(store, made[0].slice(0, 4)), sessionError('AMBIGUOUS_ID'));
-  assert.throws(() => findSessionId(store, 'ffffffff'), sessionError('SESSION_NOT_FOUND'));
 });
 
 test('the request to the Anthropic API: stored fields dropped, unsigned thinking dropped, unanswered tool calls answered as interrupted', () => {

@@ -54,7 +54,8 @@ export interface SessionOwnerOptions {
  * component shows exactly what is stored — never a copy that could drift.
  *
  * Re-reads are coalesced: at most one is in flight, and writes during it cause one more.
- * They run off the JS thread (`envelopesAsync`), so a long session does not stall input.
+ * They run off the JS thread (`envelopesAsync`, `messagesAsync`), so a long session does not
+ * stall input.
  */
 export class SessionOwner {
   readonly #o: SessionOwnerOptions;
@@ -162,9 +163,11 @@ export class SessionOwner {
     this.#dirty = false;
     this.#reading = true;
     try {
-      const envelopes = await session.envelopesAsync();
+      // messages are read, not derived from envelopes: the session decides what they are
+      // (sidechains left out, records of one message joined).
+      const [envelopes, messages] = await Promise.all([session.envelopesAsync(), session.messagesAsync()]);
       if (this.#closed) return;
-      this.#publish({ envelopes, tokenUsage: session.tokenTracker(), loaded: true });
+      this.#publish({ envelopes, messages, tokenUsage: session.tokenTracker(), loaded: true });
     } catch (err) {
       if (!this.#closed) this.#publish({ error: asError(err) });
     } finally {
@@ -176,7 +179,6 @@ export class SessionOwner {
   #publish(change: Partial<SessionSnapshot> & { loaded?: boolean }): void {
     const { loaded, ...fields } = change;
     const next = { ...this.#snapshot, ...fields };
-    if (fields.envelopes) next.messages = fields.envelopes.map((e) => e.message);
     if (loaded) next.error = null;
     next.status = statusOf(next, this.#running > 0, loaded === true || this.#snapshot.status !== 'loading');
     this.#snapshot = next;

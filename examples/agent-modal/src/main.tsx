@@ -5,17 +5,19 @@
  */
 import { useMemo, useState } from 'react';
 import { render } from 'ink';
-import { openStore, SessionError, type Store } from 'sessionkeep';
+import { openStore, SessionError, type Session, type Store } from 'sessionkeep';
 import { SessionPicker } from 'sessionkeep/ink';
 import { AgentModal } from './AgentModal.js';
 import { anthropicModel } from './anthropic-model.js';
 import { parseArgs, USAGE, type Start } from './args.js';
 import type { Model } from './model.js';
 import { scriptedModel } from './scripted-model.js';
-import { findSessionId, latestSessionId, resumeSummary } from './sessions.js';
 
 /** What the screen starts with: a session (null: a new one) or the picker. */
-type Opening = { pick: true } | { pick: false; sessionId: string | null; note: string };
+type Opening = { pick: true } | Chat;
+type Chat = { pick: false; sessionId: string | null; note: string[] };
+
+const NEW: Chat = { pick: false, sessionId: null, note: ['New session.'] };
 
 async function main(): Promise<number> {
   let args;
@@ -61,17 +63,25 @@ async function main(): Promise<number> {
 function open(store: Store, start: Start, root: string): Opening {
   switch (start.kind) {
     case 'continue': {
-      const id = latestSessionId(store, root);
-      if (!id) return { pick: false, sessionId: null, note: 'No earlier session in this folder: this is a new one.' };
-      return { pick: false, sessionId: id, note: resumeSummary(store, id) };
+      const latest = store.latestSession(root);
+      return latest ? resumed(latest) : { ...NEW, note: ['No earlier session in this folder: this is a new one.'] };
     }
-    case 'resume': {
-      if (!start.id) return { pick: true };
-      const id = findSessionId(store, start.id);
-      return { pick: false, sessionId: id, note: resumeSummary(store, id) };
-    }
+    case 'resume':
+      return start.id ? resumed(store.findSession(start.id)) : { pick: true };
     default:
-      return { pick: false, sessionId: null, note: 'New session.' };
+      return NEW;
+  }
+}
+
+/**
+ * resumed takes the id and the resume summary (seed 003) of a session found for --continue
+ * or --resume. It lets go of it: the agent's screen opens the session it shows.
+ */
+function resumed(session: Session): Chat {
+  try {
+    return { pick: false, sessionId: session.id, note: session.resumeSummary().text.split('\n') };
+  } finally {
+    session.close();
   }
 }
 
@@ -94,15 +104,15 @@ interface AppProps {
 /** App shows the session picker first when --resume came without an id, then the agent. */
 function App({ store, root, model, opening, onSession }: AppProps) {
   const [current, setCurrent] = useState(opening);
-  const note = current.pick ? '' : current.note;
-  const banner = useMemo(() => [`sessionkeep agent-modal · ${model.label} · tools run in ${root}`, note], [model, root, note]);
+  const note = current.pick ? null : current.note;
+  const banner = useMemo(() => [`sessionkeep agent-modal · ${model.label} · tools run in ${root}`, ...(note ?? [])], [model, root, note]);
   if (current.pick) {
     return (
       <SessionPicker
         store={store}
         projectPath={root}
-        onResume={(info) => setCurrent({ pick: false, sessionId: info.id, note: resumeSummary(store, info.id) })}
-        onNew={() => setCurrent({ pick: false, sessionId: null, note: 'New session.' })}
+        onResume={(info) => setCurrent(resumed(store.openSession(info.id)))}
+        onNew={() => setCurrent(NEW)}
       />
     );
   }

@@ -17,7 +17,7 @@ const RESULT_LINES = 4;
  */
 export function itemsOf(envelopes: Envelope[], calls: Map<string, string> = toolNames(envelopes)): Item[] {
   const items: Item[] = [];
-  for (const env of envelopes) {
+  for (const env of conversation(envelopes)) {
     env.message.content.forEach((block, i) => {
       const item = itemOf(env, block, `${env.uuid}:${i}`, calls);
       if (item) items.push(item);
@@ -26,6 +26,16 @@ export function itemsOf(envelopes: Envelope[], calls: Map<string, string> = tool
     if (env.status === 'error') items.push({ key: `${env.uuid}:end`, kind: 'note', text: `error: ${env.error ?? 'the stream failed'}`, tone: 'error' });
   }
   return items;
+}
+
+type MessageEnvelope = Envelope & { message: NonNullable<Envelope['message']> };
+
+/**
+ * conversation keeps the records of the main conversation: not a subagent's (sidechain)
+ * messages, nor imported records that carry no message.
+ */
+function conversation(envelopes: Envelope[]): MessageEnvelope[] {
+  return envelopes.filter((e): e is MessageEnvelope => e.message !== undefined && !e.isSidechain);
 }
 
 function itemOf(env: Envelope, b: Block, key: string, calls: Map<string, string>): Item | null {
@@ -59,7 +69,7 @@ function itemOf(env: Envelope, b: Block, key: string, calls: Map<string, string>
 /** toolNames maps each tool_use id of the session to its tool's name. */
 export function toolNames(envelopes: Envelope[]): Map<string, string> {
   const names = new Map<string, string>();
-  for (const env of envelopes) for (const b of env.message.content) if (b.type === 'tool_use') names.set((b as ToolUseBlock).id, (b as ToolUseBlock).name);
+  for (const env of conversation(envelopes)) for (const b of env.message.content) if (b.type === 'tool_use') names.set((b as ToolUseBlock).id, (b as ToolUseBlock).name);
   return names;
 }
 
@@ -81,7 +91,8 @@ function resultText(b: ToolResultBlock): string {
  * pendingCalls are the tool calls of the last assistant message still waiting for a result:
  * what the agent is running now.
  */
-export function pendingCalls(envelopes: Envelope[]): ToolUseBlock[] {
+export function pendingCalls(all: Envelope[]): ToolUseBlock[] {
+  const envelopes = conversation(all);
   const lastAssistant = envelopes.findLastIndex((e) => e.type === 'assistant');
   if (lastAssistant < 0) return [];
   const answered = new Set<string>();
