@@ -32,6 +32,8 @@ type Store interface {
 	HasToolUse(sessionID, toolUseID string) (bool, error)
 	// Close flushes and closes the store.
 	Close() error
+	// ScanMessagesFrom is ScanMessages from message fromSeq on, found through the index.
+	ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*StoredMessage) error) error
 }
 
 // SessionInfo is the listing of a session.
