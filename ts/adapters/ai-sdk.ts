@@ -43,6 +43,8 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
   #toolInputs = new Set<string>(); // tool calls whose input streamed
   /** Tool results wait for the step's finish, so that they follow its assistant message. */
   #results: StreamChunk[] = [];
+  /** The stream's error or abort part, recorded when it came and thrown at the end. */
+  #error: { error: unknown } | undefined;
 
   constructor(readonly provider: string | undefined) {}
 
@@ -66,7 +68,7 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
         return this.blockEnd(part, rec);
       case 'tool-input-start':
         this.#toolInputs.add(part.id);
-        return this.start('tool-input', part, toolBlock(part.id, part.toolName, {}, part), rec);
+        return this.start('tool-input', part, { type: toolType(part), id: part.id, name: part.toolName, input: {} }, rec);
       case 'tool-input-delta':
         this.delta('tool-input', part);
         return rec.ingest({ type: 'tool_use_delta', partialJson: part.delta });
@@ -98,9 +100,6 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
     // start, finish (each step's usage was counted at its finish-step), tool-input-end,
     // tool-approval-request, raw, and parts this version does not know.
   }
-
-  /** The stream's error or abort part, recorded when it came and thrown at the end. */
-  #error: { error: unknown } | undefined;
 
   end(rec: Recorder): void {
     if (this.#error) throw this.#error.error;
@@ -160,15 +159,20 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
     s.changed = false;
   }
 
+  /**
+   * toolCall records a tool call that came whole; for one whose input streamed, the block is
+   * still open and gets the call's other fields.
+   */
   toolCall(part: AISDKStreamPart, rec: Recorder): void {
     const s = this.#streaming;
     if (!this.#toolInputs.has(part.toolCallId)) {
       return this.whole(toolBlock(part.toolCallId, part.toolName, part.input, part), rec);
     }
-    if (s?.kind === 'tool-input' && s.id === part.toolCallId && isObject(part.providerMetadata)) {
-      this.merge(part.providerMetadata);
-      rec.ingest({ type: 'block_fields', fields: { providerMetadata: s.metadata } });
-    }
+    if (s?.kind !== 'tool-input' || s.id !== part.toolCallId) return;
+    this.merge(part.providerMetadata);
+    const fields = callFields(part);
+    if (s.metadata) fields.providerMetadata = s.metadata;
+    if (Object.keys(fields).length > 0) rec.ingest({ type: 'block_fields', fields });
   }
 
   toolResult(part: AISDKStreamPart, rec: Recorder): void {
@@ -214,9 +218,14 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
   }
 }
 
-/** toolBlock is a tool call as a tool_use block, or a server_tool_use when the provider ran it. */
+/** A tool call is a tool_use block, or a server_tool_use when the provider ran it. */
+function toolType(part: AISDKStreamPart): string {
+  return part.providerExecuted ? 'server_tool_use' : 'tool_use';
+}
+
+/** toolBlock is a tool call that came whole, as a block. */
 function toolBlock(id: string, name: string, input: unknown, part: AISDKStreamPart): Block {
-  const block: Record<string, unknown> = { type: part.providerExecuted ? 'server_tool_use' : 'tool_use', id, name };
+  const block: Record<string, unknown> = { type: toolType(part), id, name };
   if (isObject(input)) {
     block.input = input;
   } else {
@@ -224,12 +233,19 @@ function toolBlock(id: string, name: string, input: unknown, part: AISDKStreamPa
     block.raw_input = typeof input === 'string' ? input : JSON.stringify(input);
     block.input_error = 'tool call input is not an object';
   }
-  for (const key of ['dynamic', 'title', 'invalid'] as const) {
-    if (part[key] !== undefined) block[key] = part[key];
-  }
-  if (part.error !== undefined) block.error = errorMessage(part.error);
+  Object.assign(block, callFields(part));
   if (part.providerMetadata) block.providerMetadata = part.providerMetadata;
   return block as Block;
+}
+
+/** callFields are the fields of a tool-call part beside its id, name and input, kept on its block. */
+function callFields(part: AISDKStreamPart): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const key of ['dynamic', 'title', 'invalid'] as const) {
+    if (part[key] !== undefined) fields[key] = part[key];
+  }
+  if (part.error !== undefined) fields.error = errorMessage(part.error);
+  return fields;
 }
 
 /** fileBlock is a generated file as an image block, or a document block for other media. */
