@@ -61,12 +61,16 @@ export function jsonLinesToSSE(text, { splitOn } = {}) {
   return bodies;
 }
 
-/** sseResponse answers with body as text/event-stream, delivered in pieces of `piece` bytes. */
-export function sseResponse(body, { headers = {}, piece = 7 } = {}) {
+/**
+ * sseResponse answers with body as text/event-stream, delivered in pieces of `piece` bytes.
+ * Like a real fetch, an aborted `signal` fails the body with the abort reason.
+ */
+export function sseResponse(body, { headers = {}, piece = 7, signal } = {}) {
   const bytes = Buffer.from(body, 'utf8');
   let at = 0;
   const stream = new ReadableStream({
     pull(controller) {
+      if (signal?.aborted) return controller.error(signal.reason);
       if (at >= bytes.length) return controller.close();
       controller.enqueue(new Uint8Array(bytes.subarray(at, at + piece)));
       at += piece;
@@ -85,25 +89,26 @@ export function replayFetch(bodies, headers) {
     requests.push({ url: String(url), body: init?.body ? JSON.parse(init.body) : undefined });
     const body = bodies[requests.length - 1];
     if (body === undefined) throw new Error(`unexpected request ${requests.length} to ${url}`);
-    return sseResponse(body, { headers });
+    return sseResponse(body, { headers, signal: init?.signal });
   };
   return { fetch, requests };
 }
 
 /**
- * failingFetch answers with the first `bytes` bytes of body and then fails the connection,
- * as a dropped network does.
+ * failingFetch answers with the first `bytes` bytes of body, in pieces of 64 bytes, and then
+ * fails the connection, as a dropped network does.
  */
 export function failingFetch(body, bytes, headers) {
   return async () => {
     const head = Buffer.from(body, 'utf8').subarray(0, bytes);
-    let sent = false;
+    let at = 0;
     const stream = new ReadableStream({
-      pull(controller) {
-        if (!sent) {
-          sent = true;
-          controller.enqueue(new Uint8Array(head));
+      async pull(controller) {
+        if (at < head.length) {
+          controller.enqueue(new Uint8Array(head.subarray(at, at + 64)));
+          at += 64;
         } else {
+          await new Promise((r) => setTimeout(r, 5)); // what came is processed before the drop
           controller.error(new TypeError('terminated: other side closed'));
         }
       },

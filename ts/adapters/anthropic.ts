@@ -61,7 +61,11 @@ class AnthropicHandler implements Handler<AnthropicStreamEvent> {
     // version does not know.
   }
 
-  end(rec: Recorder): void {
+  async end(rec: Recorder): Promise<void> {
+    // A MessageStream's iterator ends quietly when the request is aborted or fails after
+    // the events it queued; its done() says how the request really ended.
+    const source = this.source as any;
+    if (typeof source?.done === 'function' && typeof source?.abort === 'function') await source.done();
     if (rec.open) throw new Error('the stream ended before message_stop');
   }
 

@@ -41,7 +41,7 @@ export class Recorder {
 export interface Handler<T> {
   event(event: T, rec: Recorder): void;
   /** end runs when the stream is over; it throws when the stream left its message unfinished. */
-  end(rec: Recorder): void;
+  end(rec: Recorder): void | Promise<void>;
   /** failed runs after the message streaming was ended as 'error' because the stream threw. */
   failed?(rec: Recorder): void;
 }
@@ -60,7 +60,7 @@ export async function pump<T>(session: Session, source: StreamSource<T>, handler
   try {
     const stream = await resolveSource(source, rec);
     for await (const event of stream) handler.event(event, rec);
-    handler.end(rec);
+    await handler.end(rec);
   } catch (err) {
     try {
       rec.fail(errorMessage(err));
