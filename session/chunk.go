@@ -59,6 +59,9 @@ type Chunk struct {
 	// Model, Provider and RequestID describe the request of message_start; done may name
 	// the id and model too, for streams that report them only at the end.
 	Model, Provider, RequestID string
+	// State is the per-message state of message_start, MessageOptions as a JSON object, or
+	// nil.
+	State []byte
 	// JSON is the input of tool_use, the content of tool_result (a JSON string or array),
 	// the block of block and block_start, and the fields (an object) of block_fields.
 	JSON []byte

@@ -39,3 +39,9 @@ var (
 	// ErrStorage: any other failure to read or write the database.
 	ErrStorage = errors.New("storage failure")
 )
+
+// Errors of finding and addressing sessions.
+var (
+	// ErrAmbiguousID: an id prefix that matches more than one session.
+	ErrAmbiguousID = errors.New("ambiguous session id")
+)

@@ -72,6 +72,7 @@ func (m *Manager) Open(id string) (*Session, error) {
 		s.mu.Lock()
 		s.refs++
 		s.mu.Unlock()
+		m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
 		return s, nil
 	}
 	if err := m.store.Sync(); err != nil {
@@ -83,6 +84,7 @@ func (m *Manager) Open(id string) (*Session, error) {
 	}
 	s := newSession(m, state)
 	m.live[id] = s
+	m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
 	return s, nil
 }
 
@@ -113,7 +115,7 @@ func (m *Manager) Close() error {
 	m.live = map[string]*Session{}
 	m.mu.Unlock()
 	for _, s := range live {
-		s.shutdown()
+		s.shutdown(true)
 	}
 	return m.store.Close()
 }
@@ -143,7 +145,7 @@ func (m *Manager) release(s *Session) {
 	if !last {
 		return
 	}
-	s.shutdown()
+	s.shutdown(false)
 	if m.live[s.id] == s {
 		delete(m.live, s.id)
 	}
