@@ -37,6 +37,8 @@ type Store interface {
 	// SessionDetails returns what SessionInfo lists of a session with its message counts
 	// and its token usage by model.
 	SessionDetails(id string) (SessionDetails, error)
+	// ScanMessagesFrom is ScanMessages from message fromSeq on, found through the index.
+	ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*StoredMessage) error) error
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume
