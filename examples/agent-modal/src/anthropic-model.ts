@@ -1,20 +1,21 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { Block, Message, Session, Usage } from 'sessionkeep';
+import { fromAnthropicStream, type Block, type Message } from 'sessionkeep';
 import type { Model } from './model.js';
 import { TOOL_DEFINITIONS } from './tools.js';
 
 /**
- * The real-API path: Claude through the official SDK, streaming. Everything that knows the
- * Anthropic API is in this module.
+ * The real-API path: Claude through the official SDK, streaming, recorded by sessionkeep's
+ * fromAnthropicStream as the events arrive. Everything that knows the Anthropic API is in
+ * this module.
  */
-export function anthropicModel(apiKey: string, root: string): Model {
+export async function anthropicModel(apiKey: string, root: string): Promise<Model> {
   const client = new Anthropic({ apiKey });
-  const model = process.env.ANTHROPIC_MODEL || 'claude-sonnet-4-5';
+  const model = process.env.ANTHROPIC_MODEL || DEFAULT_MODEL;
   return {
     label: model,
     provider: 'claude',
     model,
-    contextWindow: 200_000,
+    contextWindow: await contextWindowOf(client, model),
     async reply(conversation, session, signal) {
       const stream = client.messages.stream({
         model,
@@ -23,54 +24,22 @@ export function anthropicModel(apiKey: string, root: string): Model {
         tools: TOOL_DEFINITIONS,
         messages: toRequest(conversation) as Anthropic.MessageParam[],
       }, { signal });
-      await ingestStream(session, stream);
+      await fromAnthropicStream(session, stream);
     },
   };
 }
 
-/**
- * ingestStream records the SDK's stream events as sessionkeep chunks. sessionkeep's own
- * adapter, fromAnthropicStream(session, stream), is being written beside this example; this
- * function is what it will replace.
- */
-async function ingestStream(session: Session, stream: ReturnType<Anthropic['messages']['stream']>): Promise<void> {
-  let usage: Usage = {};
-  let stop: { stopReason?: string; stopSequence?: string } = {};
-  for await (const event of stream) {
-    switch (event.type) {
-      case 'message_start':
-        usage = { ...event.message.usage } as Usage;
-        session.ingest({ type: 'message_start', id: event.message.id, model: event.message.model, provider: 'claude', requestId: stream.request_id ?? undefined });
-        break;
-      case 'content_block_start': {
-        const b = event.content_block;
-        if (b.type === 'tool_use') session.ingest({ type: 'tool_use_start', id: b.id, name: b.name });
-        else if (b.type === 'redacted_thinking') session.ingest({ type: 'redacted_thinking', data: b.data });
-        break;
-      }
-      case 'content_block_delta': {
-        const d = event.delta;
-        if (d.type === 'text_delta') session.ingest({ type: 'text', text: d.text });
-        else if (d.type === 'thinking_delta') session.ingest({ type: 'thinking', thinking: d.thinking });
-        else if (d.type === 'signature_delta') session.ingest({ type: 'signature', signature: d.signature });
-        else if (d.type === 'input_json_delta') session.ingest({ type: 'tool_use_delta', partialJson: d.partial_json });
-        break;
-      }
-      case 'message_delta':
-        // The delta's counts are cumulative; a null means "as at the start".
-        for (const [k, v] of Object.entries(event.usage)) if (v !== null && v !== undefined) usage[k] = v;
-        stop = { stopReason: event.delta.stop_reason ?? undefined, stopSequence: event.delta.stop_sequence ?? undefined };
-        break;
-      case 'message_stop':
-        session.ingest({ type: 'done', ...stop, usage: numbersOnly(usage) });
-        break;
-    }
-  }
-}
+const DEFAULT_MODEL = 'claude-sonnet-4-6';
+const FALLBACK_WINDOW = 200_000;
 
-/** numbersOnly keeps the usage fields that are counts (the API adds objects such as server_tool_use). */
-function numbersOnly(usage: Usage): Usage {
-  return Object.fromEntries(Object.entries(usage).filter(([, v]) => typeof v === 'number')) as Usage;
+/** contextWindowOf asks the Models API for the model's input limit, for the context meter. */
+async function contextWindowOf(client: Anthropic, model: string): Promise<number> {
+  try {
+    const info = await client.models.retrieve(model, {}, { timeout: 5000, maxRetries: 0 });
+    return info.max_input_tokens ?? FALLBACK_WINDOW;
+  } catch {
+    return FALLBACK_WINDOW;
+  }
 }
 
 /**

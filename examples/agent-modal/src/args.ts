@@ -21,7 +21,7 @@ export const USAGE = `Usage: agent-modal [--continue | --resume [id] | --new] [-
 
 Without ANTHROPIC_API_KEY a scripted model plays the assistant, offline; it really runs the
 tools (list_dir, read_file, grep) in this folder. With it, the agent talks to Claude
-($ANTHROPIC_MODEL, default claude-sonnet-4-5).`;
+($ANTHROPIC_MODEL, default claude-sonnet-4-6).`;
 
 /** parseArgs reads the command line; it throws an Error whose message is for the user. */
 export function parseArgs(argv: string[]): Args {

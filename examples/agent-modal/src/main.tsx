@@ -42,7 +42,7 @@ async function main(): Promise<number> {
       process.stderr.write(`agent-modal: ${err.message}\n`);
       return 1;
     }
-    const model = chooseModel(root);
+    const model = await chooseModel(root);
     let sessionId: string | null = null;
     const app = render(<App store={store} root={root} model={model} opening={opening} onSession={(id) => { sessionId = id; }} />);
     // A signal ends the app as Ctrl-C does: unmounting closes the session, then the store flushes.
@@ -86,7 +86,7 @@ function resumed(session: Session): Chat {
 }
 
 /** chooseModel is Claude when there is an API key, else the scripted model. */
-function chooseModel(root: string): Model {
+async function chooseModel(root: string): Promise<Model> {
   const key = process.env.ANTHROPIC_API_KEY;
   if (key) return anthropicModel(key, root);
   const delay = Number(process.env.AGENT_MODAL_DELAY_MS ?? 15);
