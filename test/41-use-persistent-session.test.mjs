@@ -172,6 +172,44 @@ test('run() hands the session to work that writes to it directly, and shows the 
   await until({ status: 'idle' });
 });
 
+test('at every step of a stream, what the hook exposes equals what the session reads', async (t) => {
+  const { store } = tempStore(t);
+  const earlier = store.createSession();
+  recordSeed000(earlier);
+  earlier.close();
+  const { latest, until } = mountProbe(t, { store, sessionId: earlier.id, refreshMs: 5 });
+  await until({ status: 'idle', messages: 4 });
+  const session = latest().session;
+  const steps = [
+    () => latest().appendUserMessage('And the host?'),
+    () => latest().ingest({ type: 'message_start', id: 'msg_host' }),
+    () => latest().ingest({ type: 'thinking', thinking: 'It is in the same file.' }),
+    () => latest().ingest({ type: 'text', text: 'Reading ' }),
+    () => latest().ingest({ type: 'text', text: 'it again.' }),
+    () => latest().ingest({ type: 'tool_use_start', id: 'toolu_host', name: 'read_file' }),
+    () => latest().ingest({ type: 'tool_use_delta', partialJson: '{"path": "/etc/config.json"}' }),
+    () => latest().ingest({ type: 'done', stopReason: 'tool_use', usage: { input_tokens: 20000, output_tokens: 40 } }),
+    () => latest().ingest({ type: 'tool_result', toolUseId: 'toolu_host', content: '{"port": 8080, "host": "localhost"}' }),
+    () => latest().ingest({ type: 'text', text: 'The host is ' }), // begins a new message: the results' message ends
+    () => latest().ingest({ type: 'text', text: 'localhost.' }),
+    () => latest().ingest({ type: 'done', stopReason: 'end_turn', usage: { input_tokens: 20100, output_tokens: 8 } }),
+  ];
+  for (const [i, step] of steps.entries()) {
+    step();
+    const want = { envelopes: session.envelopes(), messages: session.messages(), tokenUsage: session.tokenTracker() };
+    await waitFor(() => {
+      const s = latest();
+      try {
+        assert.deepEqual({ envelopes: s.envelopes, messages: s.messages, tokenUsage: s.tokenUsage }, want);
+        return true;
+      } catch {
+        return false;
+      }
+    }, { describe: () => `step ${i}: the hook shows ${JSON.stringify(latest().envelopes.map((e) => [e.status, e.message.content]))}` });
+  }
+  assert.deepEqual(latest().envelopes.map((e) => e.status).slice(4), ['complete', 'complete', 'complete', 'complete']);
+});
+
 test('two components own two sessions of one store independently', async (t) => {
   const { store } = tempStore(t);
   const one = mountProbe(t, { store });

@@ -164,3 +164,24 @@ test('the request to the Anthropic API: stored fields dropped, unsigned thinking
     },
   ]);
 });
+
+test('with ANTHROPIC_API_KEY, a turn with Claude through the SDK records its tool calls and results', {
+  skip: process.env.ANTHROPIC_API_KEY ? false : 'needs ANTHROPIC_API_KEY (the real API)',
+  timeout: 120_000,
+}, async (t) => {
+  const { anthropicModel } = await dist('anthropic-model');
+  const root = folder(t);
+  const { store } = tempStore(t);
+  const session = store.createSession({ projectPath: root });
+  session.appendUserMessage('Use the list_dir tool on "." once, then tell me how many entries the folder has.');
+  await runTurn(session, await anthropicModel(process.env.ANTHROPIC_API_KEY, root), root, new AbortController().signal);
+  const envelopes = session.envelopes();
+  const call = envelopes.flatMap((e) => e.message.content).find((b) => b.type === 'tool_use' && b.name === 'list_dir');
+  assert.ok(call, 'Claude called list_dir');
+  const answered = envelopes.find((e) => e.type === 'tool_result' && e.message.content.some((b) => b.tool_use_id === call.id));
+  assert.equal(answered.message.content[0].content, 'blob.bin\nlib/\nnotes.txt');
+  const last = envelopes.at(-1);
+  assert.deepEqual([last.type, last.status, last.message.stop_reason], ['assistant', 'complete', 'end_turn']);
+  assert.match(last.requestId, /^req_/);
+  assert.ok(session.tokenTracker().inputTokens > 0);
+});

@@ -54,8 +54,9 @@ export interface SessionOwnerOptions {
  * component shows exactly what is stored — never a copy that could drift.
  *
  * Re-reads are coalesced: at most one is in flight, and writes during it cause one more.
- * They run off the JS thread (`envelopesAsync`, `messagesAsync`), so a long session does not
- * stall input.
+ * While one message streams only that message is read again (`lastEnvelope`), so a reply
+ * streaming into a long session costs what it costs in a short one; the whole session is
+ * read when a message begins. Reads run off the JS thread.
  */
 export class SessionOwner {
   readonly #o: SessionOwnerOptions;
@@ -163,17 +164,38 @@ export class SessionOwner {
     this.#dirty = false;
     this.#reading = true;
     try {
-      // messages are read, not derived from envelopes: the session decides what they are
-      // (sidechains left out, records of one message joined).
-      const [envelopes, messages] = await Promise.all([session.envelopesAsync(), session.messagesAsync()]);
+      const change = (await this.#readTail(session)) ?? (await this.#readAll(session));
       if (this.#closed) return;
-      this.#publish({ envelopes, messages, tokenUsage: session.tokenTracker(), loaded: true });
+      this.#publish({ ...change, tokenUsage: session.tokenTracker(), loaded: true });
     } catch (err) {
       if (!this.#closed) this.#publish({ error: asError(err) });
     } finally {
       this.#reading = false;
       if (this.#dirty) this.#schedule(this.#o.refreshMs);
     }
+  }
+
+  /**
+   * #readTail reads only the last message, when that is all that can have changed: it is the
+   * message last seen, growing as it streams. Messages are never rewritten, and the one
+   * before changes (ends) only when a new one begins, which shows as a new last message.
+   */
+  async #readTail(session: Session): Promise<Pick<SessionSnapshot, 'envelopes' | 'messages'> | null> {
+    const { envelopes, messages, status } = this.#snapshot;
+    const seen = envelopes.at(-1);
+    if (status === 'loading' || !seen || !isPlainMessage(seen)) return null;
+    const last = await session.lastEnvelope();
+    if (!last || last.uuid !== seen.uuid || !isPlainMessage(last)) return null;
+    return { envelopes: [...envelopes.slice(0, -1), last], messages: [...messages.slice(0, -1), last.message!] };
+  }
+
+  /**
+   * #readAll reads the whole session. messages are read, not derived from envelopes: the
+   * session decides what they are (sidechains left out, records of one message joined).
+   */
+  async #readAll(session: Session): Promise<Pick<SessionSnapshot, 'envelopes' | 'messages'>> {
+    const [envelopes, messages] = await Promise.all([session.envelopesAsync(), session.messagesAsync()]);
+    return { envelopes, messages };
   }
 
   #publish(change: Partial<SessionSnapshot> & { loaded?: boolean }): void {
@@ -184,6 +206,11 @@ export class SessionOwner {
     this.#snapshot = next;
     this.#o.publish(next);
   }
+}
+
+/** isPlainMessage is whether the envelope is its own message of the main conversation, last in messages() when last. */
+function isPlainMessage(e: Envelope): boolean {
+  return e.message !== undefined && !e.isSidechain && !e.continuesPrevious;
 }
 
 function statusOf(s: SessionSnapshot, running: boolean, loaded: boolean): SessionSnapshot['status'] {
