@@ -33,7 +33,7 @@ function project(t, { delayMs = 5 } = {}) {
   delete env.ANTHROPIC_API_KEY;
   const term = new Terminal(t, { cwd: root, env });
   /** agent starts the agent in the terminal; `pace` overrides the model's delay for this run. */
-  const agent = (args = '', pace = delayMs) => term.run(`AGENT_MODAL_DELAY_MS=${pace} node ${MAIN} ${args}`.trim());
+  const agent = (args = '', pace = delayMs) => term.run(`AGENT_MODAL_DELAY_MS=${pace} '${process.execPath}' '${MAIN}' ${args}`.trim());
   return { root, db, term, agent };
 }
 
@@ -82,7 +82,7 @@ function assertShowsInOrder(screen, parts) {
 }
 
 test('a conversation with tool calls, quit, then --continue shows the earlier tool calls and results and goes on from them', async (t) => {
-  const { term, agent, db, root } = project(t, { delayMs: 30 });
+  const { term, agent, db, root } = project(t, { delayMs: 60 });
   agent();
   assert.match(await ready(term), /New session\./);
 

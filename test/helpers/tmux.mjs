@@ -32,7 +32,8 @@ export class Terminal {
   }
 
   #tmux(args) {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8', env: this.env });
+    // -u: UTF-8 whatever the locale says; the screens under test draw with ● ⎿ █ │.
+    return execFileSync('tmux', ['-u', '-L', this.socket, ...args], { encoding: 'utf8', env: this.env });
   }
 
   /** type sends text literally, as typed keys. */
