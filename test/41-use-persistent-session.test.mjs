@@ -64,7 +64,7 @@ test('a new session is created on the first write, with the create options, and 
   await new Promise((r) => setTimeout(r, 100));
   assert.equal(store.listSessions().length, 0, 'mounting alone creates no session');
 
-  latest().appendUserMessage(SEED000_PROMPT);
+  latest().appendUserMessage(SEED000_PROMPT, { context: { cwd: '/work/app', gitBranch: 'main' } });
   const [info] = store.listSessions();
   const { id } = await until({ id: info.id, messages: 1, last: JSON.stringify(SEED000_PROMPT) });
   assert.deepEqual([info.projectPath, info.model, info.title], ['/work/app', 'claude-opus-4-5', 'from the hook']);
@@ -77,6 +77,7 @@ test('a new session is created on the first write, with the create options, and 
   for (const chunk of SEED000_CHUNKS.slice(4)) latest().ingest(chunk);
   await until({ status: 'idle', messages: 4, last: '"The config uses port 8080."' });
   assert.deepEqual(latest().tokenUsage, SEED000_TRACKER);
+  assert.deepEqual(latest().envelopes[0].context, { cwd: '/work/app', gitBranch: 'main' }, 'message options reach the session');
 
   await latest().flush();
   const there = await dumpInChild(db, id);

@@ -108,6 +108,7 @@ test('a conversation with tool calls, quit, then --continue shows the earlier to
   const s = store.openSession(id);
   const blocks = s.messages().flatMap((m) => m.content.map((b) => b.type));
   assert.deepEqual(blocks.filter((b) => b === 'tool_use' || b === 'tool_result'), ['tool_use', 'tool_result', 'tool_use', 'tool_result', 'tool_use', 'tool_result']);
+  assert.ok(s.envelopes().every((e) => e.context?.cwd === root && e.context?.platform === process.platform), 'each message says where it was written');
   const readResult = s.envelopes().find((e) => e.toolUseResults && Object.values(e.toolUseResults).some((r) => r.stdout?.startsWith('port: 8080')));
   assert.ok(readResult, 'the raw execution record of read_file is kept');
   store.close();

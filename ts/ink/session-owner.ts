@@ -1,4 +1,4 @@
-import type { Block, CreateSessionOptions, Envelope, Message, Session, Store, StreamChunk, TokenTracker } from '../index.js';
+import type { CreateSessionOptions, Envelope, Message, Session, Store, StreamChunk, TokenTracker } from '../index.js';
 
 /** What a component sees of the session it owns; a new object on every change. */
 export interface SessionSnapshot {
@@ -91,8 +91,8 @@ export class SessionOwner {
     void this.#read();
   }
 
-  appendUserMessage(content: string | Block[]): Envelope {
-    const envelope = this.#open().appendUserMessage(content);
+  appendUserMessage(...args: Parameters<Session['appendUserMessage']>): Envelope {
+    const envelope = this.#open().appendUserMessage(...args);
     this.#schedule(0);
     return envelope;
   }

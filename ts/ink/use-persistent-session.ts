@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Block, CreateSessionOptions, Envelope, Session, Store, StreamChunk } from '../index.js';
+import type { CreateSessionOptions, Envelope, Session, Store, StreamChunk } from '../index.js';
 import { SessionOwner, initialSnapshot, type SessionSnapshot } from './session-owner.js';
 
 export interface UsePersistentSessionOptions {
@@ -19,7 +19,7 @@ export interface UsePersistentSessionOptions {
 
 export interface PersistentSession extends SessionSnapshot {
   /** Records a user prompt or tool results given as blocks; see `Session.appendUserMessage`. */
-  appendUserMessage(content: string | Block[]): Envelope;
+  appendUserMessage(...args: Parameters<Session['appendUserMessage']>): Envelope;
   /** Records one stream chunk; see `Session.ingest`. Throws as it does (`INVALID_CHUNK`, …). */
   ingest(chunk: StreamChunk): void;
   /**
@@ -62,7 +62,7 @@ export function usePersistentSession(options: UsePersistentSessionOptions): Pers
     if (!owner.current) throw new Error('usePersistentSession: the session is not open (the component has not mounted, or has unmounted)');
     return owner.current;
   }, []);
-  const appendUserMessage = useCallback((content: string | Block[]) => current().appendUserMessage(content), [current]);
+  const appendUserMessage = useCallback((...args: Parameters<Session['appendUserMessage']>) => current().appendUserMessage(...args), [current]);
   const ingest = useCallback((chunk: StreamChunk) => current().ingest(chunk), [current]);
   const run = useCallback(<T>(work: (session: Session) => Promise<T>) => current().run(work), [current]);
   const flush = useCallback(() => current().flush(), [current]);

@@ -55,8 +55,13 @@ export function AgentModal({ store, sessionId, model, root, banner, onSession }:
     setFailure(null);
     setBusy(true);
     try {
-      agent.appendUserMessage(line);
-      await agent.run((session) => runTurn(session, model, root, abort.current.signal));
+      // Every message carries where it was written, as Claude Code's records do.
+      const context = { cwd: root, platform: process.platform };
+      agent.appendUserMessage(line, { context });
+      await agent.run((session) => {
+        session.setContext(context);
+        return runTurn(session, model, root, abort.current.signal);
+      });
     } catch (err) {
       if (!abort.current.signal.aborted) setFailure(err instanceof Error ? err.message : String(err));
     } finally {
