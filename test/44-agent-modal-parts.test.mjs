@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempDir, tempStore } from './helpers/common.mjs';
+import { tempDir, tempStore, runNode } from './helpers/common.mjs';
 
 const dist = (name) => import(`../examples/agent-modal/dist/${name}.js`);
 const { runTool } = await dist('tools');
@@ -122,6 +122,21 @@ test('the command line: --continue, --resume [id], --new, --db, and clear errors
   assert.throws(() => parseArgs(['--continue', '--new']), /--continue and --new cannot be used together/);
   assert.throws(() => parseArgs(['--db']), /--db needs a path/);
   assert.throws(() => parseArgs(['--frobnicate']), /unknown argument "--frobnicate"/);
+});
+
+test('the program: --help, a bad argument, and no terminal to read keys from', async (t) => {
+  const main = new URL('../examples/agent-modal/dist/main.js', import.meta.url).pathname;
+  const env = { ...process.env, SESSIONKEEP_DB: path.join(tempDir(t), 'sessions.db') };
+  const help = await runNode(main, ['--help'], { env });
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^Usage: agent-modal \[--continue \| --resume \[id\] \| --new\]/);
+  const bad = await runNode(main, ['--bogus'], { env });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /agent-modal: unknown argument "--bogus"\n\nUsage:/);
+  const piped = await runNode(main, [], { env }); // runNode gives the child no terminal
+  assert.equal(piped.code, 2);
+  assert.match(piped.stderr, /stdin is not a TTY/);
+  assert.equal(fs.existsSync(env.SESSIONKEEP_DB), false, 'nothing was opened');
 });
 
 test('the request to the Anthropic API: stored fields dropped, unsigned thinking dropped, unanswered tool calls answered as interrupted', () => {

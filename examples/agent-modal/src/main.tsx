@@ -31,6 +31,10 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (!process.stdin.isTTY) {
+    process.stderr.write('agent-modal: it reads keys from a terminal; run it in one (stdin is not a TTY)\n');
+    return 2;
+  }
   const root = process.cwd();
   const store = openStore(args.db);
   try {
@@ -43,15 +47,15 @@ async function main(): Promise<number> {
       return 1;
     }
     const model = await chooseModel(root);
-    let sessionId: string | null = null;
-    const app = render(<App store={store} root={root} model={model} opening={opening} onSession={(id) => { sessionId = id; }} />);
+    const seen: { sessionId?: string } = {};
+    const app = render(<App store={store} root={root} model={model} opening={opening} onSession={(id) => { seen.sessionId = id; }} />);
     // A signal ends the app as Ctrl-C does: unmounting closes the session, then the store flushes.
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => app.unmount());
     await app.waitUntilExit();
     await store.flush();
-    if (sessionId) {
-      process.stdout.write(`Session ${sessionId} is saved in ${store.path}.\n`
-        + `Go on with it: agent-modal --continue, or agent-modal --resume ${String(sessionId).slice(0, 8)}\n`);
+    if (seen.sessionId) {
+      process.stdout.write(`Session ${seen.sessionId} is saved in ${store.path}.\n`
+        + `Go on with it: agent-modal --continue, or agent-modal --resume ${seen.sessionId.slice(0, 8)}\n`);
     }
     return 0;
   } finally {
