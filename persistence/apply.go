@@ -88,7 +88,8 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 			cache_creation_tokens = ?, context_tokens = ? WHERE sid = ?`,
 			t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, sid)
 	case session.SetTitle:
-		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ?`, op.Title, sid)
+		// A title made from the first prompt never replaces one the user gave.
+		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ? AND title = ''`, op.Title, sid)
 	default:
 		err = fmt.Errorf("unknown op %T", op)
 	}

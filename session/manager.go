@@ -90,8 +90,8 @@ func (m *Manager) Open(id string) (*Session, error) {
 
 // List returns sessions newest first.
 func (m *Manager) List(filter ListFilter) ([]SessionInfo, error) {
-	if filter.Limit < 0 {
-		return nil, fmt.Errorf("%w: limit must not be negative", ErrInvalidArgument)
+	if filter.Limit < 0 || filter.Offset < 0 {
+		return nil, fmt.Errorf("%w: limit and offset must not be negative", ErrInvalidArgument)
 	}
 	if err := m.usable(); err != nil {
 		return nil, err

@@ -37,6 +37,8 @@ type Store interface {
 	// SessionDetails returns what SessionInfo lists of a session with its message counts
 	// and its token usage by model.
 	SessionDetails(id string) (SessionDetails, error)
+	// CountProjectSessions counts the sessions of projectPath and of the folders inside it.
+	CountProjectSessions(projectPath string) (int64, error)
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume

@@ -39,6 +39,12 @@ export interface NativeAddon {
   latestSession(store: Handle, projectPath: string): [Handle, string] | undefined;
   findSession(store: Handle, idOrPrefix: string): [Handle, string];
   sessionInfo(session: Handle, optionsJSON: string | undefined): string;
+  renameSession(store: Handle, id: string, title: string): void;
+  archiveSession(store: Handle, id: string): void;
+  unarchiveSession(store: Handle, id: string): void;
+  deleteSession(store: Handle, id: string): void;
+  moveProject(store: Handle, oldPath: string, newPath: string): string;
+  listSessionsAsync(store: Handle, optionsJSON: string): Promise<string>;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

@@ -1,6 +1,7 @@
 import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { Session } from './session';
+import { optionsJSON } from './options';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
 
 /** Stores still open, closed (and so flushed) when the process or worker exits. */
@@ -70,6 +71,39 @@ export class Store {
   findSession(idOrPrefix: string): Session {
     const [h, id] = native.findSession(this.#h, idOrPrefix);
     return new Session(h, id);
+  }
+
+  /** listSessionsAsync is listSessions() read off the JS thread, for long listings. */
+  async listSessionsAsync(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
+    return JSON.parse(await native.listSessionsAsync(this.#h, optionsJSON(options)));
+  }
+
+  /** renameSession sets a session's title; its first prompt no longer names it. */
+  renameSession(id: string, title: string): void {
+    native.renameSession(this.#h, id, title);
+  }
+
+  /** archiveSession hides a session from listings and latestSession() until unarchived or written to. */
+  archiveSession(id: string): void {
+    native.archiveSession(this.#h, id);
+  }
+
+  /** unarchiveSession lists an archived session again. */
+  unarchiveSession(id: string): void {
+    native.unarchiveSession(this.#h, id);
+  }
+
+  /** deleteSession deletes a session and everything it holds, for good. Nothing else ever deletes. */
+  deleteSession(id: string): void {
+    native.deleteSession(this.#h, id);
+  }
+
+  /**
+   * moveProject moves the sessions of a project, and of the folders inside it, to its new
+   * path, and returns how many moved. Sessions are keyed by id and keep everything else.
+   */
+  moveProject(oldPath: string, newPath: string): number {
+    return JSON.parse(native.moveProject(this.#h, oldPath, newPath));
   }
 
   /** flush resolves once everything recorded in any session of this store is durable. */
