@@ -17,6 +17,7 @@ var errorCodes = []struct {
 }{
 	{session.ErrSessionNotFound, "SESSION_NOT_FOUND", "Check the id, or find it with store.listSessions()."},
 	{session.ErrAmbiguousID, "AMBIGUOUS_ID", "Give more characters of the id, or pick one with store.listSessions()."},
+	{session.ErrWorkspaceRequired, "WORKSPACE_REQUIRED", "Session features of hosted agents need a workspace."},
 	{session.ErrSessionNotEmpty, "SESSION_NOT_EMPTY", "Restore into a new session from store.createSession()."},
 	{session.ErrStoreClosed, "STORE_CLOSED", "Open the store or the session again."},
 	{session.ErrInvalidChunk, "INVALID_CHUNK", "Nothing was recorded from this chunk; the session is unchanged."},

@@ -45,3 +45,9 @@ var (
 	// ErrAmbiguousID: an id prefix that matches more than one session.
 	ErrAmbiguousID = errors.New("ambiguous session id")
 )
+
+// Errors of hosted agents' sessions.
+var (
+	// ErrWorkspaceRequired: a session key without a workspace, on a store not opened for one.
+	ErrWorkspaceRequired = errors.New("session key has no workspace")
+)

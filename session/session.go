@@ -30,6 +30,8 @@ type Session struct {
 	lastTurn int64
 	tracker  TokenTracker
 	toolUses map[string]struct{} // tool_use ids recorded by this process
+	hosted   HostedState
+	seenSeq  int64 // the first message a hosted agent has not seen
 
 	msg             *openMessage // the message being written, if any
 	blk             *openBlock   // the block streaming into msg, if any
@@ -49,6 +51,8 @@ func newSession(m *Manager, st SessionState) *Session {
 		lastTurn: st.LastTurn,
 		tracker:  st.Tracker,
 		toolUses: map[string]struct{}{},
+		hosted:   HostedState{Checkpoint: st.Info.Checkpoint, SDKSessionID: st.Info.SDKSession},
+		seenSeq:  st.Info.SeenSeq,
 	}
 }
 

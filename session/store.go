@@ -39,6 +39,14 @@ type Store interface {
 	SessionDetails(id string) (SessionDetails, error)
 	// CountProjectSessions counts the sessions of projectPath and of the folders inside it.
 	CountProjectSessions(projectPath string) (int64, error)
+	// SessionIDByKey returns the id of the session of a hosted agent's key; "" when none.
+	SessionIDByKey(key string) (string, error)
+	// History returns the last limit entries (all when limit is 0) of a session's manual
+	// history, oldest first.
+	History(sessionID string, limit int) ([]HistoryEntry, error)
+	// ScanMessagesBackward calls fn for the messages of a session from the last back to
+	// seq fromSeq, until fn returns false.
+	ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*StoredMessage) bool) error
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume
@@ -65,6 +73,8 @@ type SessionInfo struct {
 	Key        string `json:"key,omitempty"`        // workspace:channel:handle, for hosted agents
 	Checkpoint *int64 `json:"checkpoint,omitempty"` // the last committed pubsub id
 	SDKSession string `json:"sdkSessionId,omitempty"`
+	// SeenSeq is the seq of the first message a hosted agent has not seen.
+	SeenSeq int64 `json:"-"`
 }
 
 // MarshalJSON writes the times as envelopes do: ISO 8601 UTC with milliseconds; a time

@@ -1,4 +1,4 @@
-export { openStore, Store } from './store';
+export { openStore, openWorkspaceStore, Store } from './store';
 export { Session } from './session';
 export { SessionError } from './errors';
 export type * from './types';

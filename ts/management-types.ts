@@ -74,3 +74,40 @@ export interface ResumeSummaryOptions extends PriceOptions {
   /** The time "ago" is measured from; defaults to now. */
   now?: Date;
 }
+
+export interface SessionByKeyOptions {
+  /** Create the session when no session has the key; without it, a missing key gives null. */
+  create?: boolean;
+  /** For a session created here; hosted sessions have no project unless given one. */
+  projectPath?: string;
+  title?: string;
+  provider?: string;
+  model?: string;
+  contextWindow?: number;
+}
+
+export interface WorkspaceStoreOptions {
+  /** The folder of the workspace's store; defaults to the folder of the default store. */
+  dir?: string;
+}
+
+/** One entry of a stateless responder's manual history. */
+export interface HistoryEntry {
+  role: 'user' | 'assistant';
+  content: string;
+  timestamp: string;
+}
+
+export interface MissedContextOptions {
+  /** At most this many characters (UTF-16 code units, as String.length counts); default 8000. */
+  maxChars?: number;
+}
+
+/** The messages a hosted agent missed, formatted for its next prompt. */
+export interface MissedContext {
+  /** How many missed messages `formatted` holds. */
+  count: number;
+  /** How many older missed messages did not fit. */
+  omitted: number;
+  formatted: string;
+}

@@ -45,6 +45,17 @@ export interface NativeAddon {
   deleteSession(store: Handle, id: string): void;
   moveProject(store: Handle, oldPath: string, newPath: string): string;
   listSessionsAsync(store: Handle, optionsJSON: string): Promise<string>;
+  sessionByKey(store: Handle, key: string, workspace: string | undefined, optionsJSON: string): [Handle, string] | undefined;
+  workspaceStorePath(workspaceId: string, dir: string | undefined): string;
+  hostedState(session: Handle): string;
+  sessionStatus(session: Handle): string;
+  commitCheckpoint(session: Handle, pubsubIdJSON: string): void;
+  updateSdkSession(session: Handle, id: string): void;
+  clearSdkSession(session: Handle): void;
+  storeMessage(session: Handle, role: string, content: string): void;
+  getHistory(session: Handle, limitJSON: string | undefined): string;
+  clearHistory(session: Handle): void;
+  formatMissedContext(session: Handle, optionsJSON: string): string;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

@@ -3,6 +3,7 @@ import { native, Handle } from './native';
 import { Session } from './session';
 import { optionsJSON } from './options';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
+import type { SessionByKeyOptions, WorkspaceStoreOptions } from './management-types';
 
 /** Stores still open, closed (and so flushed) when the process or worker exits. */
 const open = new Set<Store>();
@@ -22,12 +23,15 @@ function closeAllAtExit(): void {
 export class Store {
   /** The database file's path. */
   readonly path: string;
+  /** The workspace this store holds, when opened with openWorkspaceStore(). */
+  readonly workspace: string | undefined;
   readonly #h: Handle;
 
   /** @internal */
-  constructor(handle: Handle, path: string) {
+  constructor(handle: Handle, path: string, workspace?: string) {
     this.#h = handle;
     this.path = path;
+    this.workspace = workspace;
   }
 
   /** createSession starts a new, empty session. */
@@ -106,6 +110,17 @@ export class Store {
     return JSON.parse(native.moveProject(this.#h, oldPath, newPath));
   }
 
+  /**
+   * sessionByKey opens the session of a hosted agent's key, `workspace:channel:handle` (on a
+   * workspace store, `channel:handle` will do). When none has the key, it creates one with
+   * `{ create: true }` and returns null otherwise. A key without a workspace throws
+   * WORKSPACE_REQUIRED.
+   */
+  sessionByKey(key: string, options: SessionByKeyOptions = {}): Session | null {
+    const found = native.sessionByKey(this.#h, key, this.workspace, optionsJSON(options));
+    return found ? new Session(found[0], found[1]) : null;
+  }
+
   /** flush resolves once everything recorded in any session of this store is durable. */
   async flush(): Promise<void> {
     return native.storeFlush(this.#h);
@@ -118,16 +133,26 @@ export class Store {
   }
 
   /** @internal */
-  static open(path?: string): Store {
+  static open(path?: string, workspace?: string): Store {
     if (path !== undefined && typeof path !== 'string') {
       throw argTypeError('path', 'a string');
     }
     const [h, resolved] = native.openStore(path);
-    const store = new Store(h, resolved);
+    const store = new Store(h, resolved, workspace);
     open.add(store);
     closeAllAtExit();
     return store;
   }
+}
+
+/**
+ * openWorkspaceStore opens (creating if needed) the store of one workspace of hosted agents:
+ * workspace-<id>-sessions.db in `dir`, by default beside the default store. Its sessionByKey()
+ * takes keys with or without the workspace.
+ */
+export function openWorkspaceStore(workspaceId: string, options: WorkspaceStoreOptions = {}): Store {
+  if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object');
+  return Store.open(native.workspaceStorePath(workspaceId, options.dir), workspaceId);
 }
 
 /**
