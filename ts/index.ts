@@ -4,3 +4,4 @@ export { SessionError } from './errors';
 export type * from './types';
 export { relativeTime } from './relative-time';
 export type * from './management-types';
+export { handleSignals } from './shutdown';

@@ -111,3 +111,12 @@ export interface MissedContext {
   omitted: number;
   formatted: string;
 }
+
+/** A session that opening the store found left open by a process that is gone, and marked interrupted. */
+export interface RecoveredSession {
+  id: string;
+  projectPath: string;
+  title: string;
+  /** Messages that were still streaming: kept, partial blocks included, and marked interrupted. */
+  interruptedMessages: number;
+}

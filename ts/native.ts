@@ -56,6 +56,7 @@ export interface NativeAddon {
   getHistory(session: Handle, limitJSON: string | undefined): string;
   clearHistory(session: Handle): void;
   formatMissedContext(session: Handle, optionsJSON: string): string;
+  recoveredSessions(store: Handle): string;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

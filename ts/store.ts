@@ -2,20 +2,10 @@ import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { Session } from './session';
 import { optionsJSON } from './options';
+import { trackStore, untrackStore } from './shutdown';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
-import type { SessionByKeyOptions, WorkspaceStoreOptions } from './management-types';
+import type { RecoveredSession, SessionByKeyOptions, WorkspaceStoreOptions } from './management-types';
 
-/** Stores still open, closed (and so flushed) when the process or worker exits. */
-const open = new Set<Store>();
-let exitHookInstalled = false;
-
-function closeAllAtExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const store of open) store.close();
-  });
-}
 
 /**
  * Store is one sessionkeep database: a SQLite file in WAL mode. Open it with openStore().
@@ -121,6 +111,15 @@ export class Store {
     return found ? new Session(found[0], found[1]) : null;
   }
 
+  /**
+   * recovered lists the sessions that opening this store found left open by a process that
+   * is gone (it crashed or was killed) and marked interrupted, with how many of their
+   * messages were cut off mid-stream.
+   */
+  recovered(): RecoveredSession[] {
+    return JSON.parse(native.recoveredSessions(this.#h));
+  }
+
   /** flush resolves once everything recorded in any session of this store is durable. */
   async flush(): Promise<void> {
     return native.storeFlush(this.#h);
@@ -128,7 +127,7 @@ export class Store {
 
   /** close ends unfinished messages as interrupted, flushes, and closes the database. */
   close(): void {
-    open.delete(this);
+    untrackStore(this);
     native.storeClose(this.#h);
   }
 
@@ -139,8 +138,7 @@ export class Store {
     }
     const [h, resolved] = native.openStore(path);
     const store = new Store(h, resolved, workspace);
-    open.add(store);
-    closeAllAtExit();
+    trackStore(store);
     return store;
   }
 }
