@@ -3,10 +3,13 @@ package bridge
 import (
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/persistence"
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
+// Crashes and damage: what opening the store recovered, and finding a damaged session.
 func init() {
 	native.Register("recoveredSessions", recoveredSessions)
+	native.Register("verifySession", sessionCall((*session.Session).Verify))
 }
 
 // recoveredSessions(store) -> JSON of the sessions opening the store marked interrupted

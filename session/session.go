@@ -99,7 +99,7 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	buf := make([]byte, 0, 4096)
 	buf = append(buf, '[')
 	first := true
-	err := s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
+	err := s.markIfCorrupt(s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
 		if !first {
 			buf = append(buf, ',')
 		}
@@ -110,7 +110,7 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 			buf = AppendMessage(buf, m)
 		}
 		return nil
-	})
+	}))
 	return append(buf, ']'), err
 }
 

@@ -57,6 +57,7 @@ export interface NativeAddon {
   clearHistory(session: Handle): void;
   formatMissedContext(session: Handle, optionsJSON: string): string;
   recoveredSessions(store: Handle): string;
+  verifySession(session: Handle): void;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

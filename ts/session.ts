@@ -9,6 +9,7 @@ import type {
 } from './management-types';
 import { optionsJSON } from './options';
 import { resumeSummary } from './resume-summary';
+import { parseStored } from './corrupt';
 
 /**
  * Session is one conversation, recorded with full fidelity as it streams. Get one from
@@ -41,22 +42,22 @@ export class Session {
 
   /** messages returns the conversation as the provider API takes it, every block included. */
   messages(): Message[] {
-    return JSON.parse(native.messages(this.#h));
+    return parseStored(this.#h, native.messages(this.#h));
   }
 
   /** envelopes returns the messages with their envelopes (uuid, parentUuid, status, turn, …). */
   envelopes(): Envelope[] {
-    return JSON.parse(native.envelopes(this.#h));
+    return parseStored(this.#h, native.envelopes(this.#h));
   }
 
   /** messagesAsync is messages() read off the JS thread, for large sessions. */
   async messagesAsync(): Promise<Message[]> {
-    return JSON.parse(await native.messagesAsync(this.#h));
+    return parseStored(this.#h, await native.messagesAsync(this.#h));
   }
 
   /** envelopesAsync is envelopes() read off the JS thread. */
   async envelopesAsync(): Promise<Envelope[]> {
-    return JSON.parse(await native.envelopesAsync(this.#h));
+    return parseStored(this.#h, await native.envelopesAsync(this.#h));
   }
 
   /**
