@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -14,7 +13,7 @@ func init() {
 	native.Register("unarchiveSession", byID((*session.Manager).Unarchive))
 	native.Register("deleteSession", byID((*session.Manager).Delete))
 	native.Register("moveProject", moveProject)
-	native.Register("listSessionsAsync", listSessionsAsync)
+	native.Register("listSessionsAsync", storeQuery(listSessionsAsync, true))
 }
 
 // byID returns the exported function name(store, id) of a Manager method that takes an id.
@@ -70,27 +69,7 @@ func moveProject(c *native.Call) (native.Value, error) {
 	return jsonResult(c, n)
 }
 
-// listSessionsAsync(store, filterJSON?) -> Promise<JSON of SessionInfo[]>, read off the JS thread.
-func listSessionsAsync(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	var filter session.ListFilter
-	if err := decodeArg(c, 1, "options", &filter); err != nil {
-		return native.Value{}, err
-	}
-	return jsonPromise(c, func() (any, error) { return h.sessions.List(filter) })
-}
-
-// jsonPromise runs work off the JS thread and resolves with its result as JSON.
-func jsonPromise(c *native.Call, work func() (any, error)) (native.Value, error) {
-	return c.Promise(func() (native.Settler, error) {
-		v, err := work()
-		if err != nil {
-			return nil, err
-		}
-		b, err := json.Marshal(v)
-		return func(s *native.Scope) (native.Value, error) { return s.StringFromBytes(b), nil }, err
-	})
+// listSessionsAsync lists sessions, off the JS thread.
+func listSessionsAsync(h *storeHandle, f session.ListFilter) (any, error) {
+	return h.sessions.List(f)
 }

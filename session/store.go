@@ -47,6 +47,10 @@ type Store interface {
 	// ScanMessagesBackward calls fn for the messages of a session from the last back to
 	// seq fromSeq, until fn returns false.
 	ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*StoredMessage) bool) error
+	// Search returns the messages whose text matches q, best first.
+	Search(q SearchQuery) ([]SearchHit, error)
+	// UsageByDay sums the usage of messages by day and model, in day then model order.
+	UsageByDay(filter StatsFilter) ([]UsageRow, error)
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume

@@ -120,3 +120,47 @@ export interface RecoveredSession {
   /** Messages that were still streaming: kept, partial blocks included, and marked interrupted. */
   interruptedMessages: number;
 }
+
+export interface SearchOptions {
+  /** Only sessions of this project. */
+  projectPath?: string;
+  /** At most this many messages; default 50. */
+  limit?: number;
+  /** Put around each match in snippets, e.g. ['**', '**']; none by default. */
+  highlight?: [string, string];
+}
+
+/** A message whose text matches a search, best first. */
+export interface SearchHit {
+  sessionId: string;
+  messageUuid: string;
+  /** The matching text with some words around it, '…' where it was cut. */
+  snippet: string;
+  role: 'user' | 'assistant';
+  timestamp: string;
+  sessionTitle: string;
+  projectPath: string;
+}
+
+export interface StatsOptions extends PriceOptions {
+  projectPath?: string;
+  /** Only usage at or after this time. */
+  since?: Date | string;
+  /** Only usage before this time. */
+  until?: Date | string;
+  /** Days are calendar days at this offset from UTC; defaults to the local zone's. */
+  utcOffsetMinutes?: number;
+}
+
+/** The usage of one model on one day. */
+export interface UsageRow extends ModelUsage {
+  /** YYYY-MM-DD */
+  day: string;
+}
+
+export interface Stats {
+  days: UsageRow[];
+  /** Sums over every row; `model` is '*'. */
+  totals: ModelUsage;
+  unpricedModels?: string[];
+}

@@ -58,6 +58,10 @@ export interface NativeAddon {
   formatMissedContext(session: Handle, optionsJSON: string): string;
   recoveredSessions(store: Handle): string;
   verifySession(session: Handle): void;
+  search(store: Handle, queryJSON: string): string;
+  searchAsync(store: Handle, queryJSON: string): Promise<string>;
+  stats(store: Handle, optionsJSON: string): string;
+  statsAsync(store: Handle, optionsJSON: string): Promise<string>;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

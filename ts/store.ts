@@ -4,7 +4,9 @@ import { Session } from './session';
 import { optionsJSON } from './options';
 import { trackStore, untrackStore } from './shutdown';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
-import type { RecoveredSession, SessionByKeyOptions, WorkspaceStoreOptions } from './management-types';
+import type {
+  RecoveredSession, SearchHit, SearchOptions, SessionByKeyOptions, Stats, StatsOptions, WorkspaceStoreOptions,
+} from './management-types';
 
 
 /**
@@ -112,6 +114,30 @@ export class Store {
   }
 
   /**
+   * search finds the messages of every session (of one project with `projectPath`) whose
+   * text contains every word of `text`, as a word or the start of one, best match first
+   * (SQLite FTS5). Text, tool calls and tool results are searched; thinking is not.
+   */
+  search(text: string, options: SearchOptions = {}): SearchHit[] {
+    return JSON.parse(native.search(this.#h, searchJSON(text, options)));
+  }
+
+  /** searchAsync is search() run off the JS thread. */
+  async searchAsync(text: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    return JSON.parse(await native.searchAsync(this.#h, searchJSON(text, options)));
+  }
+
+  /** stats sums token usage by day and model over every session, priced when `prices` are given. */
+  stats(options: StatsOptions = {}): Stats {
+    return JSON.parse(native.stats(this.#h, statsJSON(options)));
+  }
+
+  /** statsAsync is stats() run off the JS thread. */
+  async statsAsync(options: StatsOptions = {}): Promise<Stats> {
+    return JSON.parse(await native.statsAsync(this.#h, statsJSON(options)));
+  }
+
+  /**
    * recovered lists the sessions that opening this store found left open by a process that
    * is gone (it crashed or was killed) and marked interrupted, with how many of their
    * messages were cut off mid-stream.
@@ -141,6 +167,23 @@ export class Store {
     trackStore(store);
     return store;
   }
+}
+
+function searchJSON(text: string, options: SearchOptions): string {
+  if (typeof text !== 'string') throw argTypeError('text', 'a string');
+  optionsJSON(options);
+  return JSON.stringify({ ...options, text });
+}
+
+function statsJSON(options: StatsOptions): string {
+  optionsJSON(options);
+  const iso = (d: Date | string | undefined) => (d instanceof Date ? d.toISOString() : d);
+  return JSON.stringify({
+    utcOffsetMinutes: -new Date().getTimezoneOffset(),
+    ...options,
+    since: iso(options.since),
+    until: iso(options.until),
+  });
 }
 
 /**
