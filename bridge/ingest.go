@@ -11,7 +11,8 @@ import (
 // (JSON-valued fields arrive serialised), so a text delta crosses as one string.
 func init() {
 	native.Register("ingestMessageStart", ingest(session.ChunkMessageStart, optString(fieldID, "id"),
-		optString(fieldModel, "model"), optString(fieldProvider, "provider"), optString(fieldRequestID, "requestId")))
+		optString(fieldModel, "model"), optString(fieldProvider, "provider"), optString(fieldRequestID, "requestId"),
+		optJSON(fieldState, "state")))
 	native.Register("ingestText", ingest(session.ChunkText, reqString(fieldText, "text")))
 	native.Register("ingestThinking", ingest(session.ChunkThinking, reqString(fieldText, "thinking")))
 	native.Register("ingestSignature", ingest(session.ChunkSignature, reqString(fieldText, "signature")))
@@ -43,6 +44,7 @@ var (
 	fieldStopReason   = func(ch *session.Chunk) *string { return &ch.StopReason }
 	fieldStopSequence = func(ch *session.Chunk) *string { return &ch.StopSequence }
 	fieldJSON         = func(ch *session.Chunk) *[]byte { return &ch.JSON }
+	fieldState        = func(ch *session.Chunk) *[]byte { return &ch.State }
 	fieldRaw          = func(ch *session.Chunk) *[]byte { return &ch.Raw }
 	fieldUsage        = func(ch *session.Chunk) *[]byte { return &ch.Usage }
 	fieldIsError      = func(ch *session.Chunk) *bool { return &ch.IsError }

@@ -71,9 +71,11 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	case session.BeginMessage:
 		t.messages++
 		h := op.Header
-		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id, meta)
-			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?)`,
-			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID, jsonObject(h.Meta))
+		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
+				is_sidechain, continues, meta, extra)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?, ?, ?, ?)`,
+			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
+			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
 	case session.PutBlock:
 		err = w.putBlock(sid, op)
 	case session.EndMessage:

@@ -50,8 +50,9 @@ func (s *Store) History(sessionID string, limit int) ([]session.HistoryEntry, er
 	return entries, err
 }
 
-// ScanMessagesBackward calls fn for the messages of a session from the last back to seq
-// fromSeq, until fn returns false, reading the (sid, seq) index backwards.
+// ScanMessagesBackward calls fn for the messages of a session's main conversation (not its
+// sidechains) from the last back to seq fromSeq, until fn returns false, reading the
+// (sid, seq) index backwards.
 func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*session.StoredMessage) bool) error {
 	return s.read(func(c *conn) error {
 		sid, err := lookupSID(c, sessionID)
@@ -64,7 +65,7 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 			FROM messages m
 			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
 			LEFT JOIN blobs bl ON bl.id = b.blob_id
-			WHERE m.sid = ? AND m.seq >= ? ORDER BY m.seq DESC, b.idx`, []any{sid, fromSeq}, func(row []driver.Value) error {
+			WHERE m.sid = ? AND m.seq >= ? AND m.is_sidechain = 0 ORDER BY m.seq DESC, b.idx`, []any{sid, fromSeq}, func(row []driver.Value) error {
 			d := rowDecoder{row: row}
 			if seq := d.integer(0, "seq"); seq != current {
 				if current >= 0 && !fn(&m) {

@@ -27,8 +27,18 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 		if sid < 0 {
 			return fmt.Errorf("%w: no session has id %q", session.ErrSessionNotFound, id)
 		}
-		err = c.query(`SELECT seq, uuid, turn FROM messages WHERE sid = ? ORDER BY seq DESC LIMIT 1`, []any{sid}, func(row []driver.Value) error {
-			st.NextSeq, st.LastUUID, st.LastTurn = row[0].(int64)+1, row[1].(string), row[2].(int64)
+		err = c.query(`SELECT MAX(seq) FROM messages WHERE sid = ?`, []any{sid}, func(row []driver.Value) error {
+			if last, ok := row[0].(int64); ok {
+				st.NextSeq = last + 1
+			}
+			return nil
+		})
+		if err != nil {
+			return storageError("loading the last message of session "+id, err)
+		}
+		// The next message continues the main conversation, whatever sidechain came last.
+		err = c.query(`SELECT uuid, turn FROM messages WHERE sid = ? AND is_sidechain = 0 ORDER BY seq DESC LIMIT 1`, []any{sid}, func(row []driver.Value) error {
+			st.LastUUID, st.LastTurn = row[0].(string), row[1].(int64)
 			return nil
 		})
 		return storageError("loading the last message of session "+id, err)
@@ -47,7 +57,7 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 		var m session.StoredMessage
 		current := int64(-1)
 		err = c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
-				m.provider, m.request_id, m.meta, m.extra, b.body, bl.data, b.idx
+				m.provider, m.request_id, m.meta, m.extra, b.body, bl.data, m.is_sidechain, m.continues, b.idx
 			FROM messages m
 			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
 			LEFT JOIN blobs bl ON bl.id = b.blob_id
@@ -68,8 +78,8 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 				m.Blocks = append(m.Blocks, body)
 			} else if data := asBytes(row[13]); data != nil {
 				m.Blocks = append(m.Blocks, data)
-			} else if row[14] != nil {
-				return fmt.Errorf("%w: block %v of message %d has no content: its blob is missing", session.ErrSessionCorrupt, row[14], m.Seq)
+			} else if row[16] != nil {
+				return fmt.Errorf("%w: block %v of message %d has no content: its blob is missing", session.ErrSessionCorrupt, row[16], m.Seq)
 			}
 			return nil
 		})
@@ -89,6 +99,7 @@ func scanMessageRow(row []driver.Value, sessionID string, blocks [][]byte) (sess
 		Type: d.text(3, "type"), Role: d.text(4, "role"), Turn: d.integer(5, "turn"), Status: d.text(6, "status"),
 		CreatedAt: time.UnixMilli(d.integer(7, "created_at")), Provider: d.text(8, "provider"), RequestID: d.text(9, "request_id"),
 		Meta: asBytes(row[10]), Extra: asBytes(row[11]), Blocks: blocks,
+		IsSidechain: d.integer(14, "is_sidechain") != 0, Continues: d.integer(15, "continues") != 0,
 	}
 	if len(d.bad) > 0 {
 		return m, fmt.Errorf("%w: the message at seq %v has unreadable columns: %s", session.ErrSessionCorrupt, row[0], strings.Join(d.bad, ", "))
@@ -116,7 +127,9 @@ func notFound(id string, err error) error {
 	return storageError("finding session "+id, err)
 }
 
-// Turns returns a session's turns from the turn numbers stored on its messages.
+// Turns returns a session's turns from the turn numbers stored on its messages, as
+// positions in its main conversation: sidechains and records that are not messages are
+// left out, and a record that continues the message before it takes that message's place.
 func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 	turns := []session.Turn{}
 	err := s.read(func(c *conn) error {
@@ -124,7 +137,10 @@ func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 		if err != nil {
 			return notFound(sessionID, err)
 		}
-		err = c.query(`SELECT turn, MIN(seq), MAX(seq) FROM messages WHERE sid = ? GROUP BY turn ORDER BY turn`,
+		err = c.query(`SELECT turn, MIN(pos), MAX(pos) FROM (
+				SELECT turn, SUM(1 - continues) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) - 1 AS pos
+				FROM messages WHERE sid = ? AND is_sidechain = 0 AND role != '')
+			GROUP BY turn ORDER BY turn`,
 			[]any{sid}, func(row []driver.Value) error {
 				turns = append(turns, session.Turn{Index: row[0].(int64), StartIndex: row[1].(int64), EndIndex: row[2].(int64)})
 				return nil

@@ -52,6 +52,9 @@ type Chunk struct {
 	ID, Name string
 	// Model, Provider and RequestID describe the request of message_start.
 	Model, Provider, RequestID string
+	// State is the per-message state of message_start, MessageOptions as a JSON object, or
+	// nil.
+	State []byte
 	// JSON is the input of tool_use and the content of tool_result (a JSON string or array).
 	JSON []byte
 	// ToolUseID, IsError and Raw belong to tool_result; Raw is the execution record, a JSON

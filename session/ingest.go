@@ -18,7 +18,7 @@ func (s *Session) Ingest(c Chunk) error {
 	defer s.mu.Unlock()
 	switch c.Kind {
 	case ChunkMessageStart:
-		s.startAssistant(c)
+		return s.startAssistant(c)
 	case ChunkText:
 		s.delta(BlockText, c.Text)
 	case ChunkThinking:
@@ -57,14 +57,21 @@ func (s *Session) assistant() {
 		return
 	}
 	s.endOpen(false)
-	s.beginMessage(TypeAssistant, "assistant", messageMeta{}, "", "")
+	side, extra := s.inheritedState()
+	s.beginMessage(TypeAssistant, "assistant", messageMeta{}, "", "", side, extra)
 }
 
-// startAssistant begins a new assistant message. One still open never got its done chunk,
-// so it is ended as interrupted.
-func (s *Session) startAssistant(c Chunk) {
+// startAssistant begins a new assistant message, with the per-message state the chunk
+// carries. One still open never got its done chunk, so it is ended as interrupted.
+func (s *Session) startAssistant(c Chunk) error {
+	opts, err := ParseMessageOptions(c.State)
+	if err != nil {
+		return chunkError(c.Kind, "%v", err)
+	}
 	s.endOpen(true)
-	s.beginMessage(TypeAssistant, "assistant", messageMeta{ID: c.ID, Model: c.Model}, c.Provider, c.RequestID)
+	side, extra := s.stateFor(opts)
+	s.beginMessage(TypeAssistant, "assistant", messageMeta{ID: c.ID, Model: c.Model}, c.Provider, c.RequestID, side, extra)
+	return nil
 }
 
 // delta appends streamed text or thinking, starting a new block when the kind changes.
@@ -142,9 +149,10 @@ func (s *Session) toolResult(c Chunk) error {
 	if err := s.knownToolUse(c.ToolUseID); err != nil {
 		return err
 	}
-	if s.msg == nil || s.msg.hdr.Type != TypeToolResult {
+	side := s.toolUseChain(c.ToolUseID)
+	if s.msg == nil || s.msg.hdr.Type != TypeToolResult || s.msg.side != side {
 		s.endOpen(false)
-		s.beginMessage(TypeToolResult, "user", messageMeta{}, "", "")
+		s.beginMessage(TypeToolResult, "user", messageMeta{}, "", "", side, s.chainState(side))
 	}
 	s.putBlock(toolResultJSON(c.ToolUseID, c.JSON, c.IsError), "")
 	if len(c.Raw) > 0 {
@@ -192,7 +200,7 @@ func (s *Session) knownToolUse(id string) error {
 	if !found {
 		return fmt.Errorf("%w: no tool_use with id %q in session %s", ErrUnknownToolUse, id, s.id)
 	}
-	s.toolUses[id] = struct{}{}
+	s.toolUses[id] = sidechain{} // recorded by an earlier process: its chain is not known here
 	return nil
 }
 

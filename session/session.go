@@ -26,10 +26,13 @@ type Session struct {
 	keyed    bool   // addressed by a hosted agent's key: leaving it open at exit interrupts it
 	titled   bool
 	nextSeq  int64
-	lastUUID string
+	lastUUID string // the last message of the main conversation
 	lastTurn int64
+	sideLast map[string]string // the last message of each sidechain, by sidechain.key
+	lastSide sidechain         // the chain of the last message begun
+	context  []byte            // stamped on each new message: SetContext
 	tracker  TokenTracker
-	toolUses map[string]struct{} // tool_use ids recorded by this process
+	toolUses map[string]sidechain // tool_use ids known to this process, with their chain
 	hosted   HostedState
 	seenSeq  int64 // the first message a hosted agent has not seen
 
@@ -50,7 +53,8 @@ func newSession(m *Manager, st SessionState) *Session {
 		lastUUID: st.LastUUID,
 		lastTurn: st.LastTurn,
 		tracker:  st.Tracker,
-		toolUses: map[string]struct{}{},
+		sideLast: map[string]string{},
+		toolUses: map[string]sidechain{},
 		hosted:   HostedState{Checkpoint: st.Info.Checkpoint, SDKSessionID: st.Info.SDKSession},
 		seenSeq:  st.Info.SeenSeq,
 	}
@@ -89,26 +93,30 @@ func (s *Session) RestoreTokenTracker(t TokenTracker) error {
 	return nil
 }
 
-// Messages returns the session's messages as one JSON array, with their envelopes when
-// withEnvelope is set. A block still streaming is included as far as it has come. The
-// session is not locked while the store reads, so ingest goes on during an async read.
+// Messages returns the session's messages as one JSON array. With withEnvelope it is
+// every record with its envelope, sidechains and records that are not messages included;
+// without, it is the main conversation as the model is given it (see conversation). A
+// block still streaming is included as far as it has come. The session is not locked while
+// the store reads, so ingest goes on during an async read.
 func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	if err := s.readable(); err != nil {
 		return nil, err
 	}
-	buf := make([]byte, 0, 4096)
-	buf = append(buf, '[')
-	first := true
+	if !withEnvelope {
+		c := conversation{buf: append(make([]byte, 0, 4096), '[')}
+		err := s.markIfCorrupt(s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
+			c.add(m)
+			return nil
+		}))
+		c.end()
+		return append(c.buf, ']'), err
+	}
+	buf := append(make([]byte, 0, 4096), '[')
 	err := s.markIfCorrupt(s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
-		if !first {
+		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
-		first = false
-		if withEnvelope {
-			buf = AppendEnvelope(buf, m)
-		} else {
-			buf = AppendMessage(buf, m)
-		}
+		buf = AppendEnvelope(buf, m)
 		return nil
 	}))
 	return append(buf, ']'), err
@@ -197,26 +205,39 @@ func (s *Session) checkpoint() {
 	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: s.blk.json(), Partial: true})
 }
 
-// beginMessage starts a message and queues it.
-func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string) {
+// beginMessage starts a message on chain side, with the envelope state extra, and queues
+// it. Each chain links its own messages; a sidechain's messages stay in the turn that
+// started them.
+func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string, side sidechain, extra envelopeExtra) {
 	if provider == "" {
 		provider = s.provider
 	}
+	parent, turn := s.lastUUID, nextTurn(s.lastTurn, s.lastUUID == "", typ == TypeUser)
+	if side.on {
+		parent, turn = s.sideLast[side.key()], s.lastTurn
+	}
 	hdr := MessageHeader{
-		Seq:        s.nextSeq,
-		UUID:       uuid.Must(uuid.NewV7()).String(),
-		ParentUUID: s.lastUUID,
-		Type:       typ,
-		Role:       role,
-		Turn:       nextTurn(s.lastTurn, s.nextSeq == 0, typ == TypeUser),
-		CreatedAt:  s.mgr.now(),
-		Provider:   provider,
-		RequestID:  requestID,
-		Meta:       meta.encode(),
+		Seq:         s.nextSeq,
+		UUID:        uuid.Must(uuid.NewV7()).String(),
+		ParentUUID:  parent,
+		Type:        typ,
+		Role:        role,
+		Turn:        turn,
+		CreatedAt:   s.mgr.now(),
+		Provider:    provider,
+		RequestID:   requestID,
+		IsSidechain: side.on,
+		Meta:        meta.encode(),
+		Extra:       extra.encode(),
 	}
 	s.nextSeq++
-	s.lastUUID, s.lastTurn = hdr.UUID, hdr.Turn
-	s.msg = &openMessage{hdr: hdr, meta: meta}
+	if side.on {
+		s.sideLast[side.key()] = hdr.UUID
+	} else {
+		s.lastUUID, s.lastTurn = hdr.UUID, hdr.Turn
+	}
+	s.lastSide = side
+	s.msg = &openMessage{hdr: hdr, side: side, meta: meta, extra: extra}
 	s.mgr.store.Apply(BeginMessage{SessionID: s.id, Header: hdr})
 }
 
@@ -225,7 +246,7 @@ func (s *Session) putBlock(json []byte, toolUseID string) {
 	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: json, ToolUseID: toolUseID})
 	s.msg.blocks++
 	if toolUseID != "" && s.msg.hdr.Role == "assistant" {
-		s.toolUses[toolUseID] = struct{}{}
+		s.toolUses[toolUseID] = s.msg.side
 	}
 }
 

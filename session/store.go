@@ -44,8 +44,8 @@ type Store interface {
 	// History returns the last limit entries (all when limit is 0) of a session's manual
 	// history, oldest first.
 	History(sessionID string, limit int) ([]HistoryEntry, error)
-	// ScanMessagesBackward calls fn for the messages of a session from the last back to
-	// seq fromSeq, until fn returns false.
+	// ScanMessagesBackward calls fn for the messages of a session's main conversation (not
+	// its sidechains) from the last back to seq fromSeq, until fn returns false.
 	ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*StoredMessage) bool) error
 	// Search returns the messages whose text matches q, best first.
 	Search(q SearchQuery) ([]SearchHit, error)

@@ -5,3 +5,4 @@ export type * from './types';
 export { relativeTime } from './relative-time';
 export type * from './management-types';
 export { handleSignals } from './shutdown';
+export type * from './message-state';

@@ -14,7 +14,8 @@ export interface NativeAddon {
   openSession(store: Handle, id: string): [Handle, string];
   listSessions(store: Handle, optionsJSON: string | undefined): string;
   sessionClose(session: Handle): void;
-  appendUserMessage(session: Handle, contentJSON: string): string;
+  appendUserMessage(session: Handle, contentJSON: string, optionsJSON: string | undefined): string;
+  setContext(session: Handle, contextJSON: string | undefined): void;
   messages(session: Handle): string;
   envelopes(session: Handle): string;
   messagesAsync(session: Handle): Promise<string>;
@@ -24,7 +25,7 @@ export interface NativeAddon {
   tokenTracker(session: Handle): string;
   restoreTokenTracker(session: Handle, trackerJSON: string): void;
   flush(session: Handle): Promise<void>;
-  ingestMessageStart(s: Handle, id: unknown, model: unknown, provider: unknown, requestId: unknown): void;
+  ingestMessageStart(s: Handle, id: unknown, model: unknown, provider: unknown, requestId: unknown, stateJSON: string | undefined): void;
   ingestText(s: Handle, text: unknown): void;
   ingestThinking(s: Handle, thinking: unknown): void;
   ingestSignature(s: Handle, signature: unknown): void;

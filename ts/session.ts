@@ -10,6 +10,7 @@ import type {
 import { optionsJSON } from './options';
 import { resumeSummary } from './resume-summary';
 import { parseStored } from './corrupt';
+import type { MessageContext, MessageOptions } from './message-state';
 
 /**
  * Session is one conversation, recorded with full fidelity as it streams. Get one from
@@ -27,12 +28,29 @@ export class Session {
     this.id = id;
   }
 
-  /** appendUserMessage records a user prompt (or tool results given as blocks) and returns its envelope. */
-  appendUserMessage(content: string | Block[]): Envelope {
+  /**
+   * appendUserMessage records a user prompt (or tool results given as blocks) and returns its
+   * envelope. options give the message its state: sidechain, context, todos, thinkingMetadata.
+   */
+  appendUserMessage(content: string | Block[], options?: MessageOptions): Envelope {
     if (typeof content !== 'string' && !Array.isArray(content)) {
       throw argTypeError('content', 'a string or an array of blocks');
     }
-    return JSON.parse(native.appendUserMessage(this.#h, toJSON(content)!));
+    if (options !== undefined && (typeof options !== 'object' || options === null)) {
+      throw argTypeError('options', 'an object');
+    }
+    return JSON.parse(native.appendUserMessage(this.#h, toJSON(content)!, options && JSON.stringify(options)));
+  }
+
+  /**
+   * setContext sets the context ({ cwd, gitBranch, platform, … }) stamped on every message
+   * that begins after the call, until it is set again; null clears it.
+   */
+  setContext(context: MessageContext | null): void {
+    if (typeof context !== 'object') {
+      throw argTypeError('context', 'an object or null');
+    }
+    native.setContext(this.#h, context === null ? undefined : JSON.stringify(context));
   }
 
   /** ingest records one stream chunk. It returns at once; the writer makes it durable in the background. */

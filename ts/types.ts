@@ -1,3 +1,5 @@
+import type { MessageContext, MessageOptions, RecordSource, ThinkingMetadata, TodoItem } from './message-state';
+
 /** Block types follow the Anthropic Messages API. A type sessionkeep does not know is kept verbatim. */
 export type Block =
   | TextBlock
@@ -80,27 +82,42 @@ export interface ToolExecution {
 
 export type MessageStatus = 'streaming' | 'complete' | 'interrupted' | 'error';
 
-/** A message with the envelope sessionkeep keeps around it. */
+/**
+ * A message with the envelope sessionkeep keeps around it. Imported records that are not
+ * messages (a Claude Code summary, system or progress record, …) have their own `type` and
+ * no `message`.
+ */
 export interface Envelope {
   uuid: string;
   parentUuid: string | null;
   sessionId: string;
   timestamp: string;
-  type: 'user' | 'assistant' | 'tool_result';
+  type: 'user' | 'assistant' | 'tool_result' | 'summary' | 'system' | (string & {});
   provider?: string;
   requestId?: string;
   /** `interrupted`: cut off by a crash, a close or a new prompt; `error`: the stream failed. */
   status: MessageStatus;
   turn: number;
+  /** A subagent's message: left out of messages(). */
+  isSidechain: boolean;
+  /** The record continues the previous record's message (a Claude Code assistant message written one block per line); messages() joins them. */
+  continuesPrevious?: true;
+  agentId?: string;
+  parentToolUseId?: string;
+  context?: MessageContext;
+  todos?: TodoItem[];
+  thinkingMetadata?: ThinkingMetadata;
   /** Raw execution records of the tool results in this message, by tool_use_id. */
   toolUseResults?: Record<string, ToolExecution>;
   /** The error that ended the stream, when status is `error`. */
   error?: string;
-  message: Message;
+  /** Where an imported record came from. */
+  source?: RecordSource;
+  message?: Message;
 }
 
 export type StreamChunk =
-  | { type: 'message_start'; id?: string; model?: string; provider?: string; requestId?: string }
+  | ({ type: 'message_start'; id?: string; model?: string; provider?: string; requestId?: string } & MessageOptions)
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string }
   | { type: 'signature'; signature: string }
