@@ -11,6 +11,7 @@ func init() {
 	native.Register("latestSession", latestSession)
 	native.Register("findSession", findSession)
 	native.Register("sessionInfo", sessionInfo)
+	native.Register("resolveSession", resolveSession)
 }
 
 // latestSession(store, projectPath) -> [session, id] | undefined
@@ -67,4 +68,21 @@ func sessionInfo(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	return jsonResult(c, d)
+}
+
+// resolveSession(store, idOrPrefix) -> JSON of the SessionInfo, without opening the session
+func resolveSession(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	id, err := c.StringArg(1, "idOrPrefix")
+	if err != nil {
+		return native.Value{}, err
+	}
+	info, err := h.sessions.Resolve(id)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return jsonResult(c, info)
 }

@@ -20,6 +20,7 @@ func init() {
 	native.Register("clearHistory", sessionCall((*session.Session).ClearHistory))
 	native.Register("formatMissedContext", formatMissedContext)
 	native.Register("workspaceStorePath", workspaceStorePath)
+	native.Register("defaultStorePath", defaultStorePath)
 }
 
 // byKeyOptions are sessionByKey's options: create, and the new session's options.
@@ -183,6 +184,15 @@ func workspaceStorePath(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	path, err := persistence.WorkspacePath(id, dir)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.String(path), nil
+}
+
+// defaultStorePath() -> where openStore() opens a store when given no path
+func defaultStorePath(c *native.Call) (native.Value, error) {
+	path, err := persistence.DefaultPath()
 	if err != nil {
 		return native.Value{}, err
 	}

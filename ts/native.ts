@@ -40,6 +40,7 @@ export interface NativeAddon {
   latestSession(store: Handle, projectPath: string): [Handle, string] | undefined;
   findSession(store: Handle, idOrPrefix: string): [Handle, string];
   sessionInfo(session: Handle, optionsJSON: string | undefined): string;
+  resolveSession(store: Handle, idOrPrefix: string): string;
   renameSession(store: Handle, id: string, title: string): void;
   archiveSession(store: Handle, id: string): void;
   unarchiveSession(store: Handle, id: string): void;
@@ -48,6 +49,7 @@ export interface NativeAddon {
   listSessionsAsync(store: Handle, optionsJSON: string): Promise<string>;
   sessionByKey(store: Handle, key: string, workspace: string | undefined, optionsJSON: string): [Handle, string] | undefined;
   workspaceStorePath(workspaceId: string, dir: string | undefined): string;
+  defaultStorePath(): string;
   hostedState(session: Handle): string;
   sessionStatus(session: Handle): string;
   commitCheckpoint(session: Handle, pubsubIdJSON: string): void;

@@ -146,6 +146,14 @@ export class Store {
     return JSON.parse(native.recoveredSessions(this.#h));
   }
 
+  /**
+   * sessionInfo returns the listing of the session whose id is `idOrPrefix`, or of the one
+   * session whose id starts with it, without opening it. Throws as findSession() does.
+   */
+  sessionInfo(idOrPrefix: string): SessionInfo {
+    return JSON.parse(native.resolveSession(this.#h, idOrPrefix));
+  }
+
   /** flush resolves once everything recorded in any session of this store is durable. */
   async flush(): Promise<void> {
     return native.storeFlush(this.#h);
