@@ -6,3 +6,5 @@ export { relativeTime } from './relative-time';
 export type * from './management-types';
 export { handleSignals } from './shutdown';
 export type * from './message-state';
+export { parseResumeArgs, resolveSession, promptResume } from './resume';
+export type { ResumeRequest, Resolution, ResolveSessionOptions, PromptResumeOptions } from './resume';
