@@ -11,6 +11,7 @@ func init() {
 	native.Register("latestSession", latestSession)
 	native.Register("findSession", findSession)
 	native.Register("sessionInfo", sessionInfo)
+	native.Register("sessionInfoAsync", sessionInfoAsync)
 	native.Register("resolveSession", resolveSession)
 }
 
@@ -85,4 +86,18 @@ func resolveSession(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	return jsonResult(c, info)
+}
+
+// sessionInfoAsync(session, optionsJSON?) -> Promise<JSON of SessionDetails>, read off the JS
+// thread: the counts and usage take a pass over the session's messages.
+func sessionInfoAsync(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	var opts pricedOptions
+	if err := decodeArg(c, 1, "options", &opts); err != nil {
+		return native.Value{}, err
+	}
+	return jsonPromise(c, func() (any, error) { return s.Info(opts.Prices) })
 }

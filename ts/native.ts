@@ -40,6 +40,7 @@ export interface NativeAddon {
   latestSession(store: Handle, projectPath: string): [Handle, string] | undefined;
   findSession(store: Handle, idOrPrefix: string): [Handle, string];
   sessionInfo(session: Handle, optionsJSON: string | undefined): string;
+  sessionInfoAsync(session: Handle, optionsJSON: string): Promise<string>;
   resolveSession(store: Handle, idOrPrefix: string): string;
   renameSession(store: Handle, id: string, title: string): void;
   archiveSession(store: Handle, id: string): void;

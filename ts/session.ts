@@ -115,13 +115,23 @@ export class Session {
     return JSON.parse(native.sessionInfo(this.#h, optionsJSON(options)));
   }
 
+  /** infoAsync is info() read off the JS thread, for large sessions. */
+  async infoAsync(options: PriceOptions = {}): Promise<SessionDetails> {
+    return JSON.parse(await native.sessionInfoAsync(this.#h, optionsJSON(options)));
+  }
+
   /**
    * resumeSummary returns what to show when the session is resumed (seed 003): id, last
    * activity ("2 hours ago"), interactions, tokens, cost when priced, context usage of the
    * window; `text` is the same for people.
    */
   resumeSummary(options: ResumeSummaryOptions = {}): ResumeSummary {
-    return resumeSummary(this.info(options), options.now);
+    return resumeSummary(this.info({ prices: options.prices }), options.now);
+  }
+
+  /** resumeSummaryAsync is resumeSummary() read off the JS thread. */
+  async resumeSummaryAsync(options: ResumeSummaryOptions = {}): Promise<ResumeSummary> {
+    return resumeSummary(await this.infoAsync({ prices: options.prices }), options.now);
   }
 
   /**

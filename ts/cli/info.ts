@@ -3,7 +3,8 @@ import { printJSON } from './context';
 import { header } from './render';
 import { sessionArg } from './ids';
 import { pricesOption } from './prices';
-import { formatCost, formatInt, localTime } from '../resume-summary';
+import { formatCost, formatInt, localTime, resumeSummary } from '../resume-summary';
+import { whileWaiting } from './term';
 
 /** info prints what is known of a session, and its resume summary. */
 export const info: Command = {
@@ -16,8 +17,9 @@ export const info: Command = {
     const session = ctx.store.openSession(found.id);
     try {
       const prices = pricesOption(args);
-      const details = session.info({ prices });
-      if (ctx.json) return printJSON(ctx, { ...details, resumeSummary: session.resumeSummary({ prices }) });
+      const details = await whileWaiting('reading the session', session.infoAsync({ prices }));
+      const summary = resumeSummary(details);
+      if (ctx.json) return printJSON(ctx, { ...details, resumeSummary: summary });
       const s = ctx.style;
       const time = (t?: string) => (t ? localTime(new Date(t)) : '–');
       const rows: [string, string][] = [
@@ -45,7 +47,7 @@ export const info: Command = {
             `${formatInt(u.cacheReadInputTokens)} cache read, ${formatInt(u.cacheCreationInputTokens)} cache write${cost}`);
         }
       }
-      lines.push('', session.resumeSummary({ prices }).text);
+      lines.push('', summary.text);
       ctx.out(lines.join('\n') + '\n');
     } finally {
       session.close();
