@@ -12,7 +12,9 @@ func init() {
 	native.Register("archiveSession", byID((*session.Manager).Archive))
 	native.Register("unarchiveSession", byID((*session.Manager).Unarchive))
 	native.Register("deleteSession", byID((*session.Manager).Delete))
+	native.Register("deleteSessionAsync", deleteSessionAsync)
 	native.Register("moveProject", moveProject)
+	native.Register("moveProjectAsync", moveProjectAsync)
 	native.Register("listSessionsAsync", storeQuery(listSessionsAsync, true))
 }
 
@@ -48,17 +50,23 @@ func renameSession(c *native.Call) (native.Value, error) {
 	return c.Undefined(), h.sessions.Rename(id, title)
 }
 
-// moveProject(store, from, to) -> JSON of the number of sessions moved
-func moveProject(c *native.Call) (native.Value, error) {
+// deleteSessionAsync(store, id) -> Promise<void>: deleting a large session deletes many
+// rows and their search index entries, so it runs off the JS thread.
+func deleteSessionAsync(c *native.Call) (native.Value, error) {
 	h, err := storeArg(c)
 	if err != nil {
 		return native.Value{}, err
 	}
-	from, err := c.StringArg(1, "oldPath")
+	id, err := c.StringArg(1, "id")
 	if err != nil {
 		return native.Value{}, err
 	}
-	to, err := c.StringArg(2, "newPath")
+	return c.Promise(func() (native.Settler, error) { return undefinedSettler, h.sessions.Delete(id) })
+}
+
+// moveProject(store, from, to) -> JSON of the number of sessions moved
+func moveProject(c *native.Call) (native.Value, error) {
+	h, from, to, err := moveArgs(c)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -67,6 +75,27 @@ func moveProject(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	return jsonResult(c, n)
+}
+
+// moveProjectAsync(store, from, to) -> Promise<JSON of the number moved>: the move reads
+// every session's path, so it runs off the JS thread.
+func moveProjectAsync(c *native.Call) (native.Value, error) {
+	h, from, to, err := moveArgs(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return jsonPromise(c, func() (any, error) { return h.sessions.MoveProject(from, to) })
+}
+
+func moveArgs(c *native.Call) (h *storeHandle, from, to string, err error) {
+	if h, err = storeArg(c); err != nil {
+		return
+	}
+	if from, err = c.StringArg(1, "oldPath"); err != nil {
+		return
+	}
+	to, err = c.StringArg(2, "newPath")
+	return
 }
 
 // listSessionsAsync lists sessions, off the JS thread.

@@ -109,8 +109,9 @@ test('deleteSession deletes one session for good, sharing blobs safely, and clos
   assert.throws(() => store.deleteSession(gone.id), sessionError('SESSION_NOT_FOUND'));
   assert.deepEqual(keep.messages(), kept, 'the shared blob is still there');
 
-  store.deleteSession(keep.id);
+  await store.deleteSessionAsync(keep.id);
   assert.deepEqual(store.listSessions(), []);
+  await assert.rejects(store.deleteSessionAsync(keep.id), sessionError('SESSION_NOT_FOUND'));
   store.close();
   const again = openStore(db);
   t.after(() => again.close());
@@ -141,7 +142,8 @@ test('moveProject moves a project and its folders; sessions keep their ids and c
   });
   assert.equal(store.latestSession('/srv/app').id, root);
   assert.equal(store.latestSession('/home/ann/app'), null);
-  assert.equal(store.moveProject('/home/ann/ünïcode', '/home/ann/unicode'), 1);
+  assert.equal(await store.moveProjectAsync('/home/ann/ünïcode', '/home/ann/unicode'), 1);
+  await assert.rejects(store.moveProjectAsync('', '/x'), sessionError('INVALID_ARGUMENT'));
   assert.equal(store.moveProject('/nowhere', '/elsewhere'), 0);
   assert.equal(store.moveProject('/srv/app', '/srv/app'), 0);
   assert.throws(() => store.moveProject('', '/x'), sessionError('INVALID_ARGUMENT'));

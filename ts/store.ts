@@ -94,12 +94,22 @@ export class Store {
     native.deleteSession(this.#h, id);
   }
 
+  /** deleteSessionAsync is deleteSession() run off the JS thread, for large sessions. */
+  async deleteSessionAsync(id: string): Promise<void> {
+    return native.deleteSessionAsync(this.#h, id);
+  }
+
   /**
    * moveProject moves the sessions of a project, and of the folders inside it, to its new
    * path, and returns how many moved. Sessions are keyed by id and keep everything else.
    */
   moveProject(oldPath: string, newPath: string): number {
     return JSON.parse(native.moveProject(this.#h, oldPath, newPath));
+  }
+
+  /** moveProjectAsync is moveProject() run off the JS thread: it reads every session's path. */
+  async moveProjectAsync(oldPath: string, newPath: string): Promise<number> {
+    return JSON.parse(await native.moveProjectAsync(this.#h, oldPath, newPath));
   }
 
   /**

@@ -28,7 +28,7 @@ export const deleteCommand: Command = {
         return;
       }
     }
-    for (const s of sessions) ctx.store.deleteSession(s.id);
+    for (const s of sessions) await ctx.store.deleteSessionAsync(s.id);
     if (ctx.json) return printJSON(ctx, { deleted: sessions.map((s) => s.id) });
     for (const s of sessions) ctx.out(`deleted ${s.id}\n`);
   },
