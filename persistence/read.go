@@ -49,6 +49,12 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 // ScanMessages calls fn for each message of a session, in order, its blocks joined from
 // the blocks and blobs tables in one pass over the indexes.
 func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) error) error {
+	return s.ScanMessagesFrom(sessionID, 0, fn)
+}
+
+// ScanMessagesFrom is ScanMessages from message fromSeq on: the index finds the first of
+// them, so reading the tail of a long session costs what the tail holds.
+func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
 	return s.read(func(c *conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
@@ -61,7 +67,7 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 			FROM messages m
 			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
 			LEFT JOIN blobs bl ON bl.id = b.blob_id
-			WHERE m.sid = ? ORDER BY m.seq, b.idx`, []any{sid}, func(row []driver.Value) error {
+			WHERE m.sid = ? AND m.seq >= ? ORDER BY m.seq, b.idx`, []any{sid, fromSeq}, func(row []driver.Value) error {
 			if seq, ok := row[0].(int64); !ok || seq != current {
 				if current >= 0 {
 					if err := fn(&m); err != nil {

@@ -293,7 +293,7 @@ func (s *Session) finishBlock() {
 	b := s.blk
 	s.blk = nil
 	id := ""
-	if b.kind == BlockToolUse {
+	if b.blockType() == BlockToolUse {
 		id = b.id
 	}
 	s.putBlock(b.json(), id)

@@ -51,6 +51,8 @@ type Store interface {
 	Search(q SearchQuery) ([]SearchHit, error)
 	// UsageByDay sums the usage of messages by day and model, in day then model order.
 	UsageByDay(filter StatsFilter) ([]UsageRow, error)
+	// ScanMessagesFrom is ScanMessages from message fromSeq on, found through the index.
+	ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*StoredMessage) error) error
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume

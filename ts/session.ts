@@ -79,6 +79,14 @@ export class Session {
   }
 
   /**
+   * lastEnvelope is the envelope of the session's last message, or null when it has none.
+   * It reads that one message, off the JS thread, so it costs the same on any session.
+   */
+  async lastEnvelope(): Promise<Envelope | null> {
+    return JSON.parse(await native.lastEnvelopeAsync(this.#h));
+  }
+
+  /**
    * restoreMessages seeds an empty session with structured messages, every block type kept,
    * deriving turns and the token tracker from them. Throws SESSION_NOT_EMPTY otherwise.
    */
