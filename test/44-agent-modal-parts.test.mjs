@@ -111,15 +111,14 @@ test('an aborted turn stops where it is; the reply cut off stays open for the ne
   assert.equal(session.envelopes()[1].status, 'interrupted');
 });
 
-test('the command line: --continue, --resume [id], --new, --db, and clear errors', () => {
-  assert.deepEqual(parseArgs([]), { start: { kind: 'new' }, db: undefined });
-  assert.deepEqual(parseArgs(['-c']), { start: { kind: 'continue' }, db: undefined });
-  assert.deepEqual(parseArgs(['--resume']), { start: { kind: 'resume', id: undefined }, db: undefined });
-  assert.deepEqual(parseArgs(['-r', '01a1fd', '--db', '/tmp/x.db']), { start: { kind: 'resume', id: '01a1fd' }, db: '/tmp/x.db' });
-  assert.deepEqual(parseArgs(['--resume', '--db', 'x.db']), { start: { kind: 'resume', id: undefined }, db: 'x.db' });
-  assert.deepEqual(parseArgs(['--new']), { start: { kind: 'new' }, db: undefined });
-  assert.equal(parseArgs(['--continue', '--help']).start.kind, 'help');
-  assert.throws(() => parseArgs(['--continue', '--new']), /--continue and --new cannot be used together/);
+test('the command line: the resume flags as parseResumeArgs reads them, then --db and --help', () => {
+  assert.deepEqual(parseArgs([]), { request: { mode: 'default' }, help: false });
+  assert.deepEqual(parseArgs(['-c']), { request: { mode: 'continue' }, help: false });
+  assert.deepEqual(parseArgs(['--resume']), { request: { mode: 'resume' }, help: false });
+  assert.deepEqual(parseArgs(['-r', '01a1fd', '--db', '/tmp/x.db']), { request: { mode: 'resume', id: '01a1fd' }, db: '/tmp/x.db', help: false });
+  assert.deepEqual(parseArgs(['--db', 'x.db', '--resume']), { request: { mode: 'resume' }, db: 'x.db', help: false });
+  assert.deepEqual(parseArgs(['--new', '-h']), { request: { mode: 'new' }, help: true });
+  assert.throws(() => parseArgs(['--continue', '--new']), /give only one of --continue, --resume and --new/);
   assert.throws(() => parseArgs(['--db']), /--db needs a path/);
   assert.throws(() => parseArgs(['--frobnicate']), /unknown argument "--frobnicate"/);
 });

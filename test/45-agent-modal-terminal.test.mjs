@@ -130,10 +130,10 @@ test('a conversation with tool calls, quit, then --continue shows the earlier to
   await quit(term);
 });
 
-test('--resume with an id prefix, --resume with the picker, and --new', async (t) => {
+test('--continue with nothing to continue, --resume with an id prefix, --resume with the picker, and --new', async (t) => {
   const { term, agent } = project(t);
-  agent();
-  await ready(term);
+  agent('--continue');
+  assert.match(await ready(term), /No earlier session in this folder: this is a new one\./);
   await converse(term, FIRST_PROMPT, 3);
   const first = /Session (\S+) is saved/.exec(await quit(term))[1];
 

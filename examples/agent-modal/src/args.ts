@@ -1,14 +1,11 @@
-/** How the agent starts, from its command line (seed 004, phase 4). */
-export type Start =
-  | { kind: 'new' }
-  | { kind: 'continue' }
-  | { kind: 'resume'; id?: string }
-  | { kind: 'help' };
+import { parseResumeArgs, type ResumeRequest } from 'sessionkeep';
 
 export interface Args {
-  start: Start;
+  /** --continue, --resume [id], --new, or none of them (a new session). */
+  request: ResumeRequest;
   /** The database; default: sessionkeep's ($SESSIONKEEP_DB, else ~/.sessionkeep/sessions.db). */
   db?: string;
+  help: boolean;
 }
 
 export const USAGE = `Usage: agent-modal [--continue | --resume [id] | --new] [--db <path>]
@@ -23,38 +20,20 @@ Without ANTHROPIC_API_KEY a scripted model plays the assistant, offline; it real
 tools (list_dir, read_file, grep) in this folder. With it, the agent talks to Claude
 ($ANTHROPIC_MODEL, default claude-sonnet-4-6).`;
 
-/** parseArgs reads the command line; it throws an Error whose message is for the user. */
+/**
+ * parseArgs reads the command line: the resume flags as every sessionkeep app reads them
+ * (parseResumeArgs), then this program's own. It throws an Error whose message is for the user.
+ */
 export function parseArgs(argv: string[]): Args {
-  let start: Start | undefined;
-  let db: string | undefined;
-  const choose = (s: Start) => {
-    if (start) throw new Error(`${flagOf(start)} and ${flagOf(s)} cannot be used together`);
-    start = s;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    switch (arg) {
-      case '-c': case '--continue': choose({ kind: 'continue' }); break;
-      case '-n': case '--new': choose({ kind: 'new' }); break;
-      case '-h': case '--help': return { start: { kind: 'help' } };
-      case '-r': case '--resume': {
-        const next = argv[i + 1];
-        const id = next !== undefined && !next.startsWith('-') ? next : undefined;
-        if (id !== undefined) i++;
-        choose({ kind: 'resume', id });
-        break;
-      }
-      case '--db':
-        db = argv[++i];
-        if (!db) throw new Error('--db needs a path');
-        break;
-      default:
-        throw new Error(`unknown argument ${JSON.stringify(arg)}`);
-    }
+  const { request, rest } = parseResumeArgs(argv);
+  const args: Args = { request, help: false };
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    if (arg === '-h' || arg === '--help') args.help = true;
+    else if (arg === '--db') {
+      args.db = rest[++i];
+      if (!args.db) throw new Error('--db needs a path');
+    } else throw new Error(`unknown argument ${JSON.stringify(arg)}`);
   }
-  return { start: start ?? { kind: 'new' }, db };
-}
-
-function flagOf(s: Start): string {
-  return `--${s.kind}`;
+  return args;
 }

@@ -5,16 +5,16 @@
  */
 import { useMemo, useState } from 'react';
 import { render } from 'ink';
-import { openStore, SessionError, type Session, type Store } from 'sessionkeep';
+import { openStore, resolveSession, SessionError, type ResumeRequest, type SessionInfo, type Store } from 'sessionkeep';
 import { SessionPicker } from 'sessionkeep/ink';
 import { AgentModal } from './AgentModal.js';
 import { anthropicModel } from './anthropic-model.js';
-import { parseArgs, USAGE, type Start } from './args.js';
+import { parseArgs, USAGE } from './args.js';
 import type { Model } from './model.js';
 import { scriptedModel } from './scripted-model.js';
 
-/** What the screen starts with: a session (null: a new one) or the picker. */
-type Opening = { pick: true } | Chat;
+/** What the screen starts with: a session (null: a new one) or the picker over `sessions`. */
+type Opening = { pick: true; sessions: SessionInfo[] } | Chat;
 type Chat = { pick: false; sessionId: string | null; note: string[] };
 
 const NEW: Chat = { pick: false, sessionId: null, note: ['New session.'] };
@@ -27,7 +27,7 @@ async function main(): Promise<number> {
     process.stderr.write(`agent-modal: ${(err as Error).message}\n\n${USAGE}\n`);
     return 2;
   }
-  if (args.start.kind === 'help') {
+  if (args.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
@@ -38,15 +38,15 @@ async function main(): Promise<number> {
   const root = process.cwd();
   const store = openStore(args.db);
   try {
+    const model = await chooseModel(root);
     let opening: Opening;
     try {
-      opening = open(store, args.start, root);
+      opening = open(store, args.request, root, model);
     } catch (err) {
       if (!(err instanceof SessionError)) throw err;
       process.stderr.write(`agent-modal: ${err.message}\n`);
       return 1;
     }
-    const model = await chooseModel(root);
     const seen: { sessionId?: string } = {};
     const app = render(<App store={store} root={root} model={model} opening={opening} onSession={(id) => { seen.sessionId = id; }} />);
     // A signal ends the app as Ctrl-C does: unmounting closes the session, then the store flushes.
@@ -63,27 +63,26 @@ async function main(): Promise<number> {
   }
 }
 
-/** open decides what the screen starts with, from --continue, --resume [id] or --new. */
-function open(store: Store, start: Start, root: string): Opening {
-  switch (start.kind) {
-    case 'continue': {
-      const latest = store.latestSession(root);
-      return latest ? resumed(latest) : { ...NEW, note: ['No earlier session in this folder: this is a new one.'] };
-    }
-    case 'resume':
-      return start.id ? resumed(store.findSession(start.id)) : { pick: true };
-    default:
-      return NEW;
-  }
+/**
+ * open decides what the screen starts with. --continue and --resume go through sessionkeep's
+ * resolveSession; a new session (--new, or no flag) is left to the screen, which creates it
+ * with the first prompt, so starting and quitting leaves no empty session.
+ */
+function open(store: Store, request: ResumeRequest, root: string, model: Model): Opening {
+  if (request.mode === 'new' || request.mode === 'default') return NEW;
+  const r = resolveSession(store, request, { projectPath: root, provider: model.provider, model: model.model, contextWindow: model.contextWindow });
+  if (r.action === 'pick') return { pick: true, sessions: r.sessions };
+  // The screen opens the session it shows; this object is let go.
+  r.session.close();
+  if (r.action === 'created') return { pick: false, sessionId: r.session.id, note: ['No earlier session in this folder: this is a new one.'] };
+  return { pick: false, sessionId: r.session.id, note: r.summary.text.split('\n') };
 }
 
-/**
- * resumed takes the id and the resume summary (seed 003) of a session found for --continue
- * or --resume. It lets go of it: the agent's screen opens the session it shows.
- */
-function resumed(session: Session): Chat {
+/** resumed is the screen for a session picked from the list, with its resume summary. */
+function resumed(store: Store, id: string): Chat {
+  const session = store.openSession(id);
   try {
-    return { pick: false, sessionId: session.id, note: session.resumeSummary().text.split('\n') };
+    return { pick: false, sessionId: id, note: session.resumeSummary().text.split('\n') };
   } finally {
     session.close();
   }
@@ -113,9 +112,8 @@ function App({ store, root, model, opening, onSession }: AppProps) {
   if (current.pick) {
     return (
       <SessionPicker
-        store={store}
-        projectPath={root}
-        onResume={(info) => setCurrent(resumed(store.openSession(info.id)))}
+        sessions={current.sessions}
+        onResume={(info) => setCurrent(resumed(store, info.id))}
         onNew={() => setCurrent(NEW)}
       />
     );
