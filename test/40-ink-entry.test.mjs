@@ -60,7 +60,7 @@ test('an app with the package installed imports sessionkeep and sessionkeep/ink,
     const out = renderToString(h(React.Fragment, null,
       h(ContextMeter, { tokens: 5000, contextWindow: 10000, width: 4 }),
       h(Text, null, '\\n'),
-      h(SessionPicker, { store, projectPath: '/work/app', onResume() {} })));
+      h(SessionPicker, { sessions: store.listSessions({ projectPath: '/work/app' }), onResume() {} })));
     store.close();
     console.log(out);
   `);

@@ -111,7 +111,7 @@ test('a long list scrolls to keep the pointer in view and says how many are abov
   assert.deepEqual(calls, [['resume', 'id0']]);
 });
 
-test('given a store, it lists that project\'s sessions from it, newest first, at most limit', async (t) => {
+test('given a store, it lists that project\'s sessions off the JS thread, newest first, at most limit', async (t) => {
   const { store } = tempStore(t);
   for (const [project, prompt] of [['/work/app', 'oldest in app'], ['/work/other', 'not this project'], ['/work/app', 'middle in app'], ['/work/app', 'newest in app']]) {
     const s = store.createSession({ projectPath: project });
@@ -122,6 +122,7 @@ test('given a store, it lists that project\'s sessions from it, newest first, at
     await new Promise((r) => setTimeout(r, 5)); // distinct last-write times
   }
   const { ui, calls } = mount(t, { store, projectPath: '/work/app', limit: 2 });
+  await waitForFrame(ui, /"middle in app"/);
   const lines = rows(ui);
   assert.equal(lines.length, 2, frame(ui));
   assert.match(lines[0], /^▸ just now\s+"newest in app"\s+2 messages$/);
@@ -133,7 +134,8 @@ test('given a store, it lists that project\'s sessions from it, newest first, at
 test('an empty project offers only a new session and quitting; Enter does nothing', async (t) => {
   const { store } = tempStore(t);
   const { ui, calls } = mount(t, { store, projectPath: '/nowhere' });
-  assert.match(frame(ui), /No sessions yet in this project\./);
+  assert.match(frame(ui), /Listing sessions…/);
+  await waitForFrame(ui, /No sessions yet in this project\./);
   assert.match(frame(ui), /\[n\] New session {2}\[q\] Quit/);
   assert.doesNotMatch(frame(ui), /Resume/);
   await press(ui, KEY.enter, KEY.down, 'n');
@@ -144,7 +146,7 @@ test('a store that cannot be listed shows the error instead of an empty list', a
   const { store } = tempStore(t);
   store.close();
   const { ui } = mount(t, { store });
-  assert.match(frame(ui), /Could not list sessions: .*closed/i);
+  await waitForFrame(ui, /Could not list sessions: .*closed/i);
 });
 
 test('without onQuit, q exits the Ink app', async (t) => {

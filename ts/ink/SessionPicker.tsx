@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Box, Text, useApp, useInput } from 'ink';
 import type { SessionInfo, Store } from '../index.js';
 import { formatRelativeTime } from './format.js';
@@ -6,7 +6,7 @@ import { formatRelativeTime } from './format.js';
 export interface SessionPickerProps {
   /** The sessions to choose from, newest first. Give these, or a `store` to list them from. */
   sessions?: SessionInfo[];
-  /** A store to list the sessions from, with `store.listSessions({ projectPath, limit })`. */
+  /** A store to list the sessions from, with `store.listSessionsAsync({ projectPath, limit })`. */
   store?: Store;
   /** With `store`: only the sessions of this project. Default: every project. */
   projectPath?: string;
@@ -39,8 +39,7 @@ const COUNT_WIDTH = 14;
 export function SessionPicker(props: SessionPickerProps) {
   const { store, projectPath, limit = 50, onResume, onNew, now, visibleRows = 10, isActive = true } = props;
   const { exit } = useApp();
-  const given = props.sessions;
-  const listed = useMemo(() => (given ? { sessions: given } : listFrom(store, projectPath, limit)), [given, store, projectPath, limit]);
+  const listed = useListing(props.sessions, store, projectPath, limit);
   const { sessions } = listed;
   const last = Math.max(0, sessions.length - 1);
   // Keys can come faster than renders (a paste, a fast typist): the handler reads the
@@ -75,8 +74,9 @@ export function SessionPicker(props: SessionPickerProps) {
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>{props.title ?? 'Select a session to resume:'}</Text>
       <Box flexDirection="column" borderStyle="single" borderLeft={false} borderRight={false} borderDimColor>
+        {listed.loading && <Text dimColor>Listing sessions…</Text>}
         {listed.error && <Text color="red">Could not list sessions: {listed.error.message}</Text>}
-        {!listed.error && sessions.length === 0 && <Text dimColor>No sessions yet{projectPath ? ' in this project' : ''}.</Text>}
+        {!listed.loading && !listed.error && sessions.length === 0 && <Text dimColor>No sessions yet{projectPath ? ' in this project' : ''}.</Text>}
         {start > 0 && <Text dimColor>  ↑ {start} more</Text>}
         {shown.map((s, i) => (
           <SessionRow key={s.id} session={s} selected={start + i === selected} now={clock} />
@@ -113,11 +113,29 @@ function SessionRow({ session, selected, now }: { session: SessionInfo; selected
   );
 }
 
-function listFrom(store: Store | undefined, projectPath: string | undefined, limit: number): { sessions: SessionInfo[]; error?: Error } {
-  if (!store) return { sessions: [] };
-  try {
-    return { sessions: store.listSessions({ projectPath, limit }) };
-  } catch (err) {
-    return { sessions: [], error: err instanceof Error ? err : new Error(String(err)) };
-  }
+interface Listing {
+  sessions: SessionInfo[];
+  loading?: boolean;
+  error?: Error;
+}
+
+/**
+ * useListing is the given sessions, or the store's, listed off the JS thread
+ * (listSessionsAsync): a store of many sessions never stalls the first frame.
+ */
+function useListing(given: SessionInfo[] | undefined, store: Store | undefined, projectPath: string | undefined, limit: number): Listing {
+  const [listed, setListed] = useState<Listing>({ sessions: [], loading: !given && !!store });
+  useEffect(() => {
+    if (given || !store) return;
+    let current = true;
+    setListed({ sessions: [], loading: true });
+    store.listSessionsAsync({ projectPath, limit }).then(
+      (sessions) => current && setListed({ sessions }),
+      (err: unknown) => current && setListed({ sessions: [], error: err instanceof Error ? err : new Error(String(err)) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [given, store, projectPath, limit]);
+  return given ? { sessions: given } : listed;
 }
