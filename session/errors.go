@@ -39,3 +39,10 @@ var (
 	// ErrStorage: any other failure to read or write the database.
 	ErrStorage = errors.New("storage failure")
 )
+
+// Errors of importing and exporting transcripts.
+var (
+	// ErrFileAccess: a file or folder to import from or export to could not be read or
+	// written.
+	ErrFileAccess = errors.New("file access failed")
+)

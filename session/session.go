@@ -198,7 +198,7 @@ func (s *Session) checkpoint() {
 // beginMessage starts a message on chain side, with the envelope state extra, and queues
 // it. Each chain links its own messages; a sidechain's messages stay in the turn that
 // started them.
-func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string, side sidechain, extra envelopeExtra) {
+func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string, side sidechain, extra EnvelopeExtra) {
 	if provider == "" {
 		provider = s.provider
 	}
@@ -218,7 +218,7 @@ func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, req
 		RequestID:   requestID,
 		IsSidechain: side.on,
 		Meta:        meta.encode(),
-		Extra:       extra.encode(),
+		Extra:       extra.Encode(),
 	}
 	s.nextSeq++
 	if side.on {
@@ -263,7 +263,7 @@ func (s *Session) endMessage(status string) {
 	if meta == nil {
 		meta = m.meta.encode()
 	}
-	s.mgr.store.Apply(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.encode(), Usage: m.usage})
+	s.mgr.store.Apply(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.Encode(), Usage: m.usage})
 	if m.hasUsage {
 		s.countUsage(m.usage)
 	}

@@ -32,6 +32,8 @@ type Store interface {
 	HasToolUse(sessionID, toolUseID string) (bool, error)
 	// Close flushes and closes the store.
 	Close() error
+	// MessageUUIDs returns the uuids of a session's messages and records.
+	MessageUUIDs(sessionID string) (map[string]struct{}, error)
 }
 
 // SessionInfo is the listing of a session.

@@ -3,3 +3,4 @@ export { Session } from './session';
 export { SessionError } from './errors';
 export type * from './types';
 export type * from './message-state';
+export type * from './interop-types';
