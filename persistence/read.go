@@ -210,3 +210,17 @@ func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
 	})
 	return uuids, err
 }
+
+// ToolUseTurn returns the turn of the message holding a session's tool_use block with the
+// given id.
+func (s *Store) ToolUseTurn(sessionID, toolUseID string) (turn int64, found bool, err error) {
+	err = s.read(func(c *conn) error {
+		return c.query(`SELECT m.turn FROM tool_uses t JOIN messages m ON m.sid = t.sid AND m.seq = t.seq
+			WHERE t.sid = (SELECT sid FROM sessions WHERE id = ?) AND t.tool_use_id = ?`,
+			[]any{sessionID, toolUseID}, func(row []driver.Value) error {
+				turn, found = row[0].(int64), true
+				return nil
+			})
+	})
+	return turn, found, storageError("looking up the turn of a tool use", err)
+}

@@ -141,7 +141,10 @@ func (s *Session) importRecords(recs []Record) (count ImportCount, before time.T
 			continue
 		}
 		known[r.UUID] = struct{}{}
-		turn := s.importTurn(r, turnOfCall)
+		turn, err := s.importTurn(r, turnOfCall)
+		if err != nil {
+			return count, before, err
+		}
 		s.applyRecord(r, turn)
 		for _, b := range r.Blocks {
 			if b.ToolUseID != "" {
@@ -161,17 +164,26 @@ func (s *Session) importRecords(recs []Record) (count ImportCount, before time.T
 }
 
 // importTurn numbers r as a live message would be: a prompt of the main conversation
-// starts a turn, a sidechain record is in the turn of the call that started it.
-func (s *Session) importTurn(r *Record, turnOfCall map[string]int64) int64 {
+// starts a turn, a sidechain record is in the turn of the call that started it (recorded
+// before, or earlier in this import).
+func (s *Session) importTurn(r *Record, turnOfCall map[string]int64) (int64, error) {
 	if r.IsSidechain {
-		if turn, ok := turnOfCall[r.ParentToolUseID]; ok {
-			return turn
+		if turn, ok := turnOfCall[r.ParentToolUseID]; ok || r.ParentToolUseID == "" {
+			if !ok {
+				turn = s.lastTurn
+			}
+			return turn, nil
 		}
-		return s.lastTurn
+		turn, found, err := s.mgr.store.ToolUseTurn(s.id, r.ParentToolUseID)
+		if !found {
+			turn = s.lastTurn
+		}
+		turnOfCall[r.ParentToolUseID] = turn
+		return turn, err
 	}
 	turn := nextTurn(s.lastTurn, s.lastUUID == "", r.Type == TypeUser && !r.Continues)
 	s.lastUUID, s.lastTurn = r.UUID, turn
-	return turn
+	return turn, nil
 }
 
 // applyRecord queues r as message seq nextSeq.

@@ -34,6 +34,9 @@ type Store interface {
 	Close() error
 	// MessageUUIDs returns the uuids of a session's messages and records.
 	MessageUUIDs(sessionID string) (map[string]struct{}, error)
+	// ToolUseTurn returns the turn of the message holding a session's tool_use block with
+	// the given id; found is false when there is none.
+	ToolUseTurn(sessionID, toolUseID string) (turn int64, found bool, err error)
 }
 
 // SessionInfo is the listing of a session.

@@ -16,10 +16,10 @@ const Version = "0.0.0-sessionkeep"
 
 // Write writes a session as a Claude Code transcript, one record a line. A record imported
 // from Claude Code is given back field for field. Any other message becomes the record
-// Claude Code would have written for it, with the session's project as its cwd when it
-// has no context; blocks Claude Code cannot hold (an OpenAI reasoning item) are left out,
-// and so are records that are not messages of another format, a record left out passing
-// its place in the parentUuid chain to its parent.
+// Claude Code would have written for it, with the session's project as its cwd when it has
+// no context. Left out are blocks of another provider that Claude has no use for (an OpenAI
+// reasoning item) and records of another format that are not messages; a record left out
+// passes its place in the parentUuid chain to its parent.
 func Write(w io.Writer, st session.SessionState, scan session.Scan) error {
 	bw := bufio.NewWriterSize(w, 64*1024)
 	wr := writer{st: st, out: bw, replaced: map[string]string{}}
@@ -131,7 +131,7 @@ func (w *writer) made(m *session.StoredMessage, extra *session.EnvelopeExtra) ma
 	}
 	blocks := make([]json.RawMessage, 0, len(m.Blocks))
 	for _, b := range m.Blocks {
-		if info, err := session.CheckBlock(b); err == nil && claudeBlocks[info.Type] {
+		if info, err := session.CheckBlock(b); err == nil && !foreignBlocks[info.Type] {
 			blocks = append(blocks, b)
 		}
 	}
@@ -162,11 +162,10 @@ func (w *writer) made(m *session.StoredMessage, extra *session.EnvelopeExtra) ma
 	return rec
 }
 
-// claudeBlocks are the block types a Claude Code transcript holds.
-var claudeBlocks = map[string]bool{
-	session.BlockText: true, session.BlockToolUse: true, session.BlockToolResult: true, session.BlockThinking: true,
-	session.BlockRedactedThinking: true, session.BlockImage: true, session.BlockDocument: true,
-}
+// foreignBlocks are the block types of other providers that a Claude Code transcript has
+// no use for: an OpenAI reasoning item (its encrypted content means nothing to Claude). A
+// block of a type sessionkeep does not know is kept, as everywhere.
+var foreignBlocks = map[string]bool{"reasoning": true}
 
 // completeAssistant gives an assistant message the fields Claude Code always writes: an
 // id, "type": "message", the model, and a stop reason and sequence (null when unknown).
