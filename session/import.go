@@ -181,8 +181,12 @@ func (s *Session) importTurn(r *Record, turnOfCall map[string]int64) (int64, err
 		turnOfCall[r.ParentToolUseID] = turn
 		return turn, err
 	}
-	turn := nextTurn(s.lastTurn, s.lastUUID == "", r.Type == TypeUser && !r.Continues)
-	s.lastUUID, s.lastTurn = r.UUID, turn
+	if r.Role == "" { // not a message: a link of the chain, in the turn it falls in
+		s.lastUUID = r.UUID
+		return s.lastTurn, nil
+	}
+	turn := nextTurn(s.lastTurn, !s.talking, r.Type == TypeUser && !r.Continues)
+	s.lastUUID, s.lastTurn, s.talking = r.UUID, turn, true
 	return turn, nil
 }
 

@@ -27,6 +27,7 @@ type Session struct {
 	nextSeq  int64
 	lastUUID string // the last message of the main conversation
 	lastTurn int64
+	talking  bool              // the main conversation has a message: the next prompt starts a turn
 	sideLast map[string]string // the last message of each sidechain, by sidechain.key
 	lastSide sidechain         // the chain of the last message begun
 	context  []byte            // stamped on each new message: SetContext
@@ -48,6 +49,7 @@ func newSession(m *Manager, st SessionState) *Session {
 		nextSeq:  st.NextSeq,
 		lastUUID: st.LastUUID,
 		lastTurn: st.LastTurn,
+		talking:  st.LastUUID != "",
 		tracker:  st.Tracker,
 		sideLast: map[string]string{},
 		toolUses: map[string]sidechain{},
@@ -202,7 +204,7 @@ func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, req
 	if provider == "" {
 		provider = s.provider
 	}
-	parent, turn := s.lastUUID, nextTurn(s.lastTurn, s.lastUUID == "", typ == TypeUser)
+	parent, turn := s.lastUUID, nextTurn(s.lastTurn, !s.talking, typ == TypeUser)
 	if side.on {
 		parent, turn = s.sideLast[side.key()], s.lastTurn
 	}
@@ -224,7 +226,7 @@ func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, req
 	if side.on {
 		s.sideLast[side.key()] = hdr.UUID
 	} else {
-		s.lastUUID, s.lastTurn = hdr.UUID, hdr.Turn
+		s.lastUUID, s.lastTurn, s.talking = hdr.UUID, hdr.Turn, true
 	}
 	s.lastSide = side
 	s.msg = &openMessage{hdr: hdr, side: side, meta: meta, extra: extra}
