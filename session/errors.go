@@ -46,3 +46,9 @@ var (
 	// written.
 	ErrFileAccess = errors.New("file access failed")
 )
+
+// Errors of finding and addressing sessions.
+var (
+	// ErrAmbiguousID: an id prefix that matches more than one session.
+	ErrAmbiguousID = errors.New("ambiguous session id")
+)

@@ -82,13 +82,20 @@ func (m *Manager) Import(target ImportTarget, recs []Record) (ImportCount, error
 		updated = before
 	}
 	m.store.Apply(SetUpdatedAt{SessionID: s.id, Time: updated})
+	if created { // last used when its source says, or at its last record
+		used := target.Info.LastAccessedAt
+		if used.IsZero() {
+			used = updated
+		}
+		m.store.Apply(AccessSession{SessionID: s.id, At: used})
+	}
 	return count, err
 }
 
 // openOrCreate returns the live Session of info.ID, loading it, or creating it with info
 // when the store does not have it.
 func (m *Manager) openOrCreate(info SessionInfo) (*Session, bool, error) {
-	s, err := m.Open(info.ID)
+	s, err := m.acquire(info.ID)
 	if err == nil || !errors.Is(err, ErrSessionNotFound) {
 		return s, false, err
 	}
@@ -219,7 +226,7 @@ func (s *Session) applyRecord(r *Record, turn int64) {
 // records, in order, as they are now: a block still streaming is included as far as it
 // has come.
 func (m *Manager) Export(id string, fn func(st SessionState, scan Scan) error) error {
-	s, err := m.Open(id)
+	s, err := m.acquire(id)
 	if err != nil {
 		return err
 	}

@@ -57,12 +57,27 @@ func (m *Manager) Create(opts CreateOptions) (*Session, error) {
 	}
 	m.store.Apply(CreateSession{Info: info})
 	s := newSession(m, SessionState{Info: info})
+	s.accessed = true
 	m.live[info.ID] = s
 	return s, nil
 }
 
-// Open returns the live Session of id, loading it from the store when it is not open yet.
+// Open returns the live Session of id, loading it from the store when it is not open yet,
+// and records the access.
 func (m *Manager) Open(id string) (*Session, error) {
+	s, err := m.acquire(id)
+	if err == nil {
+		s.mu.Lock()
+		s.accessed = true
+		s.mu.Unlock()
+		m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
+	}
+	return s, err
+}
+
+// acquire returns the live Session of id, loading it from the store when it is not open
+// yet, without counting as an access (an import or export is not someone opening it).
+func (m *Manager) acquire(id string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -113,7 +128,7 @@ func (m *Manager) Close() error {
 	m.live = map[string]*Session{}
 	m.mu.Unlock()
 	for _, s := range live {
-		s.shutdown()
+		s.shutdown(true)
 	}
 	return m.store.Close()
 }
@@ -143,7 +158,7 @@ func (m *Manager) release(s *Session) {
 	if !last {
 		return
 	}
-	s.shutdown()
+	s.shutdown(false)
 	if m.live[s.id] == s {
 		delete(m.live, s.id)
 	}

@@ -23,11 +23,13 @@ type Session struct {
 	refs     int
 	closed   bool
 	provider string // the session's provider, the default of each message's
+	keyed    bool   // addressed by a hosted agent's key: leaving it open at exit interrupts it
 	titled   bool
 	nextSeq  int64
 	lastUUID string // the last message of the main conversation
 	lastTurn int64
 	talking  bool              // the main conversation has a message: the next prompt starts a turn
+	accessed bool              // opened or created for use, not only imported into or exported
 	sideLast map[string]string // the last message of each sidechain, by sidechain.key
 	lastSide sidechain         // the chain of the last message begun
 	context  []byte            // stamped on each new message: SetContext
@@ -45,6 +47,7 @@ func newSession(m *Manager, st SessionState) *Session {
 		id:       st.Info.ID,
 		refs:     1,
 		provider: st.Info.Provider,
+		keyed:    st.Info.Key != "",
 		titled:   st.Info.Title != "",
 		nextSeq:  st.NextSeq,
 		lastUUID: st.LastUUID,
@@ -158,17 +161,25 @@ func (s *Session) Flush() error {
 // ended as interrupted, and later calls fail with ErrStoreClosed.
 func (s *Session) Close() { s.mgr.release(s) }
 
-// shutdown ends an unfinished message as interrupted and closes the session for good.
-func (s *Session) shutdown() {
+// shutdown ends an unfinished message as interrupted, records that this process let go
+// of the session, and closes it for good. atExit says the whole store is closing with the
+// session still open: a hosted agent's session is then interrupted, like a disconnect.
+func (s *Session) shutdown(atExit bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return
 	}
-	if s.msg != nil {
+	cut := s.msg != nil
+	if cut {
 		s.endMessage(MessageInterrupted)
 	}
 	s.closed = true
+	var at time.Time // a session only imported into or exported was not accessed
+	if s.accessed {
+		at = s.mgr.now().UTC()
+	}
+	s.mgr.store.Apply(CloseSession{SessionID: s.id, At: at, Interrupted: cut || (atExit && s.keyed)})
 }
 
 // armCheckpoint makes sure the block now streaming is checkpointed within
@@ -285,7 +296,7 @@ func (s *Session) finishBlock() {
 	b := s.blk
 	s.blk = nil
 	id := ""
-	if b.kind == BlockToolUse {
+	if b.blockType() == BlockToolUse {
 		id = b.id
 	}
 	s.putBlock(b.json(), id)

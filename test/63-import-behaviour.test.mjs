@@ -51,15 +51,17 @@ test('importing the same files twice adds nothing and changes nothing', async (t
   const { store } = tempStore(t);
   const first = await store.import(REAL);
   assert.ok(first.records > 1000);
-  const before = first.sessions.map((id) => store.openSession(id).envelopes());
   const listed = store.listSessions();
+  const before = first.sessions.map((id) => store.openSession(id).envelopes());
 
   const second = await store.import(REAL);
   assert.equal(second.records, 0);
   assert.equal(second.existing, first.records);
   assert.deepEqual(second.sessions, first.sessions);
-  assert.deepEqual(first.sessions.map((id) => store.openSession(id).envelopes()), before);
-  assert.deepEqual(store.listSessions(), listed);
+  const after = first.sessions.map((id) => store.openSession(id).envelopes());
+  assert.deepEqual(after, before);
+  assert.deepEqual(store.listSessions().map(({ lastAccessedAt, ...rest }) => rest), listed.map(({ lastAccessedAt, ...rest }) => rest),
+    'the listing is as it was, but for reading the sessions');
 });
 
 test('an import of a subagent transcript and then its parent puts both in one session', async (t) => {
@@ -157,4 +159,15 @@ test('an imported session goes on live from where its main conversation ended', 
   assert.equal(next.turn, lastMain.turn + 1);
   assert.deepEqual(s.messages().at(-1), { role: 'user', content: [{ type: 'text', text: 'and now a haiku' }] });
   assert.equal(s.turns().length, turns.length + 1);
+});
+
+test('importing and exporting do not count as using a session', async (t) => {
+  const { store } = tempStore(t);
+  await store.import(PARENT);
+  const listed = store.listSessions();
+  const last = readRecords(PARENT).records.findLast((r) => r.value.timestamp).value.timestamp;
+  assert.equal(listed[0].lastAccessedAt, new Date(last).toISOString(), 'an imported session was last used at its last record');
+  await store.export(SESSION, { format: 'markdown' });
+  await store.import(PARENT);
+  assert.deepEqual(store.listSessions(), listed);
 });

@@ -27,10 +27,11 @@ function recordRich(store) {
   return s;
 }
 
-/** everything reads all a store shows of one session. */
+/** everything reads all a store shows of one session (its listing first: opening it is an access). */
 function everything(store, id) {
+  const info = store.listSessions().find((i) => i.id === id);
   const s = store.openSession(id);
-  const all = { envelopes: s.envelopes(), messages: s.messages(), turns: s.turns(), tokenTracker: s.tokenTracker(), info: store.listSessions().find((i) => i.id === id) };
+  const all = { info, envelopes: s.envelopes(), messages: s.messages(), turns: s.turns(), tokenTracker: s.tokenTracker() };
   s.close();
   return all;
 }
@@ -39,9 +40,9 @@ for (const format of ['jsonl', 'json']) {
   test(`${format}: export then import restores the session exactly`, async (t) => {
     const { store, dir } = tempStore(t);
     const id = recordRich(store).id;
-    const before = everything(store, id);
     const file = path.join(dir, `backup.${format}`);
     assert.equal(await store.export(id, { format, path: file }), undefined);
+    const before = everything(store, id);
 
     const { store: other } = tempStore(t);
     const result = await other.import(file, { format });

@@ -36,9 +36,16 @@ export interface NativeAddon {
   ingestToolUseStart(s: Handle, id: unknown, name: unknown): void;
   ingestToolUseDelta(s: Handle, partialJson: unknown): void;
   ingestToolResult(s: Handle, toolUseId: unknown, contentJSON: string | undefined, isError: unknown, rawJSON: string | undefined): void;
-  ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined): void;
+  ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined, id: unknown, model: unknown): void;
   ingestError(s: Handle, message: unknown): void;
   rejectChunk(type: unknown): never;
+  latestSession(store: Handle, projectPath: string): [Handle, string] | undefined;
+  findSession(store: Handle, idOrPrefix: string): [Handle, string];
+  sessionInfo(session: Handle, optionsJSON: string | undefined): string;
+  ingestBlock(s: Handle, blockJSON: string | undefined): void;
+  ingestBlockStart(s: Handle, blockJSON: string | undefined): void;
+  ingestBlockFields(s: Handle, fieldsJSON: string | undefined): void;
+  lastEnvelopeAsync(session: Handle): Promise<string>;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

@@ -3,6 +3,9 @@ import { native, Handle } from './native';
 import { ingestChunk } from './ingest';
 import { toJSON } from './serialize';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
+import type { PriceOptions, ResumeSummary, ResumeSummaryOptions, SessionDetails } from './management-types';
+import { optionsJSON } from './options';
+import { resumeSummary } from './resume-summary';
 import type { MessageContext, MessageOptions } from './message-state';
 
 /**
@@ -72,6 +75,14 @@ export class Session {
   }
 
   /**
+   * lastEnvelope is the envelope of the session's last message, or null when it has none.
+   * It reads that one message, off the JS thread, so it costs the same on any session.
+   */
+  async lastEnvelope(): Promise<Envelope | null> {
+    return JSON.parse(await native.lastEnvelopeAsync(this.#h));
+  }
+
+  /**
    * restoreMessages seeds an empty session with structured messages, every block type kept,
    * deriving turns and the token tracker from them. Throws SESSION_NOT_EMPTY otherwise.
    */
@@ -98,6 +109,23 @@ export class Session {
       throw argTypeError('tracker', 'an object');
     }
     native.restoreTokenTracker(this.#h, JSON.stringify(tracker));
+  }
+
+  /**
+   * info returns the session's listing (title, project, model, times, counts, token totals,
+   * status) with its message counts and token usage by model, priced when `prices` are given.
+   */
+  info(options: PriceOptions = {}): SessionDetails {
+    return JSON.parse(native.sessionInfo(this.#h, optionsJSON(options)));
+  }
+
+  /**
+   * resumeSummary returns what to show when the session is resumed (seed 003): id, last
+   * activity ("2 hours ago"), interactions, tokens, cost when priced, context usage of the
+   * window; `text` is the same for people.
+   */
+  resumeSummary(options: ResumeSummaryOptions = {}): ResumeSummary {
+    return resumeSummary(this.info(options), options.now);
   }
 
   /** flush resolves once everything ingested so far is durable on disk. */
