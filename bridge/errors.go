@@ -24,6 +24,7 @@ var errorCodes = []struct {
 	{session.ErrUnknownToolUse, "UNKNOWN_TOOL_USE", "Ingest the tool_use before its tool_result; the session is unchanged."},
 	{session.ErrInvalidMessage, "INVALID_MESSAGE", "Nothing was recorded; fix the message and try again."},
 	{session.ErrInvalidArgument, "INVALID_ARGUMENT", ""},
+	{session.ErrFileAccess, "FILE_ERROR", "Check the path and its permissions."},
 	{session.ErrSessionCorrupt, "SESSION_CORRUPT", "The session is marked corrupted; every other session is unaffected."},
 	{session.ErrBusy, "SQLITE_BUSY", "Another connection held the database lock too long; try again."},
 	{session.ErrCorrupt, "STORE_CORRUPT", "The file is damaged or is not a sessionkeep database."},

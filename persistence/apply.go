@@ -12,8 +12,12 @@ import (
 // errUnknownSession is an Op for a session the database does not hold.
 var errUnknownSession = errors.New("no such session in the database")
 
-// touched is what a batch changed of one session's listing.
-type touched struct{ messages int64 }
+// touched is what a batch changed of one session's listing: how many messages it added,
+// and when the session was last active when an Op says so (else it is now).
+type touched struct {
+	messages  int64
+	updatedAt int64
+}
 
 // commit applies a batch of Ops in one transaction. An Op that conflicts with what is
 // stored is skipped and reported through dropped; any other failure rolls the whole batch
@@ -92,6 +96,8 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	case session.SetTitle:
 		// A title made from the first prompt never replaces one the user gave.
 		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ? AND title = ''`, op.Title, sid)
+	case session.SetUpdatedAt:
+		t.updatedAt = op.Time.UnixMilli()
 	default:
 		err = fmt.Errorf("unknown op %T", op)
 	}
@@ -110,6 +116,8 @@ func opSession(op session.Op) string {
 	case session.SetTracker:
 		return op.SessionID
 	case session.SetTitle:
+		return op.SessionID
+	case session.SetUpdatedAt:
 		return op.SessionID
 	}
 	return ""
@@ -183,9 +191,13 @@ func (w *writer) putBlock(sid int64, op session.PutBlock) error {
 func (w *writer) touch(sessions map[int64]*touched) error {
 	now := time.Now().UnixMilli()
 	for sid, t := range sessions {
+		updated := now
+		if t.updatedAt != 0 {
+			updated = t.updatedAt
+		}
 		if _, err := w.c.exec(`UPDATE sessions SET message_count = message_count + ?, updated_at = ?, owner = ?,
 			status = CASE WHEN ? > 0 THEN 'active' ELSE status END WHERE sid = ?`,
-			t.messages, now, w.owner, t.messages, sid); err != nil {
+			t.messages, updated, w.owner, t.messages, sid); err != nil {
 			return err
 		}
 	}

@@ -168,3 +168,34 @@ func (s *Store) HasToolUse(sessionID, toolUseID string) (bool, error) {
 	})
 	return found, storageError("looking up a tool use", err)
 }
+
+// MessageUUIDs returns the uuids of a session's messages and records.
+func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
+	uuids := map[string]struct{}{}
+	err := s.read(func(c *conn) error {
+		sid, err := lookupSID(c, sessionID)
+		if err != nil {
+			return notFound(sessionID, err)
+		}
+		err = c.query(`SELECT uuid FROM messages WHERE sid = ?`, []any{sid}, func(row []driver.Value) error {
+			uuids[row[0].(string)] = struct{}{}
+			return nil
+		})
+		return storageError("reading the records of session "+sessionID, err)
+	})
+	return uuids, err
+}
+
+// ToolUseTurn returns the turn of the message holding a session's tool_use block with the
+// given id.
+func (s *Store) ToolUseTurn(sessionID, toolUseID string) (turn int64, found bool, err error) {
+	err = s.read(func(c *conn) error {
+		return c.query(`SELECT m.turn FROM tool_uses t JOIN messages m ON m.sid = t.sid AND m.seq = t.seq
+			WHERE t.sid = (SELECT sid FROM sessions WHERE id = ?) AND t.tool_use_id = ?`,
+			[]any{sessionID, toolUseID}, func(row []driver.Value) error {
+				turn, found = row[0].(int64), true
+				return nil
+			})
+	})
+	return turn, found, storageError("looking up the turn of a tool use", err)
+}

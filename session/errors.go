@@ -40,6 +40,13 @@ var (
 	ErrStorage = errors.New("storage failure")
 )
 
+// Errors of importing and exporting transcripts.
+var (
+	// ErrFileAccess: a file or folder to import from or export to could not be read or
+	// written.
+	ErrFileAccess = errors.New("file access failed")
+)
+
 // Errors of finding and addressing sessions.
 var (
 	// ErrAmbiguousID: an id prefix that matches more than one session.

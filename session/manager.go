@@ -61,12 +61,27 @@ func (m *Manager) create(opts CreateOptions, key string) (*Session, error) {
 	}
 	m.store.Apply(CreateSession{Info: info})
 	s := newSession(m, SessionState{Info: info})
+	s.accessed = true
 	m.live[info.ID] = s
 	return s, nil
 }
 
-// Open returns the live Session of id, loading it from the store when it is not open yet.
+// Open returns the live Session of id, loading it from the store when it is not open yet,
+// and records the access.
 func (m *Manager) Open(id string) (*Session, error) {
+	s, err := m.acquire(id)
+	if err == nil {
+		s.mu.Lock()
+		s.accessed = true
+		s.mu.Unlock()
+		m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
+	}
+	return s, err
+}
+
+// acquire returns the live Session of id, loading it from the store when it is not open
+// yet, without counting as an access (an import or export is not someone opening it).
+func (m *Manager) acquire(id string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -76,7 +91,6 @@ func (m *Manager) Open(id string) (*Session, error) {
 		s.mu.Lock()
 		s.refs++
 		s.mu.Unlock()
-		m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
 		return s, nil
 	}
 	if err := m.store.Sync(); err != nil {
@@ -88,7 +102,6 @@ func (m *Manager) Open(id string) (*Session, error) {
 	}
 	s := newSession(m, state)
 	m.live[id] = s
-	m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
 	return s, nil
 }
 

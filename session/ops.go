@@ -69,7 +69,15 @@ type SetTitle struct {
 	Title     string
 }
 
+// SetUpdatedAt records when the session was last active, for a session written with
+// records of the past (an import) rather than now.
+type SetUpdatedAt struct {
+	SessionID string
+	Time      time.Time
+}
+
 func (CreateSession) op() {}
+func (SetUpdatedAt) op()  {}
 func (BeginMessage) op()  {}
 func (PutBlock) op()      {}
 func (EndMessage) op()    {}

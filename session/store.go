@@ -53,6 +53,11 @@ type Store interface {
 	UsageByDay(filter StatsFilter) ([]UsageRow, error)
 	// ScanMessagesFrom is ScanMessages from message fromSeq on, found through the index.
 	ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*StoredMessage) error) error
+	// MessageUUIDs returns the uuids of a session's messages and records.
+	MessageUUIDs(sessionID string) (map[string]struct{}, error)
+	// ToolUseTurn returns the turn of the message holding a session's tool_use block with
+	// the given id; found is false when there is none.
+	ToolUseTurn(sessionID, toolUseID string) (turn int64, found bool, err error)
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume

@@ -6,6 +6,7 @@ export { relativeTime } from './relative-time';
 export type * from './management-types';
 export { handleSignals } from './shutdown';
 export type * from './message-state';
+export type * from './interop-types';
 export { parseResumeArgs, resolveSession, promptResume } from './resume';
 export type { ResumeRequest, Resolution, ResolveSessionOptions, PromptResumeOptions } from './resume';
 export { fromAnthropicStream } from './adapters/anthropic';

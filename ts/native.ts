@@ -13,6 +13,8 @@ export interface NativeAddon {
   createSession(store: Handle, optionsJSON: string): [Handle, string];
   openSession(store: Handle, id: string): [Handle, string];
   listSessions(store: Handle, optionsJSON: string | undefined): string;
+  importTranscripts(store: Handle, path: string, optionsJSON: string, onProgress: ((progressJSON: string) => void) | undefined): Promise<string>;
+  exportSession(store: Handle, id: string, optionsJSON: string): Promise<string | undefined>;
   sessionClose(session: Handle): void;
   appendUserMessage(session: Handle, contentJSON: string, optionsJSON: string | undefined): string;
   setContext(session: Handle, contextJSON: string | undefined): void;

@@ -1,9 +1,11 @@
+import * as nodePath from 'node:path';
 import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { Session } from './session';
 import { optionsJSON } from './options';
 import { trackStore, untrackStore } from './shutdown';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
+import type { ExportOptions, ImportOptions, ImportResult } from './interop-types';
 import type {
   RecoveredSession, SearchHit, SearchOptions, SessionByKeyOptions, Stats, StatsOptions, WorkspaceStoreOptions,
 } from './management-types';
@@ -162,6 +164,42 @@ export class Store {
    */
   sessionInfo(idOrPrefix: string): SessionInfo {
     return JSON.parse(native.resolveSession(this.#h, idOrPrefix));
+  }
+
+  /**
+   * import reads transcripts (Claude Code, Codex CLI, or sessionkeep's own export) from a
+   * file or a folder into this store, off the JS thread. Records keep their uuids, so
+   * importing the same files again adds nothing; damaged lines are reported and skipped.
+   */
+  async import(path: string, options: ImportOptions = {}): Promise<ImportResult> {
+    if (typeof path !== 'string' || path === '') throw argTypeError('path', 'a non-empty string');
+    if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object');
+    const { format, onProgress } = options;
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw argTypeError('options.onProgress', 'a function');
+    let thrown: { error: unknown } | undefined;
+    const report = onProgress && ((json: string) => {
+      if (thrown) return;
+      try {
+        onProgress(JSON.parse(json));
+      } catch (error) {
+        thrown = { error };
+      }
+    });
+    const result = await native.importTranscripts(this.#h, nodePath.resolve(path), JSON.stringify({ format }), report);
+    if (thrown) throw thrown.error;
+    return JSON.parse(result);
+  }
+
+  /**
+   * export writes session id as a Claude Code transcript, sessionkeep's own JSONL or JSON,
+   * or Markdown, off the JS thread: the text, or with `path`, the file (mode 0600).
+   */
+  async export(id: string, options: ExportOptions): Promise<string | undefined> {
+    if (typeof id !== 'string') throw argTypeError('id', 'a string');
+    if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object with a format');
+    const { format, path } = options;
+    if (path !== undefined && (typeof path !== 'string' || path === '')) throw argTypeError('options.path', 'a non-empty string');
+    return native.exportSession(this.#h, id, JSON.stringify({ format, path: path && nodePath.resolve(path) }));
   }
 
   /** flush resolves once everything recorded in any session of this store is durable. */
