@@ -2,6 +2,9 @@
 // configuration) with one window running a plain shell, driven by send-keys and read back
 // with capture-pane.
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 let servers = 0;
 
@@ -20,11 +23,13 @@ export function tmuxVersion() {
 export class Terminal {
   /**
    * Starts a `width`×`height` terminal whose shell runs in `cwd` with `env` (and nothing of
-   * the user's shell set-up); the server is killed after the test `t`.
+   * the user's shell set-up). After the test `t` the server is killed and its socket folder
+   * (a temp dir of its own, not /tmp/tmux-<uid>) removed.
    */
   constructor(t, { cwd, env, width = 120, height = 40 }) {
-    this.socket = `sessionkeep-test-${process.pid}-${++servers}-${Date.now()}`;
-    this.env = { ...env, HISTFILE: '/dev/null' };
+    this.socket = `sessionkeep-test-${process.pid}-${++servers}`;
+    this.socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessionkeep-tmux-'));
+    this.env = { ...env, HISTFILE: '/dev/null', TMUX_TMPDIR: this.socketDir };
     // The prompt is set on bash's command line: tmux hands the shell its own environment.
     this.#tmux(['-f', '/dev/null', 'new-session', '-d', '-x', String(width), '-y', String(height), '-s', 'main', '-c', cwd,
       `env PS1='${PROMPT} ' bash --norc --noprofile`]);
@@ -96,5 +101,6 @@ export class Terminal {
     } catch {
       // Already gone.
     }
+    fs.rmSync(this.socketDir, { recursive: true, force: true });
   }
 }
