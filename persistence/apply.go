@@ -55,6 +55,9 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	if create, ok := op.(session.CreateSession); ok {
 		return w.createSession(create.Info)
 	}
+	if fork, ok := op.(session.ForkSession); ok {
+		return w.fork(fork)
+	}
 	if op, ok := op.(session.ManagementOp); ok {
 		return w.applyManagement(op)
 	}
@@ -91,6 +94,10 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 			t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, sid)
 	case session.SetTitle:
 		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ?`, op.Title, sid)
+	case session.MoveHead:
+		err = w.moveHead(sid, op)
+	case session.PutFileSnapshot:
+		err = w.putFileSnapshot(sid, op.Snapshot)
 	default:
 		err = fmt.Errorf("unknown op %T", op)
 	}
@@ -109,6 +116,10 @@ func opSession(op session.Op) string {
 	case session.SetTracker:
 		return op.SessionID
 	case session.SetTitle:
+		return op.SessionID
+	case session.MoveHead:
+		return op.SessionID
+	case session.PutFileSnapshot:
 		return op.SessionID
 	}
 	return ""

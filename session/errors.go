@@ -45,3 +45,21 @@ var (
 	// ErrAmbiguousID: an id prefix that matches more than one session.
 	ErrAmbiguousID = errors.New("ambiguous session id")
 )
+
+// Errors of branches and file-history snapshots.
+var (
+	// ErrMessageNotFound: no record of the session has the given uuid.
+	ErrMessageNotFound = errors.New("message not found")
+	// ErrPathEscape: a file path that leads out of the folder it must stay in: absolute, with
+	// "..", or through a symbolic link that points out. Nothing was read or written.
+	ErrPathEscape = errors.New("path escapes its folder")
+	// ErrSnapshotNotFound: restoring files at a message with no file snapshot at it or
+	// before it on its branch.
+	ErrSnapshotNotFound = errors.New("no file snapshot")
+	// ErrBackupMissing: restoring a file the snapshot says was present but holds no content
+	// of (a snapshot imported without its backups). Nothing was written.
+	ErrBackupMissing = errors.New("file backup missing")
+	// ErrFileAccess: reading or writing the files of a snapshot failed (permissions, a
+	// directory where a file must go, a full disk).
+	ErrFileAccess = errors.New("file access failed")
+)
