@@ -7,26 +7,44 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// A fork copies the rows of the records it shares with its origin, inside the SQLite
-// file, in one statement per table: the list of records crosses as a JSON array, and
-// json_each numbers them, so record Seqs[i] of the origin becomes record i of the fork.
-// Block bodies over BlobThreshold are blob ids and so are shared, not copied. The columns
-// are named, so that a column a later migration derives from a session's rows (a
-// pre-encoded body naming its session, running totals in seq order) is left to its default
-// and derived afresh rather than copied wrong.
+// A fork copies the rows of the records it shares with its origin inside the SQLite file,
+// one statement per table. The records cross as a JSON array into a temporary table that
+// maps each origin seq to its seq in the fork (record Seqs[i] becomes record i), so every
+// copy is an index lookup per row. Block bodies over BlobThreshold are blob ids and so are
+// shared, not copied. The columns are named, so that a column a later migration derives
+// from a session's rows (a pre-encoded body naming its session, running totals in seq
+// order) is left to its default and derived afresh rather than copied wrong.
 var forkCopies = []string{
+	// ?1 is the origin, ?2 the fork.
 	`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
 			meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, is_sidechain, continues)
-		SELECT ?2, j.key, r.uuid, r.parent_uuid, r.type, r.role, r.turn,
+		SELECT ?2, f.new, r.uuid, r.parent_uuid, r.type, r.role, r.turn,
 			CASE r.status WHEN 'streaming' THEN 'interrupted' ELSE r.status END, r.created_at, r.provider, r.request_id,
 			r.meta, r.extra, r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_creation_tokens, r.is_sidechain, r.continues
-		FROM json_each(?1) j JOIN messages r ON r.sid = ?3 AND r.seq = j.value ORDER BY j.key`,
+		FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ?1 AND r.seq = f.old ORDER BY f.new`,
 	`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id)
-		SELECT ?2, j.key, r.idx, r.partial, r.body, r.blob_id
-		FROM json_each(?1) j JOIN blocks r ON r.sid = ?3 AND r.seq = j.value ORDER BY j.key, r.idx`,
+		SELECT ?2, f.new, r.idx, r.partial, r.body, r.blob_id
+		FROM temp.fork_seqs f CROSS JOIN blocks r ON r.sid = ?1 AND r.seq = f.old ORDER BY f.new, r.idx`,
 	`INSERT INTO tool_uses(sid, tool_use_id, seq)
-		SELECT ?2, r.tool_use_id, j.key
-		FROM json_each(?1) j JOIN tool_uses r ON r.sid = ?3 AND r.seq = j.value`,
+		SELECT ?2, r.tool_use_id, f.new FROM tool_uses r JOIN temp.fork_seqs f ON f.old = r.seq WHERE r.sid = ?1`,
+}
+
+// mapForkSeqs fills the temporary table that maps the seqs of the records a fork copies to
+// their seqs in the fork.
+func (w *writer) mapForkSeqs(seqs []int64) error {
+	encoded, err := json.Marshal(seqs)
+	if err != nil {
+		return err
+	}
+	if _, err := w.c.exec(`CREATE TEMP TABLE IF NOT EXISTS fork_seqs (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	if _, err := w.c.exec(`DELETE FROM temp.fork_seqs`); err != nil {
+		return err
+	}
+	// The seqs go as text: SQLite reads a BLOB given to json_each as JSONB.
+	_, err = w.c.exec(`INSERT INTO temp.fork_seqs(old, new) SELECT value, key FROM json_each(?)`, string(encoded))
+	return err
 }
 
 // fork creates a forked session and copies into it the records, and the file snapshots of
@@ -40,13 +58,11 @@ func (w *writer) fork(op session.ForkSession) error {
 		return err
 	}
 	to := w.sids[op.Info.ID]
-	encoded, err := json.Marshal(op.Seqs)
-	if err != nil {
+	if err := w.mapForkSeqs(op.Seqs); err != nil {
 		return err
 	}
-	seqs := string(encoded) // text: SQLite reads a BLOB given to json_each as JSONB
 	for _, copy := range forkCopies {
-		if _, err := w.c.exec(copy, seqs, to, from); err != nil {
+		if _, err := w.c.exec(copy, from, to); err != nil {
 			return err
 		}
 	}
@@ -59,16 +75,16 @@ func (w *writer) fork(op session.ForkSession) error {
 	if err != nil {
 		return err
 	}
-	return w.copySnapshots(from, to, seqs)
+	return w.copySnapshots(from, to)
 }
 
-// copySnapshots copies the file snapshots of session from taken at the records seqs into
-// session to. Their contents are blobs, shared.
-func (w *writer) copySnapshots(from, to int64, seqs string) error {
+// copySnapshots copies the file snapshots of session from taken at the records the fork
+// copies into session to. Their contents are blobs, shared.
+func (w *writer) copySnapshots(from, to int64) error {
 	var snapshots []int64
-	err := w.c.query(`SELECT f.fsid FROM file_snapshots f
-		WHERE f.sid = ?1 AND f.message_uuid IN (SELECT r.uuid FROM json_each(?2) j JOIN messages r ON r.sid = ?1 AND r.seq = j.value)
-		ORDER BY f.fsid`, []any{from, seqs}, func(row []driver.Value) error {
+	err := w.c.query(`SELECT s.fsid FROM file_snapshots s WHERE s.sid = ?1 AND s.message_uuid IN
+			(SELECT r.uuid FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ?1 AND r.seq = f.old)
+		ORDER BY s.fsid`, []any{from}, func(row []driver.Value) error {
 		snapshots = append(snapshots, row[0].(int64))
 		return nil
 	})

@@ -13,8 +13,9 @@ import (
 // ends at the head, and the next message starts a new branch there. Fork copies the branch
 // that ends at a record into a new session that remembers where it came from.
 
-// head returns the uuid of the record the next main-chain message follows.
-func (s *Session) head() (string, error) {
+// Head returns the uuid of the main-chain record the next message follows: the newest one,
+// or the one a rewind moved the head to; "" when the session has no messages.
+func (s *Session) Head() (string, error) {
 	if err := s.lock(); err != nil {
 		return "", err
 	}
@@ -39,7 +40,7 @@ func (s *Session) currentBranch() (*tree, []bool, error) {
 	if err != nil || !branched {
 		return nil, nil, err
 	}
-	head, err := s.head()
+	head, err := s.Head()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -91,13 +92,32 @@ func (s *Session) mainRecord(t *tree, uuid, op string) (int, error) {
 // the requests of the branch left no longer count, those of the branch returned to do.
 // Rewinding to a record on another branch switches to that branch.
 func (s *Session) Rewind(toUUID string) error {
-	if toUUID == "" {
-		return fmt.Errorf("%w: the uuid to rewind to is empty", ErrInvalidArgument)
-	}
-	if err := s.lock(); err != nil {
+	rewind, err := s.BeginRewind(toUUID)
+	if err != nil {
 		return err
 	}
-	defer s.mu.Unlock()
+	return rewind()
+}
+
+// BeginRewind takes the session for a rewind to toUUID and returns the function that does
+// it, which must be called, on any goroutine. Every other call on the session waits from
+// now until that function has returned, so a rewind whose work (reading the session's
+// tree) runs off the JS thread still comes before anything recorded after it was asked for.
+func (s *Session) BeginRewind(toUUID string) (func() error, error) {
+	if toUUID == "" {
+		return nil, fmt.Errorf("%w: the uuid to rewind to is empty", ErrInvalidArgument)
+	}
+	if err := s.lock(); err != nil {
+		return nil, err
+	}
+	return func() error {
+		defer s.mu.Unlock()
+		return s.rewind(toUUID)
+	}, nil
+}
+
+// rewind moves the head to toUUID; the session is locked.
+func (s *Session) rewind(toUUID string) error {
 	s.endOpen(true) // the message being written cannot go on past a head that moved
 	if err := s.mgr.store.Sync(); err != nil {
 		return err

@@ -131,7 +131,7 @@ func (s *Session) snapshotMessage(uuid string) (string, error) {
 		return "", err
 	}
 	if uuid == "" {
-		head, err := s.head()
+		head, err := s.Head()
 		if err == nil && head == "" {
 			err = fmt.Errorf("%w: session %s has no messages to snapshot files at", ErrInvalidArgument, s.id)
 		}

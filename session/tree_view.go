@@ -42,7 +42,7 @@ func (s *Session) Tree() ([]byte, error) {
 	if err := s.readable(); err != nil {
 		return nil, err
 	}
-	head, err := s.head()
+	head, err := s.Head()
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,14 @@ export interface NativeAddon {
   latestSession(store: Handle, projectPath: string): [Handle, string] | undefined;
   findSession(store: Handle, idOrPrefix: string): [Handle, string];
   sessionInfo(session: Handle, optionsJSON: string | undefined): string;
+  tree(session: Handle): string;
+  treeAsync(session: Handle): Promise<string>;
+  rewind(session: Handle, toUuid: string): Promise<void>;
+  fork(session: Handle, fromUuid: string | undefined): Promise<[Handle, string]>;
+  snapshotFiles(session: Handle, pathsJSON: string, optionsJSON: string | undefined): Promise<string>;
+  fileSnapshots(session: Handle, messageUuid: string | undefined): string;
+  fileSnapshotsAsync(session: Handle, messageUuid: string | undefined): Promise<string>;
+  restoreFiles(session: Handle, messageUuid: string, optionsJSON: string): Promise<string>;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */
