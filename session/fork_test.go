@@ -153,3 +153,45 @@ func TestForkFromAnotherBranchAndRefusals(t *testing.T) {
 		t.Fatalf("the fork's tree: %+v", tree)
 	}
 }
+
+func TestForkWhileAMessageStreams(t *testing.T) {
+	e := newEnv(t)
+	s := e.create(t)
+	prompt(t, s, "explain")
+	feed(t, s, start("msg_1"), text("half of it"))
+	f := must(s.Fork(""))
+	copied := envelopes(t, f)
+	if len(copied) != 2 || copied[1]["status"] != session.MessageInterrupted {
+		t.Fatalf("the fork's copy of a streaming reply: %v", copied)
+	}
+	if got := content(t, copied[1]["message"].(map[string]any))[0]["text"]; got != "half of it" {
+		t.Fatalf("the fork's copy holds %v", got)
+	}
+	feed(t, s, text(", and the rest"), done("end_turn", ""))
+	if env := envelopes(t, s); env[1]["status"] != session.MessageComplete {
+		t.Fatalf("the origin's reply after the fork: %v", env[1]["status"])
+	}
+}
+
+func TestRewindThenASubagentStartsAgainFromItsCall(t *testing.T) {
+	e := newEnv(t)
+	s := e.create(t)
+	call := withSubagent(t, s)
+	u := envelopes(t, s)[0]
+	if err := s.Rewind(u["uuid"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	feed(t, s, start("msg_again"), toolUse("toolu_task2", "Task", `{}`), done("tool_use", ""))
+	side := session.MessageOptions{AgentID: "a1", ParentToolUseID: "toolu_task2"}
+	if _, err := s.AppendUserMessageWith(mustMarshal(t, "poem again"), side); err != nil {
+		t.Fatal(err)
+	}
+	env := envelopes(t, s)
+	last := env[len(env)-1]
+	if len(env) != 3 || last["isSidechain"] != true || last["parentUuid"] != nil {
+		t.Fatalf("the subagent on the new branch: %v", env)
+	}
+	if env[1]["uuid"] == call["uuid"] {
+		t.Fatal("the old call is still on the branch")
+	}
+}
