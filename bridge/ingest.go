@@ -24,7 +24,8 @@ func init() {
 	native.Register("ingestToolResult", ingest(session.ChunkToolResult, reqString(fieldToolUseID, "toolUseId"),
 		reqJSON(fieldJSON, "content"), optBool(fieldIsError, "isError"), optJSON(fieldRaw, "raw")))
 	native.Register("ingestDone", ingest(session.ChunkDone, optString(fieldStopReason, "stopReason"),
-		optString(fieldStopSequence, "stopSequence"), optJSON(fieldUsage, "usage")))
+		optString(fieldStopSequence, "stopSequence"), optJSON(fieldUsage, "usage"),
+		optString(fieldID, "id"), optString(fieldModel, "model")))
 	native.Register("ingestError", ingest(session.ChunkError, reqString(fieldText, "message")))
 	native.Register("rejectChunk", rejectChunk)
 }
@@ -146,5 +147,5 @@ func optBool(to func(*session.Chunk) *bool, name string) field {
 // know, so that every chunk error is made in one place.
 func rejectChunk(c *native.Call) (native.Value, error) {
 	typ, _ := c.ReadString(c.Arg(0))
-	return native.Value{}, fmt.Errorf("%w: unknown chunk type %q; expected one of message_start, text, thinking, signature, redacted_thinking, tool_use, tool_use_start, tool_use_delta, tool_result, done, error", session.ErrInvalidChunk, typ)
+	return native.Value{}, fmt.Errorf("%w: unknown chunk type %q; expected one of message_start, text, thinking, signature, redacted_thinking, tool_use, tool_use_start, tool_use_delta, tool_result, done, error, block, block_start, block_fields", session.ErrInvalidChunk, typ)
 }

@@ -93,7 +93,8 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 			cache_creation_tokens = ?, context_tokens = ? WHERE sid = ?`,
 			t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, sid)
 	case session.SetTitle:
-		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ?`, op.Title, sid)
+		// A title made from the first prompt never replaces one the user gave.
+		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ? AND title = ''`, op.Title, sid)
 	case session.MoveHead:
 		err = w.moveHead(sid, op)
 	case session.PutFileSnapshot:
@@ -128,11 +129,15 @@ func opSession(op session.Op) string {
 func (w *writer) createSession(info session.SessionInfo) error {
 	res, err := w.c.exec(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
 			last_accessed_at, status, owner, is_open, session_key)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
+		ON CONFLICT(session_key) WHERE session_key IS NOT NULL DO NOTHING`,
 		info.ID, info.ProjectPath, info.Title, info.Provider, info.Model, info.ContextWindow,
 		info.CreatedAt.UnixMilli(), info.UpdatedAt.UnixMilli(), info.CreatedAt.UnixMilli(), info.Status, w.owner, nullable(info.Key))
 	if err != nil {
 		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err // another process took the key first; session.Manager opens its session
 	}
 	sid, err := res.LastInsertId()
 	w.sids[info.ID] = sid

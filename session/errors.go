@@ -46,6 +46,20 @@ var (
 	ErrAmbiguousID = errors.New("ambiguous session id")
 )
 
+// Errors of hosted agents' sessions.
+var (
+	// ErrWorkspaceRequired: a session key without a workspace, on a store not opened for one.
+	ErrWorkspaceRequired = errors.New("session key has no workspace")
+)
+
+// Errors of damaged data.
+var (
+	// ErrSessionCorrupt: rows of one session cannot be read (a column of the wrong type, a
+	// block that is not JSON, a missing blob). The session is marked corrupted; every other
+	// session is unaffected.
+	ErrSessionCorrupt = errors.New("session is corrupted")
+)
+
 // Errors of branches and file-history snapshots.
 var (
 	// ErrMessageNotFound: no record of the session has the given uuid.

@@ -39,6 +39,12 @@ func (s *Session) Ingest(c Chunk) error {
 		return s.done(c)
 	case ChunkError:
 		s.streamError(c.Text)
+	case ChunkBlock:
+		return s.wholeBlock(c)
+	case ChunkBlockStart:
+		return s.startBlock(c)
+	case ChunkBlockFields:
+		return s.setBlockFields(c)
 	default:
 		return fmt.Errorf("%w: unknown chunk type", ErrInvalidChunk)
 	}
@@ -190,7 +196,7 @@ func (s *Session) knownToolUse(id string) error {
 	if _, ok := s.toolUses[id]; ok {
 		return nil
 	}
-	if s.blk != nil && s.blk.kind == BlockToolUse && s.blk.id == id {
+	if s.blk != nil && s.blk.blockType() == BlockToolUse && s.blk.id == id {
 		return nil
 	}
 	found, err := s.mgr.store.HasToolUse(s.id, id)
@@ -220,6 +226,12 @@ func (s *Session) done(c Chunk) error {
 		return nil
 	}
 	m := s.msg
+	if c.ID != "" {
+		m.meta.ID = c.ID
+	}
+	if c.Model != "" {
+		m.meta.Model = c.Model
+	}
 	m.meta.StopReason = c.StopReason
 	if c.StopSequence != "" {
 		m.meta.StopSequence = &c.StopSequence

@@ -34,7 +34,10 @@ type CreateOptions struct {
 }
 
 // Create starts a new, empty session.
-func (m *Manager) Create(opts CreateOptions) (*Session, error) {
+func (m *Manager) Create(opts CreateOptions) (*Session, error) { return m.create(opts, "") }
+
+// create starts a new, empty session, addressed by a hosted agent's key when key is set.
+func (m *Manager) create(opts CreateOptions, key string) (*Session, error) {
 	if opts.ContextWindow < 0 {
 		return nil, fmt.Errorf("%w: contextWindow must not be negative", ErrInvalidArgument)
 	}
@@ -54,6 +57,7 @@ func (m *Manager) Create(opts CreateOptions) (*Session, error) {
 		CreatedAt:     now,
 		UpdatedAt:     now,
 		Status:        StatusActive,
+		Key:           key,
 	}
 	m.store.Apply(CreateSession{Info: info})
 	s := newSession(m, SessionState{Info: info})
@@ -90,8 +94,8 @@ func (m *Manager) Open(id string) (*Session, error) {
 
 // List returns sessions newest first.
 func (m *Manager) List(filter ListFilter) ([]SessionInfo, error) {
-	if filter.Limit < 0 {
-		return nil, fmt.Errorf("%w: limit must not be negative", ErrInvalidArgument)
+	if filter.Limit < 0 || filter.Offset < 0 {
+		return nil, fmt.Errorf("%w: limit and offset must not be negative", ErrInvalidArgument)
 	}
 	if err := m.usable(); err != nil {
 		return nil, err

@@ -53,11 +53,15 @@ type openBlock struct {
 	text      strings.Builder
 	id, name  string // tool_use
 	signature *string
-	dirty     bool // text arrived since the last checkpoint
+	dirty     bool      // text arrived since the last checkpoint
+	ext       *blockExt // set by block_start and block_fields chunks
 }
 
 // json returns the block as far as it has come.
 func (b *openBlock) json() []byte {
+	if b.ext != nil {
+		return b.ext.render(b)
+	}
 	switch b.kind {
 	case BlockText:
 		return mustJSON(textBlock{Type: BlockText, Text: b.text.String()})

@@ -63,7 +63,7 @@ type SetTracker struct {
 	Tracker   TokenTracker
 }
 
-// SetTitle records the session's title.
+// SetTitle records the title made from the session's first prompt, unless it has one.
 type SetTitle struct {
 	SessionID string
 	Title     string

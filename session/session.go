@@ -33,6 +33,8 @@ type Session struct {
 	context  []byte            // stamped on each new message: SetContext
 	tracker  TokenTracker
 	toolUses map[string]sidechain // tool_use ids known to this process, with their chain
+	hosted   HostedState
+	seenSeq  int64 // the first message a hosted agent has not seen
 
 	msg             *openMessage // the message being written, if any
 	blk             *openBlock   // the block streaming into msg, if any
@@ -53,6 +55,8 @@ func newSession(m *Manager, st SessionState) *Session {
 		tracker:  st.Tracker,
 		sideLast: map[string]string{},
 		toolUses: map[string]sidechain{},
+		hosted:   HostedState{Checkpoint: st.Info.Checkpoint, SDKSessionID: st.Info.SDKSession},
+		seenSeq:  st.Info.SeenSeq,
 	}
 }
 
@@ -101,21 +105,21 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	}
 	if !withEnvelope {
 		c := conversation{buf: append(make([]byte, 0, 4096), '[')}
-		err := s.scanBranch(func(m *StoredMessage) error {
+		err := s.markIfCorrupt(s.scanBranch(func(m *StoredMessage) error {
 			c.add(m)
 			return nil
-		})
+		}))
 		c.end()
 		return append(c.buf, ']'), err
 	}
 	buf := append(make([]byte, 0, 4096), '[')
-	err := s.scanBranch(func(m *StoredMessage) error {
+	err := s.markIfCorrupt(s.scanBranch(func(m *StoredMessage) error {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
 		buf = AppendEnvelope(buf, m)
 		return nil
-	})
+	}))
 	return append(buf, ']'), err
 }
 
@@ -297,7 +301,7 @@ func (s *Session) finishBlock() {
 	b := s.blk
 	s.blk = nil
 	id := ""
-	if b.kind == BlockToolUse {
+	if b.blockType() == BlockToolUse {
 		id = b.id
 	}
 	s.putBlock(b.json(), id)

@@ -32,11 +32,17 @@ export function ingestChunk(h: Handle, chunk: StreamChunk): void {
     case 'message_start':
       return native.ingestMessageStart(h, c.id, c.model, c.provider, c.requestId, messageState(c));
     case 'done':
-      return native.ingestDone(h, c.stopReason, c.stopSequence, c.usage == null ? undefined : JSON.stringify(c.usage));
+      return native.ingestDone(h, c.stopReason, c.stopSequence, c.usage == null ? undefined : JSON.stringify(c.usage), c.id, c.model);
     case 'redacted_thinking':
       return native.ingestRedactedThinking(h, c.data);
     case 'error':
       return native.ingestError(h, c.message);
+    case 'block':
+      return native.ingestBlock(h, toJSON(c.block));
+    case 'block_start':
+      return native.ingestBlockStart(h, toJSON(c.block));
+    case 'block_fields':
+      return native.ingestBlockFields(h, toJSON(c.fields));
     default:
       native.rejectChunk(String(c.type));
   }

@@ -127,8 +127,9 @@ export type StreamChunk =
   | { type: 'tool_use_start'; id: string; name: string }
   | { type: 'tool_use_delta'; partialJson: string }
   | { type: 'tool_result'; toolUseId: string; content: string | Block[]; isError?: boolean; raw?: ToolExecution }
-  | { type: 'done'; stopReason?: string; stopSequence?: string; usage?: Usage }
-  | { type: 'error'; message: string };
+  | { type: 'done'; stopReason?: string; stopSequence?: string; usage?: Usage; id?: string; model?: string }
+  | { type: 'error'; message: string }
+  | BlockChunk;
 
 export interface Turn { index: number; startIndex: number; endIndex: number }
 
@@ -200,3 +201,15 @@ export interface ListSessionsOptions {
   /** Archived sessions are left out unless this is true. */
   includeArchived?: boolean;
 }
+
+/**
+ * The chunks for what the delta chunks cannot say, each kept verbatim: `block` adds a complete
+ * block of any type; `block_start` starts a block whose text, thinking or input then streams
+ * with the delta chunks, keeping its other fields (a new block even when the one before has
+ * the same kind); `block_fields` sets fields of the block streaming (citations that arrive
+ * mid-block).
+ */
+export type BlockChunk =
+  | { type: 'block'; block: Block }
+  | { type: 'block_start'; block: Block }
+  | { type: 'block_fields'; fields: Record<string, unknown> };
