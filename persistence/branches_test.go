@@ -2,6 +2,8 @@ package persistence
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -113,5 +115,58 @@ func TestBranchedFlagFollowsTheLinks(t *testing.T) {
 	}
 	if n := queryInt(t, db, `SELECT COUNT(*) FROM sessions WHERE branched = 1`); n != 1 {
 		t.Fatalf("the migration marks %d sessions, want the one linked past a record", n)
+	}
+}
+
+func TestDeleteTakesSnapshotsAndRewindsButKeepsSharedBlobs(t *testing.T) {
+	s, path := openTemp(t)
+	m := session.NewManager(s)
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "shared.txt"), []byte("the same content"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := mustCreate(t, m, session.CreateOptions{})
+	b := mustCreate(t, m, session.CreateOptions{})
+	var prompts []string
+	for _, sess := range []*session.Session{a, b} {
+		env, err := sess.AppendUserMessage([]byte(`"go"`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e struct{ UUID string }
+		json.Unmarshal(env, &e)
+		prompts = append(prompts, e.UUID)
+		if _, err := sess.SnapshotFiles([]string{"shared.txt"}, session.SnapshotOptions{Root: root}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.AppendUserMessage([]byte(`"again"`))
+	if err := a.Rewind(prompts[0]); err != nil {
+		t.Fatal(err)
+	}
+	id := a.ID()
+	a.Close()
+	if err := m.Delete(id); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	db := rawDB(t, path)
+	for _, table := range []string{"rewinds", "file_snapshots", "snapshot_files"} {
+		want := int64(1)
+		if table == "rewinds" {
+			want = 0
+		}
+		if n := queryInt(t, db, `SELECT COUNT(*) FROM `+table); n != want {
+			t.Errorf("%d rows left in %s after the delete, want %d", n, table, want)
+		}
+	}
+	into := t.TempDir()
+	if _, err := b.RestoreFiles(prompts[1], session.RestoreOptions{Into: into}); err != nil {
+		t.Fatalf("the other session's snapshot lost its shared content: %v", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(into, "shared.txt")); string(got) != "the same content" {
+		t.Fatalf("restored %q", got)
 	}
 }
