@@ -76,11 +76,11 @@ type SnapshotOptions struct {
 // never out of the root (ErrPathEscape); a path that names a folder is refused. Nothing is
 // recorded when any path is refused.
 func (s *Session) SnapshotFiles(paths []string, opts SnapshotOptions) (FileSnapshot, error) {
-	root, err := s.snapshotRoot(opts.Root)
+	message, err := s.snapshotMessage(opts.MessageUUID) // first: it waits for what is queued
 	if err != nil {
 		return FileSnapshot{}, err
 	}
-	message, err := s.snapshotMessage(opts.MessageUUID)
+	root, err := s.snapshotRoot(opts.Root)
 	if err != nil {
 		return FileSnapshot{}, err
 	}
@@ -109,7 +109,7 @@ func (s *Session) SnapshotFiles(paths []string, opts SnapshotOptions) (FileSnaps
 	return s.PutFileSnapshot(snap)
 }
 
-// snapshotRoot returns the folder a snapshot reads from.
+// snapshotRoot returns the folder a snapshot reads from; the session is in the store.
 func (s *Session) snapshotRoot(root string) (string, error) {
 	if root != "" {
 		return root, nil
