@@ -40,15 +40,32 @@ func (s *Session) currentBranch() (*tree, []bool, error) {
 	if err != nil || !branched {
 		return nil, nil, err
 	}
-	head, err := s.Head()
-	if err != nil {
+	if err := s.lock(); err != nil {
 		return nil, nil, err
+	}
+	key, memo := branchMemo{head: s.lastUUID, nextSeq: s.nextSeq}, s.branch
+	s.mu.Unlock()
+	if memo != nil && memo.head == key.head && memo.nextSeq == key.nextSeq {
+		return memo.tree, memo.on, nil
 	}
 	t, err := s.loadTree()
 	if err != nil {
 		return nil, nil, err
 	}
-	return t, t.branch(t.find(head)), nil
+	key.tree, key.on = t, t.branch(t.find(key.head))
+	s.mu.Lock()
+	s.branch = &key
+	s.mu.Unlock()
+	return key.tree, key.on, nil
+}
+
+// branchMemo is the branch a session last worked out, with what it depends on: the head
+// and how many records were written. Reads before the next write or rewind reuse it.
+type branchMemo struct {
+	head    string
+	nextSeq int64
+	tree    *tree
+	on      []bool
 }
 
 // scanBranch calls fn for each record of the branch that ends at the head, in order.

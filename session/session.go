@@ -33,6 +33,7 @@ type Session struct {
 	context  []byte            // stamped on each new message: SetContext
 	tracker  TokenTracker
 	toolUses map[string]sidechain // tool_use ids known to this process, with their chain
+	branch   *branchMemo          // the branch last worked out, for reads until the next write
 	hosted   HostedState
 	seenSeq  int64 // the first message a hosted agent has not seen
 
