@@ -211,6 +211,25 @@ test('at every step of a stream, what the hook exposes equals what the session r
   assert.deepEqual(latest().envelopes.map((e) => e.status).slice(4), ['complete', 'complete', 'complete', 'complete']);
 });
 
+test('refresh() shows what changed without the hook: a rewind moves the head back', async (t) => {
+  const { store } = tempStore(t);
+  const { latest, until } = mountProbe(t, { store });
+  const first = latest().appendUserMessage('first question');
+  latest().ingest({ type: 'text', text: 'first answer' });
+  latest().ingest({ type: 'done' });
+  latest().appendUserMessage('second question');
+  latest().ingest({ type: 'text', text: 'second answer' });
+  latest().ingest({ type: 'done' });
+  await until({ messages: 4, last: '"second answer"' });
+
+  await latest().session.rewind(first.uuid);
+  await latest().refresh();
+  await until({ messages: 1, last: '"first question"' });
+  assert.deepEqual(latest().envelopes, latest().session.envelopes());
+  latest().appendUserMessage('on a new branch');
+  await until({ messages: 2, last: '"on a new branch"' });
+});
+
 test('two components own two sessions of one store independently', async (t) => {
   const { store } = tempStore(t);
   const one = mountProbe(t, { store });

@@ -68,6 +68,9 @@ export class SessionOwner {
   #timer: ReturnType<typeof setTimeout> | null = null;
   #reading = false;
   #dirty = false;
+  /** A refresh() asked for the whole session to be read; its callers wait on the read. */
+  #readAllNext = false;
+  #refreshed: (() => void)[] = [];
 
   constructor(options: SessionOwnerOptions) {
     this.#o = options;
@@ -123,6 +126,18 @@ export class SessionOwner {
     }
   }
 
+  /**
+   * refresh reads the whole session again, for changes made to it without the hook (a
+   * rewind() moves the head without writing a message). It resolves once they are shown.
+   */
+  refresh(): Promise<void> {
+    if (!this.#session || this.#closed) return Promise.resolve();
+    this.#readAllNext = true;
+    const shown = new Promise<void>((resolve) => this.#refreshed.push(resolve));
+    this.#schedule(0);
+    return shown;
+  }
+
   async flush(): Promise<void> {
     if (this.#session) await this.#session.flush();
   }
@@ -133,6 +148,7 @@ export class SessionOwner {
     this.#closed = true;
     if (this.#poll) clearInterval(this.#poll);
     if (this.#timer) clearTimeout(this.#timer);
+    for (const resolve of this.#refreshed.splice(0)) resolve();
     this.#session?.close();
   }
 
@@ -163,14 +179,18 @@ export class SessionOwner {
     if (!session || this.#closed) return;
     this.#dirty = false;
     this.#reading = true;
+    const all = this.#readAllNext;
+    const waiting = this.#refreshed.splice(0);
+    this.#readAllNext = false;
     try {
-      const change = (await this.#readTail(session)) ?? (await this.#readAll(session));
+      const change = (all ? null : await this.#readTail(session)) ?? (await this.#readAll(session));
       if (this.#closed) return;
       this.#publish({ ...change, tokenUsage: session.tokenTracker(), loaded: true });
     } catch (err) {
       if (!this.#closed) this.#publish({ error: asError(err) });
     } finally {
       this.#reading = false;
+      for (const resolve of waiting) resolve();
       if (this.#dirty) this.#schedule(this.#o.refreshMs);
     }
   }

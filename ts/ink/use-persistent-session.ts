@@ -27,6 +27,11 @@ export interface PersistentSession extends SessionSnapshot {
    * `messages` fresh while the work runs. Status is 'streaming' until it settles.
    */
   run<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  /**
+   * Reads the whole session again, for changes made without the hook (`session.rewind()`);
+   * resolves once they are shown.
+   */
+  refresh(): Promise<void>;
   /** Resolves once everything written so far is on disk. */
   flush(): Promise<void>;
 }
@@ -65,10 +70,11 @@ export function usePersistentSession(options: UsePersistentSessionOptions): Pers
   const appendUserMessage = useCallback((...args: Parameters<Session['appendUserMessage']>) => current().appendUserMessage(...args), [current]);
   const ingest = useCallback((chunk: StreamChunk) => current().ingest(chunk), [current]);
   const run = useCallback(<T>(work: (session: Session) => Promise<T>) => current().run(work), [current]);
+  const refresh = useCallback(() => current().refresh(), [current]);
   const flush = useCallback(() => current().flush(), [current]);
 
   return useMemo(
-    () => ({ ...snapshot, appendUserMessage, ingest, run, flush }),
-    [snapshot, appendUserMessage, ingest, run, flush],
+    () => ({ ...snapshot, appendUserMessage, ingest, run, refresh, flush }),
+    [snapshot, appendUserMessage, ingest, run, refresh, flush],
   );
 }
