@@ -1,6 +1,8 @@
 package bridge
 
 import (
+	"fmt"
+
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -8,6 +10,7 @@ import (
 func init() {
 	native.Register("sessionClose", sessionClose)
 	native.Register("appendUserMessage", appendUserMessage)
+	native.Register("setContext", setContext)
 	native.Register("messages", messagesSync(false))
 	native.Register("envelopes", messagesSync(true))
 	native.Register("messagesAsync", messagesAsync(false))
@@ -29,9 +32,9 @@ func sessionClose(c *native.Call) (native.Value, error) {
 	return c.Undefined(), nil
 }
 
-// appendUserMessage(session, contentJSON, largeStrings?) -> JSON of the envelope without its message,
-// which the JS layer has: crossing back a large tool output only to parse it again would
-// cost more than recording it.
+// appendUserMessage(session, contentJSON, optionsJSON?, largeStrings?) -> JSON of the
+// envelope without its message, which the JS layer has: crossing back a large tool output
+// only to parse it again would cost more than recording it.
 func appendUserMessage(c *native.Call) (native.Value, error) {
 	s, err := sessionArg(c)
 	if err != nil {
@@ -41,19 +44,41 @@ func appendUserMessage(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
+	options, _, err := c.OptStringArg(2, "options")
+	if err != nil {
+		return native.Value{}, err
+	}
+	opts, err := session.ParseMessageOptions([]byte(options))
+	if err != nil {
+		return native.Value{}, fmt.Errorf("%w: %v", session.ErrInvalidArgument, err)
+	}
 	var large session.LargeStrings
-	if v := c.Arg(2); !c.IsNullish(v) {
+	if v := c.Arg(3); !c.IsNullish(v) {
 		strs, ok := c.ReadStrings16(v)
 		if !ok {
 			return native.Value{}, &native.TypeError{Arg: "largeStrings", Want: "an array of strings"}
 		}
 		large = strs
 	}
-	m, err := s.AddUserMessage([]byte(content), large)
+	m, err := s.AddUserMessage([]byte(content), large, opts)
 	if err != nil {
 		return native.Value{}, err
 	}
 	return c.StringFromBytes(session.AppendEnvelopeFields(nil, &m)), nil
+}
+
+// setContext(session, contextJSON?): the context of the messages that follow; undefined
+// or "null" clears it.
+func setContext(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	context, _, err := c.OptStringArg(1, "context")
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.Undefined(), s.SetContext([]byte(context))
 }
 
 // messages(session) / envelopes(session) -> JSON arrays of messages (see readSync)

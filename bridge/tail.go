@@ -11,6 +11,7 @@ import (
 func init() {
 	native.Register("tail", tailSync)
 	native.Register("tailAsync", tailAsync)
+	native.Register("lastEnvelopeAsync", lastEnvelopeAsync)
 }
 
 // tail(session, n) -> JSON arrays of the last n envelopes (see readSync)
@@ -45,4 +46,17 @@ func tailArgs(c *native.Call) (*session.Session, int, error) {
 		return nil, 0, fmt.Errorf("%w: n must be a non-negative integer, got %v", session.ErrInvalidArgument, n)
 	}
 	return s, int(n), nil
+}
+
+// lastEnvelopeAsync(session) -> Promise<JSON of the last envelope, or "null">, read off
+// the JS thread.
+func lastEnvelopeAsync(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.Promise(func() (native.Settler, error) {
+		b, err := s.LastEnvelope()
+		return func(sc *native.Scope) (native.Value, error) { return sc.StringFromBytes(b), nil }, err
+	})
 }

@@ -34,7 +34,7 @@ napi_status sk_get_external(napi_env env, napi_value value, uintptr_t* handle) {
 
 static void sk_call_js(napi_env env, napi_value js_cb, void* context, void* data) {
   (void)context;
-  skSettle(env, js_cb, (uintptr_t)data);
+  skDeliver(env, js_cb, (uintptr_t)data);
 }
 
 static void sk_tsfn_finalized(napi_env env, void* data, void* hint) {
@@ -43,6 +43,8 @@ static void sk_tsfn_finalized(napi_env env, void* data, void* hint) {
   skTsfnFinalized((uintptr_t)data);
 }
 
+// sk_create_tsfn creates a thread-safe function whose calls reach skDeliver with func (which
+// may be NULL) on the JS thread.
 napi_status sk_create_tsfn(napi_env env, napi_value func, napi_value name, uintptr_t guard,
                            napi_threadsafe_function* result) {
   return napi_create_threadsafe_function(env, func, NULL, name, 0, 1, (void*)guard,
@@ -58,9 +60,9 @@ napi_status sk_call_tsfn(napi_threadsafe_function tsfn, uintptr_t handle) {
   return status;
 }
 
-// sk_call_tsfn_keep queues handle for the JS thread and keeps this thread's hold on tsfn,
-// for a producer with more to send; its last item goes through sk_call_tsfn.
-napi_status sk_call_tsfn_keep(napi_threadsafe_function tsfn, uintptr_t handle) {
+// sk_call_tsfn_again queues handle for the JS thread and keeps this thread's hold on tsfn,
+// for a thread that will call it again.
+napi_status sk_call_tsfn_again(napi_threadsafe_function tsfn, uintptr_t handle) {
   return napi_call_threadsafe_function(tsfn, (void*)handle, napi_tsfn_nonblocking);
 }
 

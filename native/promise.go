@@ -27,44 +27,34 @@ type pending struct {
 // from either rejects the Promise with the mapped JavaScript error. A thread-safe function
 // carries the result back and keeps the event loop alive until it has.
 func (c *Call) Promise(work func() (Settler, error)) (Value, error) {
+	return c.start(nil, func(func(string)) (Settler, error) { return work() })
+}
+
+// start runs work on a goroutine and returns the Promise of its result; work's reports go
+// to the JavaScript function onReport, which may be nil (see ProgressPromise).
+func (c *Call) start(onReport C.napi_value, work func(report func(string)) (Settler, error)) (Value, error) {
 	var deferred C.napi_deferred
 	var promise C.napi_value
 	if err := c.check(C.napi_create_promise(c.env, &deferred, &promise)); err != nil {
 		return Value{}, err
 	}
-	tsfn, guard, err := c.newTsfn(Value{})
-	if err != nil {
+	guard := &tsfnGuard{gone: make(chan struct{})}
+	gh := cgo.NewHandle(guard)
+	var tsfn C.napi_threadsafe_function
+	if err := c.check(C.sk_create_tsfn(c.env, onReport, c.String("sessionkeep").raw, C.uintptr_t(gh), &tsfn)); err != nil {
+		gh.Delete()
 		return Value{}, err
 	}
 	go func() {
+		reports := &reportSlot{tsfn: tsfn, guard: guard}
 		p := &pending{deferred: deferred}
-		p.settle, p.err = runRecovered(work)
+		p.settle, p.err = runRecovered(func() (Settler, error) { return work(reports.report) })
 		h := cgo.NewHandle(p)
-		if !guard.call(tsfn, h) {
+		if !guard.call(tsfn, h, true) {
 			h.Delete() // the environment is shutting down; nobody awaits the result
 		}
 	}()
 	return Value{promise}, nil
-}
-
-// newTsfn creates a thread-safe function that calls fn (none when fn is the zero Value),
-// with its guard.
-func (c *Call) newTsfn(fn Value) (C.napi_threadsafe_function, *tsfnGuard, error) {
-	guard := &tsfnGuard{gone: make(chan struct{})}
-	gh := cgo.NewHandle(guard)
-	var tsfn C.napi_threadsafe_function
-	if err := c.check(C.sk_create_tsfn(c.env, fn.raw, c.String("sessionkeep").raw, C.uintptr_t(gh), &tsfn)); err != nil {
-		gh.Delete()
-		return nil, nil, err
-	}
-	return tsfn, guard, nil
-}
-
-// tsfnItem is what a thread-safe function carries to the JS thread. run is called there
-// with the function's JS callback, or with a nil env when the environment is being torn
-// down and nothing can be done but let go.
-type tsfnItem interface {
-	run(env C.napi_env, jsCb Value)
 }
 
 // tsfnGuard knows whether a thread-safe function still exists. Node frees one when its
@@ -77,20 +67,18 @@ type tsfnGuard struct {
 	gone      chan struct{} // closed when finalized
 }
 
-// call hands h to the JS thread through tsfn, unless tsfn is gone, and lets go of tsfn; it
-// reports success.
-func (g *tsfnGuard) call(tsfn C.napi_threadsafe_function, h cgo.Handle) bool {
+// call hands h to the JS thread through tsfn, unless tsfn is gone; it reports success.
+// The last call releases the calling thread's hold on tsfn.
+func (g *tsfnGuard) call(tsfn C.napi_threadsafe_function, h cgo.Handle, last bool) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return !g.finalized && C.sk_call_tsfn(tsfn, C.uintptr_t(h)) == C.napi_ok
-}
-
-// callKeep hands h to the JS thread through tsfn, unless tsfn is gone, keeping hold of
-// tsfn for more; it reports success.
-func (g *tsfnGuard) callKeep(tsfn C.napi_threadsafe_function, h cgo.Handle) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return !g.finalized && C.sk_call_tsfn_keep(tsfn, C.uintptr_t(h)) == C.napi_ok
+	if g.finalized {
+		return false
+	}
+	if last {
+		return C.sk_call_tsfn(tsfn, C.uintptr_t(h)) == C.napi_ok
+	}
+	return C.sk_call_tsfn_again(tsfn, C.uintptr_t(h)) == C.napi_ok
 }
 
 // tsfnFinalized marks the guard behind h: its thread-safe function is being freed.
@@ -113,16 +101,29 @@ func runRecovered(work func() (Settler, error)) (settle Settler, err error) {
 	return work()
 }
 
-// settle runs the item behind h on the JS thread.
-func settle(env C.napi_env, jsCb Value, h cgo.Handle) {
-	item := h.Value().(tsfnItem)
-	h.Delete()
-	item.run(env, jsCb)
+// deliver runs on the JS thread for each item a goroutine handed over: a report for
+// jsCallback, or the result that settles a Promise. A panic stops here, short of C.
+func deliver(env C.napi_env, jsCallback C.napi_value, h cgo.Handle) {
+	defer func() { _ = recover() }()
+	switch v := h.Value().(type) {
+	case *reportSlot:
+		h.Delete()
+		v.deliver(env, jsCallback)
+	case *pending:
+		h.Delete()
+		v.settleIn(env)
+	case *streamPart:
+		h.Delete()
+		v.deliver(env, jsCallback)
+	case *streamEnd:
+		h.Delete()
+		v.settleIn(env)
+	}
 }
 
-// run resolves or rejects the Promise on the JS thread. env is nil when the environment is
-// being torn down, and then there is nothing left to settle.
-func (p *pending) run(env C.napi_env, _ Value) {
+// settleIn resolves or rejects the Promise on the JS thread. env is nil when the
+// environment is being torn down, and then there is nothing left to settle.
+func (p *pending) settleIn(env C.napi_env) {
 	if env == nil {
 		return
 	}

@@ -29,8 +29,11 @@ func (c *Call) Stream(onPart Value, work func(emit func(Settler) error) error) (
 	if err := c.check(C.napi_create_promise(c.env, &deferred, &promise)); err != nil {
 		return Value{}, err
 	}
-	tsfn, guard, err := c.newTsfn(onPart)
-	if err != nil {
+	guard := &tsfnGuard{gone: make(chan struct{})}
+	gh := cgo.NewHandle(guard)
+	var tsfn C.napi_threadsafe_function
+	if err := c.check(C.sk_create_tsfn(c.env, onPart.raw, c.String("sessionkeep").raw, C.uintptr_t(gh), &tsfn)); err != nil {
+		gh.Delete()
 		return Value{}, err
 	}
 	go func() {
@@ -40,7 +43,7 @@ func (c *Call) Stream(onPart Value, work func(emit func(Settler) error) error) (
 			return undefinedValue, work(func(s Settler) error { return st.emit(tsfn, guard, s) })
 		})
 		h := cgo.NewHandle(end)
-		if !guard.call(tsfn, h) {
+		if !guard.call(tsfn, h, true) {
 			h.Delete()
 		}
 	}()
@@ -67,7 +70,7 @@ func (st *streamState) emit(tsfn C.napi_threadsafe_function, guard *tsfnGuard, s
 		}
 	}
 	h := cgo.NewHandle(&streamPart{settle: s, state: st})
-	if !guard.callKeep(tsfn, h) {
+	if !guard.call(tsfn, h, false) {
 		h.Delete()
 		return errEnvGone
 	}
@@ -81,9 +84,10 @@ type streamPart struct {
 	state  *streamState
 }
 
-// run builds the part's value and passes it to the stream's JavaScript callback. After a
-// part has failed, the rest are dropped; the failure rejects the Promise.
-func (p *streamPart) run(env C.napi_env, onPart Value) {
+// deliver builds the part's value and passes it to the stream's JavaScript callback, on
+// the JS thread. After a part has failed, the rest are dropped; the failure rejects the
+// Promise.
+func (p *streamPart) deliver(env C.napi_env, onPart C.napi_value) {
 	if env == nil {
 		return
 	}
@@ -92,7 +96,7 @@ func (p *streamPart) run(env C.napi_env, onPart Value) {
 		pp := pending{settle: p.settle}
 		v, err := pp.build(&s)
 		if err == nil {
-			err = s.call(onPart, v)
+			err = s.call(Value{onPart}, v)
 		}
 		p.state.err = err
 	}
@@ -118,9 +122,11 @@ type streamEnd struct {
 	state *streamState
 }
 
-func (e *streamEnd) run(env C.napi_env, cb Value) {
+// settleIn settles the stream's Promise on the JS thread, with the error of a part that
+// failed if work did not fail first.
+func (e *streamEnd) settleIn(env C.napi_env) {
 	if e.err == nil && e.state.err != nil {
 		e.err = e.state.err
 	}
-	e.pending.run(env, cb)
+	e.pending.settleIn(env)
 }

@@ -12,103 +12,124 @@ import (
 // errUnknownSession is an Op for a session the database does not hold.
 var errUnknownSession = errors.New("no such session in the database")
 
-// touched is what a batch changed of one session's listing.
-type touched struct{ messages int64 }
-
-// batch is what one commit changes besides the statements it runs at once: the messages
-// it touched, written when every Op of the batch has been applied.
-type batch struct {
-	sessions map[int64]*touched
-	messages []*openMessage // in the order the batch first touched them
+// touched is what a batch changed of one session's listing: how many messages it added,
+// whether the session is active again (a message begun after any close that interrupted
+// it in the same batch), and when the session was last active when an Op says so (else
+// it is now).
+type touched struct {
+	messages  int64
+	active    bool
+	updatedAt int64
 }
 
 // commit applies a batch of Ops in one transaction. An Op that conflicts with what is
 // stored is skipped and reported through dropped; any other failure rolls the whole batch
 // back so that it can be retried.
-func (w *writer) commit(ops []session.Op) error {
-	if len(ops) == 0 {
+func (w *writer) commit(batch []session.Op) error {
+	if len(batch) == 0 {
 		return nil
 	}
 	if _, err := w.c.exec("BEGIN IMMEDIATE"); err != nil {
 		return storageError("starting a write", err)
 	}
-	b := &batch{sessions: map[int64]*touched{}}
-	if err := w.write(ops, b); err != nil {
+	sessions := map[int64]*touched{}
+	for _, op := range batch {
+		err := w.applyOp(op, sessions)
+		if err == nil {
+			continue
+		}
+		if isConstraint(err) || errors.Is(err, errUnknownSession) {
+			w.mu.Lock()
+			w.dropped = fmt.Errorf("%w: a write conflicted with what is stored and was skipped (is another process writing the same session?): %v", session.ErrStorage, err)
+			w.mu.Unlock()
+			continue
+		}
 		w.c.exec("ROLLBACK")
-		w.abandonedMessages(b)
-		return err
+		return storageError("writing", err)
 	}
-	w.committedMessages(b)
-	return nil
-}
-
-// write runs the statements of a batch and commits them.
-func (w *writer) write(ops []session.Op, b *batch) error {
-	for _, op := range ops {
-		if err := w.applyOp(op, b); err != nil && !w.skipped(err) {
-			return storageError("writing", err)
-		}
-	}
-	for _, m := range b.messages {
-		if err := w.writeMessage(m); err != nil && !w.skipped(err) {
-			return storageError("writing", err)
-		}
-	}
-	if err := w.touch(b.sessions); err != nil {
+	if err := w.touch(sessions); err != nil {
+		w.c.exec("ROLLBACK")
 		return storageError("updating session listings", err)
 	}
 	if _, err := w.c.exec("COMMIT"); err != nil {
+		w.c.exec("ROLLBACK")
 		return storageError("committing", err)
 	}
 	return nil
 }
 
-// skipped reports whether err is a write that conflicts with what is stored, which is
-// skipped and reported by the next Flush instead of failing the batch.
-func (w *writer) skipped(err error) bool {
-	if !isConstraint(err) && !errors.Is(err, errUnknownSession) {
-		return false
-	}
-	w.mu.Lock()
-	w.dropped = fmt.Errorf("%w: a write conflicted with what is stored and was skipped (is another process writing the same session?): %v", session.ErrStorage, err)
-	w.mu.Unlock()
-	return true
-}
-
-func (w *writer) applyOp(op session.Op, b *batch) error {
+func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	if create, ok := op.(session.CreateSession); ok {
 		return w.createSession(create.Info)
+	}
+	if fork, ok := op.(session.ForkSession); ok {
+		return w.fork(fork)
+	}
+	if op, ok := op.(session.ManagementOp); ok {
+		if closed, ok := op.(session.CloseSession); ok && closed.Interrupted {
+			w.closedInBatch(closed.SessionID, sessions)
+		}
+		return w.applyManagement(op)
 	}
 	sid, err := w.sid(opSession(op))
 	if err != nil {
 		return err
 	}
-	t := b.sessions[sid]
+	t := sessions[sid]
 	if t == nil {
 		t = &touched{}
-		b.sessions[sid] = t
+		sessions[sid] = t
 	}
 	switch op := op.(type) {
 	case session.BeginMessage:
 		t.messages++
-		m := &openMessage{sid: sid, hdr: op.Header}
-		w.open[msgKey{sid, op.Header.Seq}] = m
-		b.touch(m)
+		t.active = true
+		h := op.Header
+		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
+				is_sidechain, continues, meta, extra)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?, ?, ?, ?)`,
+			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
+			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
 	case session.PutBlock:
-		err = w.putBlock(sid, op, b)
+		err = w.putBlock(sid, op)
 	case session.EndMessage:
-		err = w.endMessage(sid, op, b)
+		u := op.Usage
+		_, err = w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
+			input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?
+			WHERE sid = ? AND seq = ?`,
+			op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, sid, op.Seq)
+		if err == nil {
+			err = w.writeBody(sid, op.Seq)
+		}
 	case session.SetTracker:
 		t := op.Tracker
 		_, err = w.c.exec(`UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
 			cache_creation_tokens = ?, context_tokens = ? WHERE sid = ?`,
 			t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, sid)
 	case session.SetTitle:
-		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ?`, op.Title, sid)
+		// A title made from the first prompt never replaces one the user gave.
+		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ? AND title = ''`, op.Title, sid)
+	case session.SetUpdatedAt:
+		t.updatedAt = op.Time.UnixMilli()
+	case session.MoveHead:
+		err = w.moveHead(sid, op)
+	case session.PutFileSnapshot:
+		err = w.putFileSnapshot(sid, op.Snapshot)
 	default:
 		err = fmt.Errorf("unknown op %T", op)
 	}
 	return err
+}
+
+// closedInBatch notes that session id was closed as interrupted: messages the batch began
+// before the close no longer make it active. With a commit window, a reply's last chunks and
+// the close that interrupts it often share a batch.
+func (w *writer) closedInBatch(id string, sessions map[int64]*touched) {
+	if sid, ok := w.sids[id]; ok {
+		if t := sessions[sid]; t != nil {
+			t.active = false
+		}
+	}
 }
 
 // opSession returns the id of the session an Op belongs to.
@@ -124,20 +145,31 @@ func opSession(op session.Op) string {
 		return op.SessionID
 	case session.SetTitle:
 		return op.SessionID
+	case session.SetUpdatedAt:
+		return op.SessionID
+	case session.MoveHead:
+		return op.SessionID
+	case session.PutFileSnapshot:
+		return op.SessionID
 	}
 	return ""
 }
 
 func (w *writer) createSession(info session.SessionInfo) error {
-	res, err := w.c.exec(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at, status, owner)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	res, err := w.c.exec(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
+			last_accessed_at, status, owner, is_open, session_key)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
+		ON CONFLICT(session_key) WHERE session_key IS NOT NULL DO NOTHING`,
 		info.ID, info.ProjectPath, info.Title, info.Provider, info.Model, info.ContextWindow,
-		info.CreatedAt.UnixMilli(), info.UpdatedAt.UnixMilli(), info.Status, w.owner)
+		info.CreatedAt.UnixMilli(), info.UpdatedAt.UnixMilli(), info.CreatedAt.UnixMilli(), info.Status, w.owner, nullable(info.Key))
 	if err != nil {
 		return err
 	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err // another process took the key first; session.Manager opens its session
+	}
 	sid, err := res.LastInsertId()
-	w.sids[info.ID], w.ids[sid] = sid, info.ID
+	w.sids[info.ID] = sid
 	return err
 }
 
@@ -148,7 +180,7 @@ func (w *writer) sid(id string) (int64, error) {
 	}
 	sid, err := lookupSID(w.c, id)
 	if err == nil {
-		w.sids[id], w.ids[sid] = sid, id
+		w.sids[id] = sid
 	}
 	return sid, err
 }
@@ -166,13 +198,38 @@ func lookupSID(c *conn, id string) (int64, error) {
 	return sid, err
 }
 
+// putBlock stores a block, or replaces a partial checkpoint of it. A large complete block
+// goes to the blob table; checkpoints stay inline since they are replaced soon.
+func (w *writer) putBlock(sid int64, op session.PutBlock) error {
+	body, blobID := any(op.JSON), any(nil)
+	if !op.Partial && len(op.JSON) > BlobThreshold {
+		id, err := putBlob(w.c, op.JSON)
+		if err != nil {
+			return err
+		}
+		body, blobID = nil, id
+	}
+	_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = excluded.blob_id`,
+		sid, op.Seq, op.Index, op.Partial, body, blobID)
+	if err != nil || op.ToolUseID == "" {
+		return err
+	}
+	_, err = w.c.exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
+	return err
+}
+
 // touch updates the listing of every session the batch wrote to.
 func (w *writer) touch(sessions map[int64]*touched) error {
 	now := time.Now().UnixMilli()
 	for sid, t := range sessions {
+		updated := now
+		if t.updatedAt != 0 {
+			updated = t.updatedAt
+		}
 		if _, err := w.c.exec(`UPDATE sessions SET message_count = message_count + ?, updated_at = ?, owner = ?,
 			status = CASE WHEN ? > 0 THEN 'active' ELSE status END WHERE sid = ?`,
-			t.messages, now, w.owner, t.messages, sid); err != nil {
+			t.messages, updated, w.owner, t.active, sid); err != nil {
 			return err
 		}
 	}

@@ -80,9 +80,10 @@ type bodyBuilder struct {
 	buf []byte
 }
 
-// build encodes m, whose blocks are ASCII JSON, as a body and its layout. blob stores
-// block i, a large one, and returns its blob id.
-func (bb *bodyBuilder) build(m *session.StoredMessage, blob func(i int) (int64, error)) ([]byte, []byte, error) {
+// build encodes m, whose blocks are ASCII JSON, as a body and its layout. holes[i] is the
+// blob id of block i when it is stored as a blob (0 when it is not): the body has a hole
+// there.
+func (bb *bodyBuilder) build(m *session.StoredMessage, holes []int64) ([]byte, []byte) {
 	head, at := session.AppendEnvelopeHead(nil, m)
 	buf := session.AppendASCII(bb.buf[:0], head)
 	l := layout{messageAt: at + asciiGrowth(head[:at]), blocks: make([]blockSpan, len(m.Blocks))}
@@ -91,12 +92,8 @@ func (bb *bodyBuilder) build(m *session.StoredMessage, blob func(i int) (int64, 
 			buf = append(buf, ',')
 		}
 		l.blocks[i].at = len(buf)
-		if len(block) > BlobThreshold {
-			id, err := blob(i)
-			if err != nil {
-				return nil, nil, err
-			}
-			l.blocks[i].blob = id
+		if holes[i] != 0 {
+			l.blocks[i].blob = holes[i]
 			continue
 		}
 		buf = append(buf, block...)
@@ -105,7 +102,7 @@ func (bb *bodyBuilder) build(m *session.StoredMessage, blob func(i int) (int64, 
 	buf = session.AppendASCII(buf, session.AppendMessageTail(nil, m))
 	buf = append(buf, '}')
 	bb.buf = buf
-	return buf, l.encode(), nil
+	return buf, l.encode()
 }
 
 // asciiGrowth returns how many bytes longer b becomes through session.AppendASCII.

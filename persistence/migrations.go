@@ -88,6 +88,12 @@ var migrations = []migration{
 			PRIMARY KEY (sid, tool_use_id)
 		) WITHOUT ROWID`,
 	}},
+	{3, "session management: listing metadata, hosted-agent state, history, full-text search", sessionManagementMigration},
+	{4, "per-message sidechain flag, and records that continue the previous message", []string{
+		`ALTER TABLE messages ADD COLUMN is_sidechain INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE messages ADD COLUMN continues INTEGER NOT NULL DEFAULT 0`,
+	}},
+	{5, "branches: rewinds of the head, fork lineage, file-history snapshots", branchesMigration},
 	{6, "message bodies: each complete message's envelope JSON, encoded once, and its layout", []string{
 		`ALTER TABLE messages ADD COLUMN body BLOB`,
 		`ALTER TABLE messages ADD COLUMN layout BLOB`,

@@ -29,8 +29,6 @@ type writer struct {
 	c      *conn
 	owner  string // this process, recorded on the sessions it writes
 	sids   map[string]int64
-	ids    map[int64]string        // the inverse of sids
-	open   map[msgKey]*openMessage // messages begun and not yet ended
 	bodies bodyBuilder
 
 	mu        sync.Mutex
@@ -49,7 +47,7 @@ type writer struct {
 }
 
 func newWriter(c *conn, owner string) *writer {
-	w := &writer{c: c, owner: owner, sids: map[string]int64{}, ids: map[int64]string{}, open: map[msgKey]*openMessage{},
+	w := &writer{c: c, owner: owner, sids: map[string]int64{},
 		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
 	go w.run()

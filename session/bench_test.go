@@ -34,7 +34,7 @@ func BenchmarkAppendToolResults(b *testing.B) {
 	b.SetBytes(int64(len(content)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := s.AddUserMessage(content, nil); err != nil {
+		if _, err := s.AddUserMessage(content, nil, session.MessageOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -64,7 +64,7 @@ func BenchmarkEncodeEnvelopes(b *testing.B) {
 		s.AppendUserMessage([]byte(`"please go on"`))
 		mustIngestB(b, s, start("m"), thinking("let me think about it"), text("I will read the file."), toolUse(id, "Read", `{"path":"a.go"}`))
 		c, _ := json.Marshal([]map[string]any{{"type": "tool_result", "tool_use_id": id, "content": toolOutput(t)}})
-		if _, err := s.AddUserMessage(c, nil); err != nil {
+		if _, err := s.AddUserMessage(c, nil, session.MessageOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		mustIngestB(b, s, text("Done."), session.Chunk{Kind: session.ChunkDone})

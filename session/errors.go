@@ -39,3 +39,46 @@ var (
 	// ErrStorage: any other failure to read or write the database.
 	ErrStorage = errors.New("storage failure")
 )
+
+// Errors of importing and exporting transcripts.
+var (
+	// ErrFileAccess: a file or folder could not be read or written: one to import from or
+	// export to, or the files of a snapshot (permissions, a directory where a file must go,
+	// a full disk).
+	ErrFileAccess = errors.New("file access failed")
+)
+
+// Errors of finding and addressing sessions.
+var (
+	// ErrAmbiguousID: an id prefix that matches more than one session.
+	ErrAmbiguousID = errors.New("ambiguous session id")
+)
+
+// Errors of hosted agents' sessions.
+var (
+	// ErrWorkspaceRequired: a session key without a workspace, on a store not opened for one.
+	ErrWorkspaceRequired = errors.New("session key has no workspace")
+)
+
+// Errors of damaged data.
+var (
+	// ErrSessionCorrupt: rows of one session cannot be read (a column of the wrong type, a
+	// block that is not JSON, a missing blob). The session is marked corrupted; every other
+	// session is unaffected.
+	ErrSessionCorrupt = errors.New("session is corrupted")
+)
+
+// Errors of branches and file-history snapshots.
+var (
+	// ErrMessageNotFound: no record of the session has the given uuid.
+	ErrMessageNotFound = errors.New("message not found")
+	// ErrPathEscape: a file path that leads out of the folder it must stay in: absolute, with
+	// "..", or through a symbolic link that points out. Nothing was read or written.
+	ErrPathEscape = errors.New("path escapes its folder")
+	// ErrSnapshotNotFound: restoring files at a message with no file snapshot at it or
+	// before it on its branch.
+	ErrSnapshotNotFound = errors.New("no file snapshot")
+	// ErrBackupMissing: restoring a file the snapshot says was present but holds no content
+	// of (a snapshot imported without its backups). Nothing was written.
+	ErrBackupMissing = errors.New("file backup missing")
+)

@@ -34,7 +34,10 @@ type CreateOptions struct {
 }
 
 // Create starts a new, empty session.
-func (m *Manager) Create(opts CreateOptions) (*Session, error) {
+func (m *Manager) Create(opts CreateOptions) (*Session, error) { return m.create(opts, "") }
+
+// create starts a new, empty session, addressed by a hosted agent's key when key is set.
+func (m *Manager) create(opts CreateOptions, key string) (*Session, error) {
 	if opts.ContextWindow < 0 {
 		return nil, fmt.Errorf("%w: contextWindow must not be negative", ErrInvalidArgument)
 	}
@@ -54,15 +57,31 @@ func (m *Manager) Create(opts CreateOptions) (*Session, error) {
 		CreatedAt:     now,
 		UpdatedAt:     now,
 		Status:        StatusActive,
+		Key:           key,
 	}
 	m.store.Apply(CreateSession{Info: info})
 	s := newSession(m, SessionState{Info: info})
+	s.accessed = true
 	m.live[info.ID] = s
 	return s, nil
 }
 
-// Open returns the live Session of id, loading it from the store when it is not open yet.
+// Open returns the live Session of id, loading it from the store when it is not open yet,
+// and records the access.
 func (m *Manager) Open(id string) (*Session, error) {
+	s, err := m.acquire(id)
+	if err == nil {
+		s.mu.Lock()
+		s.accessed = true
+		s.mu.Unlock()
+		m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
+	}
+	return s, err
+}
+
+// acquire returns the live Session of id, loading it from the store when it is not open
+// yet, without counting as an access (an import or export is not someone opening it).
+func (m *Manager) acquire(id string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -88,8 +107,8 @@ func (m *Manager) Open(id string) (*Session, error) {
 
 // List returns sessions newest first.
 func (m *Manager) List(filter ListFilter) ([]SessionInfo, error) {
-	if filter.Limit < 0 {
-		return nil, fmt.Errorf("%w: limit must not be negative", ErrInvalidArgument)
+	if filter.Limit < 0 || filter.Offset < 0 {
+		return nil, fmt.Errorf("%w: limit and offset must not be negative", ErrInvalidArgument)
 	}
 	if err := m.usable(); err != nil {
 		return nil, err
@@ -113,7 +132,7 @@ func (m *Manager) Close() error {
 	m.live = map[string]*Session{}
 	m.mu.Unlock()
 	for _, s := range live {
-		s.shutdown()
+		s.shutdown(true)
 	}
 	return m.store.Close()
 }
@@ -143,7 +162,7 @@ func (m *Manager) release(s *Session) {
 	if !last {
 		return
 	}
-	s.shutdown()
+	s.shutdown(false)
 	if m.live[s.id] == s {
 		delete(m.live, s.id)
 	}

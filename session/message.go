@@ -21,40 +21,84 @@ type StoredMessage struct {
 	CreatedAt  time.Time
 	Provider   string
 	RequestID  string
-	Meta       []byte // JSON object: id, model, stop_reason, stop_sequence, usage, …
-	Extra      []byte // JSON object: envelope extras such as toolUseResults and error
-	Blocks     [][]byte
+	// IsSidechain marks a subagent's message; Continues a record that continues the
+	// previous record's message. See MessageHeader.
+	IsSidechain bool
+	Continues   bool
+	Meta        []byte // JSON object: id, model, stop_reason, stop_sequence, usage, …
+	Extra       []byte // JSON object: envelope extras such as toolUseResults and error
+	Blocks      [][]byte
 
-	// Encoded is set instead of the fields above (but Seq) when a store hands out a message
-	// it keeps encoded: its envelope JSON, ASCII only (see AppendASCII), in pieces to be
-	// joined. The message object begins at Encoded[0][MessageAt] and ends one byte before
-	// the envelope's end.
+	// Encoded is set beside Seq, Role, IsSidechain and Continues (the others are left
+	// empty) when a store hands out a message it keeps encoded: its envelope JSON, ASCII
+	// only (see AppendASCII), in pieces to be joined. The message object begins at
+	// Encoded[0][MessageAt] and ends one byte before the envelope's end.
 	Encoded   [][]byte
 	MessageAt int
 }
 
+// IsConversation reports whether m is part of the main conversation that messages() gives
+// the model: a message (a record that is not one, such as an imported summary, has no role)
+// that is not on a sidechain.
+func (m *StoredMessage) IsConversation() bool { return m.Role != "" && !m.IsSidechain }
+
 // AppendMessage appends m as an API message, {role, content, ...meta}, to buf.
 func AppendMessage(buf []byte, m *StoredMessage) []byte {
-	buf = AppendMessageHead(buf, m)
-	buf = appendBlocks(buf, m.Blocks)
-	return AppendMessageTail(buf, m)
+	buf = appendMessageStart(buf, m)
+	return appendMessageEnd(buf, m.Meta)
 }
 
-// AppendEnvelope appends m with its envelope, {uuid, parentUuid, …, message}, to buf.
+// appendMessageStart appends an API message up to the end of m's content blocks, so that
+// the blocks of records that continue it can follow.
+func appendMessageStart(buf []byte, m *StoredMessage) []byte {
+	buf = append(buf, `{"role":`...)
+	buf = appendString(buf, m.Role)
+	buf = append(buf, `,"content":[`...)
+	return appendBlocks(buf, m, false)
+}
+
+// appendBlocks appends m's blocks, after a comma when more precede them.
+func appendBlocks(buf []byte, m *StoredMessage, more bool) []byte {
+	for _, b := range m.Blocks {
+		if more {
+			buf = append(buf, ',')
+		}
+		more = true
+		buf = append(buf, b...)
+	}
+	return buf
+}
+
+// appendMessageEnd closes the content of an API message and appends its fields.
+func appendMessageEnd(buf, meta []byte) []byte {
+	buf = append(buf, ']')
+	buf = appendObjectFields(buf, meta)
+	return append(buf, '}')
+}
+
+// AppendEnvelope appends m with its envelope, {uuid, parentUuid, …, message}, to buf. A
+// record that is not a message has no "message".
 func AppendEnvelope(buf []byte, m *StoredMessage) []byte {
+	if m.Role == "" {
+		return append(appendEnvelopeFields(buf, m), '}')
+	}
 	buf, _ = AppendEnvelopeHead(buf, m)
-	buf = appendBlocks(buf, m.Blocks)
+	buf = appendBlocks(buf, m, false)
 	return append(AppendMessageTail(buf, m), '}')
 }
 
-// AppendEnvelopeHead appends m's envelope up to the opening of its content array, and
-// returns where in buf its message object begins. The blocks, comma separated, then
-// AppendMessageTail and a closing brace complete it.
+// AppendEnvelopeHead appends the envelope of m, a message, up to the opening of its content
+// array, and returns where in buf its message object begins. The blocks, comma separated,
+// then AppendMessageTail and a closing brace complete it.
 func AppendEnvelopeHead(buf []byte, m *StoredMessage) ([]byte, int) {
-	buf = appendEnvelopeFields(buf, m)
-	buf = append(buf, `,"message":`...)
+	buf = append(appendEnvelopeFields(buf, m), `,"message":`...)
 	at := len(buf)
-	return AppendMessageHead(buf, m), at
+	return appendMessageStart(buf, &StoredMessage{Role: m.Role}), at
+}
+
+// AppendMessageTail closes m's content array and message, its meta fields included.
+func AppendMessageTail(buf []byte, m *StoredMessage) []byte {
+	return appendMessageEnd(buf, m.Meta)
 }
 
 // AppendEnvelopeFields appends m's envelope without its message: {uuid, …, turn, extras}.
@@ -84,31 +128,11 @@ func appendEnvelopeFields(buf []byte, m *StoredMessage) []byte {
 	buf = appendString(buf, m.Status)
 	buf = append(buf, `,"turn":`...)
 	buf = strconv.AppendInt(buf, m.Turn, 10)
-	return appendObjectFields(buf, m.Extra)
-}
-
-// AppendMessageHead appends m's message up to the opening of its content array.
-func AppendMessageHead(buf []byte, m *StoredMessage) []byte {
-	buf = append(buf, `{"role":`...)
-	buf = appendString(buf, m.Role)
-	return append(buf, `,"content":[`...)
-}
-
-// AppendMessageTail closes m's content array and message, its meta fields included.
-func AppendMessageTail(buf []byte, m *StoredMessage) []byte {
-	buf = append(buf, ']')
-	buf = appendObjectFields(buf, m.Meta)
-	return append(buf, '}')
-}
-
-func appendBlocks(buf []byte, blocks [][]byte) []byte {
-	for i, b := range blocks {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, b...)
+	buf = strconv.AppendBool(append(buf, `,"isSidechain":`...), m.IsSidechain)
+	if m.Continues {
+		buf = append(buf, `,"continuesPrevious":true`...)
 	}
-	return buf
+	return appendObjectFields(buf, m.Extra)
 }
 
 // AppendEncoded appends a message a store kept encoded (m.Encoded): with its envelope, or

@@ -9,10 +9,11 @@ import (
 // openMessage is the message a Session is writing.
 type openMessage struct {
 	hdr       MessageHeader
+	side      sidechain
 	blocks    int // complete blocks so far; the streaming block, if any, gets this index
 	meta      messageMeta
 	givenMeta []byte // a restored message's fields, kept exactly as given instead of meta
-	extra     envelopeExtra
+	extra     EnvelopeExtra
 	usage     Usage
 	hasUsage  bool
 }
@@ -29,27 +30,21 @@ type messageMeta struct {
 
 func (m messageMeta) encode() []byte { return mustJSON(m) }
 
-// envelopeExtra are the envelope fields a message may carry beside the standard ones.
-type envelopeExtra struct {
-	// ToolUseResults holds the raw execution record of each tool result, by tool_use_id.
-	ToolUseResults map[string]json.RawMessage `json:"toolUseResults,omitempty"`
-	// Error is the message of the stream error that ended the message.
-	Error string `json:"error,omitempty"`
-}
-
-func (e envelopeExtra) encode() []byte { return mustJSON(e) }
-
 // openBlock is a block still streaming: text, thinking, or tool_use input JSON.
 type openBlock struct {
 	kind      string
 	text      strings.Builder
 	id, name  string // tool_use
 	signature *string
-	dirty     bool // text arrived since the last checkpoint
+	dirty     bool      // text arrived since the last checkpoint
+	ext       *blockExt // set by block_start and block_fields chunks
 }
 
 // json returns the block as far as it has come.
 func (b *openBlock) json() []byte {
+	if b.ext != nil {
+		return b.ext.render(b)
+	}
 	switch b.kind {
 	case BlockText:
 		return mustJSON(textBlock{Type: BlockText, Text: b.text.String()})

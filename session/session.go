@@ -24,12 +24,21 @@ type Session struct {
 	refs     int
 	closed   bool
 	provider string // the session's provider, the default of each message's
+	keyed    bool   // addressed by a hosted agent's key: leaving it open at exit interrupts it
 	titled   bool
 	nextSeq  int64
-	lastUUID string
+	lastUUID string // the last message of the main conversation
 	lastTurn int64
+	talking  bool              // the main conversation has a message: the next prompt starts a turn
+	accessed bool              // opened or created for use, not only imported into or exported
+	sideLast map[string]string // the last message of each sidechain, by sidechain.key
+	lastSide sidechain         // the chain of the last message begun
+	context  []byte            // stamped on each new message: SetContext
 	tracker  TokenTracker
-	toolUses map[string]struct{} // tool_use ids recorded by this process
+	toolUses map[string]sidechain // tool_use ids known to this process, with their chain
+	branch   *branchMemo          // the branch last worked out, for reads until the next write
+	hosted   HostedState
+	seenSeq  int64 // the first message a hosted agent has not seen
 
 	msg             *openMessage // the message being written, if any
 	blk             *openBlock   // the block streaming into msg, if any
@@ -42,12 +51,17 @@ func newSession(m *Manager, st SessionState) *Session {
 		id:       st.Info.ID,
 		refs:     1,
 		provider: st.Info.Provider,
+		keyed:    st.Info.Key != "",
 		titled:   st.Info.Title != "",
 		nextSeq:  st.NextSeq,
 		lastUUID: st.LastUUID,
 		lastTurn: st.LastTurn,
+		talking:  st.LastUUID != "",
 		tracker:  st.Tracker,
-		toolUses: map[string]struct{}{},
+		sideLast: map[string]string{},
+		toolUses: map[string]sidechain{},
+		hosted:   HostedState{Checkpoint: st.Info.Checkpoint, SDKSessionID: st.Info.SDKSession},
+		seenSeq:  st.Info.SeenSeq,
 	}
 }
 
@@ -84,9 +98,12 @@ func (s *Session) RestoreTokenTracker(t TokenTracker) error {
 	return nil
 }
 
-// Messages returns the session's messages as one JSON array, with their envelopes when
-// withEnvelope is set. A block still streaming is included as far as it has come. The
-// session is not locked while the store reads, so ingest goes on during an async read.
+// Messages returns the session's messages as one JSON array: those of the branch that ends
+// at the head (see Rewind). With withEnvelope it is every record with its envelope,
+// sidechains and records that are not messages included; without, it is the main
+// conversation as the model is given it (see conversation). A block still streaming is
+// included as far as it has come. The session is not locked while the store reads, so
+// ingest goes on during an async read.
 func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	var all []byte
 	err := s.EncodeParts(withEnvelope, -1, math.MaxInt, func(part []byte) ([]byte, error) {
@@ -96,7 +113,8 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	return all, err
 }
 
-// EncodeParts encodes the last n messages of the session (all when n < 0), like Messages,
+// EncodeParts encodes the session like Messages, with its envelopes the last n records of
+// the branch (all when n < 0; without them n is not used and the conversation is whole),
 // as JSON arrays of whole messages, ASCII only (see AppendASCII), each about partSize bytes
 // or one message when that is larger. It hands each array to emit, which returns the
 // buffer to encode the next one into (nil for a new one). There is always at least one,
@@ -106,16 +124,8 @@ func (s *Session) EncodeParts(withEnvelope bool, n, partSize int, emit func(part
 		return err
 	}
 	buf := append(make([]byte, 0, min(partSize, 64<<10)), '[')
-	var scratch []byte
 	emitted := false
-	err := s.mgr.store.ScanEncoded(s.id, n, func(m *StoredMessage) error {
-		if len(buf) > 1 {
-			buf = append(buf, ',')
-		}
-		buf, scratch = appendStored(buf, scratch, m, withEnvelope)
-		if len(buf) < partSize {
-			return nil
-		}
+	flush := func() error {
 		next, err := emit(append(buf, ']'))
 		emitted = true
 		if next == nil {
@@ -123,8 +133,24 @@ func (s *Session) EncodeParts(withEnvelope bool, n, partSize int, emit func(part
 		}
 		buf = append(next[:0], '[')
 		return err
-	})
-	if err != nil {
+	}
+	var err error
+	if withEnvelope {
+		var scratch []byte
+		err = s.scanBranchEncoded(n, func(m *StoredMessage) error {
+			if len(buf) > 1 {
+				buf = append(buf, ',')
+			}
+			buf, scratch = appendStored(buf, scratch, m)
+			if len(buf) < partSize {
+				return nil
+			}
+			return flush()
+		})
+	} else {
+		err = s.encodeConversation(partSize, &buf, flush)
+	}
+	if err = s.markIfCorrupt(err); err != nil {
 		return err
 	}
 	if len(buf) > 1 || !emitted {
@@ -133,26 +159,29 @@ func (s *Session) EncodeParts(withEnvelope bool, n, partSize int, emit func(part
 	return err
 }
 
-// appendStored appends m to buf as ASCII JSON, encoding it in scratch first unless the
-// store kept it encoded; it returns both buffers for reuse.
-func appendStored(buf, scratch []byte, m *StoredMessage, withEnvelope bool) ([]byte, []byte) {
+// appendStored appends m with its envelope to buf as ASCII JSON, encoding it in scratch
+// first unless the store kept it encoded; it returns both buffers for reuse.
+func appendStored(buf, scratch []byte, m *StoredMessage) ([]byte, []byte) {
 	if m.Encoded != nil {
-		return AppendEncoded(buf, m, withEnvelope), scratch
+		return AppendEncoded(buf, m, true), scratch
 	}
-	if withEnvelope {
-		scratch = AppendEnvelope(scratch[:0], m)
-	} else {
-		scratch = AppendMessage(scratch[:0], m)
-	}
+	scratch = AppendEnvelope(scratch[:0], m)
 	return AppendASCII(buf, scratch), scratch
 }
 
-// Turns returns the session's turns.
+// Turns returns the session's turns: those of the branch that ends at the head.
 func (s *Session) Turns() ([]Turn, error) {
 	if err := s.readable(); err != nil {
 		return nil, err
 	}
-	return s.mgr.store.Turns(s.id)
+	t, on, err := s.currentBranch()
+	switch {
+	case err != nil:
+		return nil, err
+	case t == nil:
+		return s.mgr.store.Turns(s.id)
+	}
+	return t.turns(on), nil
 }
 
 // readable checkpoints the block streaming, if any, and waits until everything recorded
@@ -187,17 +216,25 @@ func (s *Session) Flush() error {
 // ended as interrupted, and later calls fail with ErrStoreClosed.
 func (s *Session) Close() { s.mgr.release(s) }
 
-// shutdown ends an unfinished message as interrupted and closes the session for good.
-func (s *Session) shutdown() {
+// shutdown ends an unfinished message as interrupted, records that this process let go
+// of the session, and closes it for good. atExit says the whole store is closing with the
+// session still open: a hosted agent's session is then interrupted, like a disconnect.
+func (s *Session) shutdown(atExit bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return
 	}
-	if s.msg != nil {
+	cut := s.msg != nil
+	if cut {
 		s.endMessage(MessageInterrupted)
 	}
 	s.closed = true
+	var at time.Time // a session only imported into or exported was not accessed
+	if s.accessed {
+		at = s.mgr.now().UTC()
+	}
+	s.mgr.store.Apply(CloseSession{SessionID: s.id, At: at, Interrupted: cut || (atExit && s.keyed)})
 }
 
 // armCheckpoint makes sure the block now streaming is checkpointed within
@@ -226,26 +263,39 @@ func (s *Session) checkpoint() {
 	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: s.blk.json(), Partial: true})
 }
 
-// beginMessage starts a message and queues it.
-func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string) {
+// beginMessage starts a message on chain side, with the envelope state extra, and queues
+// it. Each chain links its own messages; a sidechain's messages stay in the turn that
+// started them.
+func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string, side sidechain, extra EnvelopeExtra) {
 	if provider == "" {
 		provider = s.provider
 	}
+	parent, turn := s.lastUUID, nextTurn(s.lastTurn, !s.talking, typ == TypeUser)
+	if side.on {
+		parent, turn = s.sideLast[side.key()], s.lastTurn
+	}
 	hdr := MessageHeader{
-		Seq:        s.nextSeq,
-		UUID:       uuid.Must(uuid.NewV7()).String(),
-		ParentUUID: s.lastUUID,
-		Type:       typ,
-		Role:       role,
-		Turn:       nextTurn(s.lastTurn, s.nextSeq == 0, typ == TypeUser),
-		CreatedAt:  s.mgr.now(),
-		Provider:   provider,
-		RequestID:  requestID,
-		Meta:       meta.encode(),
+		Seq:         s.nextSeq,
+		UUID:        uuid.Must(uuid.NewV7()).String(),
+		ParentUUID:  parent,
+		Type:        typ,
+		Role:        role,
+		Turn:        turn,
+		CreatedAt:   s.mgr.now(),
+		Provider:    provider,
+		RequestID:   requestID,
+		IsSidechain: side.on,
+		Meta:        meta.encode(),
+		Extra:       extra.Encode(),
 	}
 	s.nextSeq++
-	s.lastUUID, s.lastTurn = hdr.UUID, hdr.Turn
-	s.msg = &openMessage{hdr: hdr, meta: meta}
+	if side.on {
+		s.sideLast[side.key()] = hdr.UUID
+	} else {
+		s.lastUUID, s.lastTurn, s.talking = hdr.UUID, hdr.Turn, true
+	}
+	s.lastSide = side
+	s.msg = &openMessage{hdr: hdr, side: side, meta: meta, extra: extra}
 	s.mgr.store.Apply(BeginMessage{SessionID: s.id, Header: hdr})
 }
 
@@ -254,7 +304,7 @@ func (s *Session) putBlock(json []byte, toolUseID string) {
 	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: json, ToolUseID: toolUseID})
 	s.msg.blocks++
 	if toolUseID != "" && s.msg.hdr.Role == "assistant" {
-		s.toolUses[toolUseID] = struct{}{}
+		s.toolUses[toolUseID] = s.msg.side
 	}
 }
 
@@ -281,7 +331,7 @@ func (s *Session) endMessage(status string) {
 	if meta == nil {
 		meta = m.meta.encode()
 	}
-	s.mgr.store.Apply(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.encode(), Usage: m.usage})
+	s.mgr.store.Apply(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.Encode(), Usage: m.usage})
 	if m.hasUsage {
 		s.countUsage(m.usage)
 	}
@@ -301,7 +351,7 @@ func (s *Session) finishBlock() {
 	b := s.blk
 	s.blk = nil
 	id := ""
-	if b.kind == BlockToolUse {
+	if b.blockType() == BlockToolUse {
 		id = b.id
 	}
 	s.putBlock(b.json(), id)

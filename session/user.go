@@ -16,17 +16,22 @@ const titleLength = 80
 // prompt is marked interrupted, one answered by tool results is complete. It returns the
 // new message with its envelope, as JSON.
 func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
-	m, err := s.AddUserMessage(content, nil)
+	return s.AppendUserMessageWith(content, MessageOptions{})
+}
+
+// AppendUserMessageWith is AppendUserMessage with the message's state given by opts.
+func (s *Session) AppendUserMessageWith(content []byte, opts MessageOptions) ([]byte, error) {
+	m, err := s.AddUserMessage(content, nil, opts)
 	if err != nil {
 		return nil, err
 	}
 	return AppendEnvelope(nil, &m), nil
 }
 
-// AddUserMessage is AppendUserMessage returning the new message, its Blocks the JSON of
-// content, instead of its encoding. large are the long strings of content that came apart
-// from its JSON; nil when none did.
-func (s *Session) AddUserMessage(content []byte, large LargeStrings) (StoredMessage, error) {
+// AddUserMessage is AppendUserMessageWith returning the new message, its Blocks the JSON
+// of content, instead of its encoding. large are the long strings of content that came
+// apart from its JSON; nil when none did.
+func (s *Session) AddUserMessage(content []byte, large LargeStrings, opts MessageOptions) (StoredMessage, error) {
 	blocks, err := userBlocks(content)
 	if err != nil {
 		return StoredMessage{}, err
@@ -51,17 +56,22 @@ func (s *Session) AddUserMessage(content []byte, large LargeStrings) (StoredMess
 		}
 	}
 	s.endOpen(typ == TypeUser) // a new prompt cuts off a reply still streaming; tool results answer it
-	s.beginMessage(typ, "user", messageMeta{}, "", "")
-	stored := StoredMessage{SessionID: s.id, Status: MessageComplete, Blocks: make([][]byte, 0, len(blocks))}
+	if typ == TypeToolResult && !opts.sidechain().on {
+		opts.IsSidechain, opts.AgentID, opts.ParentToolUseID = toolResultChain(s, blocks)
+	}
+	side, extra := s.stateFor(opts)
+	s.beginMessage(typ, "user", messageMeta{}, "", "", side, extra)
+	stored := StoredMessage{SessionID: s.id, Status: MessageComplete, Extra: s.msg.hdr.Extra, Blocks: make([][]byte, 0, len(blocks))}
 	hdr := s.msg.hdr
 	for _, b := range blocks {
 		s.putBlock(b.json, "")
 		stored.Blocks = append(stored.Blocks, b.json)
 	}
 	s.endMessage(MessageComplete)
-	if typ == TypeUser && !s.titled {
+	if typ == TypeUser && !side.on && !s.titled {
 		s.setTitle(blocks)
 	}
+	stored.IsSidechain = hdr.IsSidechain
 	stored.Seq, stored.UUID, stored.ParentUUID, stored.Type, stored.Role = hdr.Seq, hdr.UUID, hdr.ParentUUID, hdr.Type, hdr.Role
 	stored.Turn, stored.CreatedAt, stored.Provider = hdr.Turn, hdr.CreatedAt, hdr.Provider
 	return stored, nil
@@ -143,7 +153,7 @@ func (s *Session) setTitle(blocks []checkedBlock) {
 		if json.Unmarshal(b.json, &t) != nil {
 			continue
 		}
-		if title := titleFrom(t.Text); title != "" {
+		if title := TitleFrom(t.Text); title != "" {
 			s.titled = true
 			s.mgr.store.Apply(SetTitle{SessionID: s.id, Title: title})
 			return
@@ -151,8 +161,8 @@ func (s *Session) setTitle(blocks []checkedBlock) {
 	}
 }
 
-// titleFrom returns the first line of text, cut to titleLength characters.
-func titleFrom(text string) string {
+// TitleFrom returns the first line of text, cut to titleLength characters.
+func TitleFrom(text string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
 	line = strings.TrimSpace(line)
 	if utf8.RuneCountInString(line) <= titleLength {
@@ -160,4 +170,16 @@ func titleFrom(text string) string {
 	}
 	runes := []rune(line)
 	return strings.TrimSpace(string(runes[:titleLength-1])) + "…"
+}
+
+// toolResultChain returns, as options, the chain of the tool calls that tool results given
+// with no sidechain options answer: the chain of the first one's call.
+func toolResultChain(s *Session, blocks []checkedBlock) (*bool, string, string) {
+	for _, b := range blocks {
+		if b.info.Type == BlockToolResult {
+			side := s.toolUseChain(b.info.ToolUseID)
+			return &side.on, side.agentID, side.parentToolUseID
+		}
+	}
+	return nil, "", ""
 }

@@ -4,7 +4,7 @@
  * `code` that programs can branch on; `message` says what was wrong and what to do.
  *
  * Codes: SESSION_NOT_FOUND, SESSION_NOT_EMPTY, STORE_CLOSED, INVALID_CHUNK,
- * UNKNOWN_TOOL_USE, INVALID_MESSAGE, INVALID_ARGUMENT, SQLITE_BUSY, STORE_CORRUPT,
+ * UNKNOWN_TOOL_USE, INVALID_MESSAGE, INVALID_ARGUMENT, FILE_ERROR, SQLITE_BUSY, STORE_CORRUPT,
  * STORAGE_ERROR, INTERNAL.
  */
 export class SessionError extends Error {

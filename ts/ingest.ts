@@ -1,7 +1,7 @@
 import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { toJSON } from './serialize';
-import { Pending, TEXT, THINKING, TOOL_JSON } from './pending';
+import { Pending, pending, TEXT, THINKING, TOOL_JSON } from './pending';
 import type { StreamChunk } from './types';
 
 /**
@@ -9,7 +9,8 @@ import type { StreamChunk } from './types';
  * crossing into native code costs per property, so objects never cross on this hot path.
  * Field checks happen natively and throw SessionError INVALID_CHUNK naming the field.
  */
-export function ingestChunk(h: Handle, p: Pending, chunk: StreamChunk): void {
+export function ingestChunk(h: Handle, chunk: StreamChunk): void {
+  const p = pending;
   if (typeof chunk !== 'object' || chunk === null) {
     throw argTypeError('chunk', 'an object with a "type"');
   }
@@ -22,7 +23,6 @@ export function ingestChunk(h: Handle, p: Pending, chunk: StreamChunk): void {
     case 'tool_use_delta':
       return delta(h, p, TOOL_JSON, c.partialJson);
   }
-  p.flush();
   switch (c.type) {
     case 'signature':
       return native.ingestSignature(h, c.signature);
@@ -34,13 +34,19 @@ export function ingestChunk(h: Handle, p: Pending, chunk: StreamChunk): void {
       return native.ingestToolResult(h, c.toolUseId, contentJSON(c.content), c.isError,
         c.raw === undefined || c.raw === null ? undefined : JSON.stringify(c.raw));
     case 'message_start':
-      return native.ingestMessageStart(h, c.id, c.model, c.provider, c.requestId);
+      return native.ingestMessageStart(h, c.id, c.model, c.provider, c.requestId, messageState(c));
     case 'done':
-      return native.ingestDone(h, c.stopReason, c.stopSequence, c.usage == null ? undefined : JSON.stringify(c.usage));
+      return native.ingestDone(h, c.stopReason, c.stopSequence, c.usage == null ? undefined : JSON.stringify(c.usage), c.id, c.model);
     case 'redacted_thinking':
       return native.ingestRedactedThinking(h, c.data);
     case 'error':
       return native.ingestError(h, c.message);
+    case 'block':
+      return native.ingestBlock(h, toJSON(c.block));
+    case 'block_start':
+      return native.ingestBlockStart(h, toJSON(c.block));
+    case 'block_fields':
+      return native.ingestBlockFields(h, toJSON(c.fields));
     default:
       native.rejectChunk(String(c.type));
   }
@@ -57,4 +63,16 @@ function delta(h: Handle, p: Pending, kind: (h: Handle, text: string) => void, t
 function contentJSON(content: unknown): string | undefined {
   if (content === undefined) return undefined;
   return typeof content === 'string' ? JSON.stringify(content) : toJSON(content);
+}
+
+/** The per-message state fields a message_start chunk may carry (see MessageOptions). */
+const STATE_FIELDS = ['isSidechain', 'agentId', 'parentToolUseId', 'context', 'todos', 'thinkingMetadata'];
+
+/** messageState serialises the state fields of a chunk, or gives undefined when it has none. */
+function messageState(c: Record<string, unknown>): string | undefined {
+  let state: Record<string, unknown> | undefined;
+  for (const key of STATE_FIELDS) {
+    if (c[key] !== undefined) (state ??= {})[key] = c[key];
+  }
+  return state && JSON.stringify(state);
 }

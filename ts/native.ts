@@ -13,8 +13,11 @@ export interface NativeAddon {
   createSession(store: Handle, optionsJSON: string): [Handle, string];
   openSession(store: Handle, id: string): [Handle, string];
   listSessions(store: Handle, optionsJSON: string | undefined): string;
+  importTranscripts(store: Handle, path: string, optionsJSON: string, onProgress: ((progressJSON: string) => void) | undefined): Promise<string>;
+  exportSession(store: Handle, id: string, optionsJSON: string): Promise<string | undefined>;
   sessionClose(session: Handle): void;
-  appendUserMessage(session: Handle, contentJSON: string, largeStrings: string[] | undefined): string;
+  appendUserMessage(session: Handle, contentJSON: string, optionsJSON: string | undefined, largeStrings: string[] | undefined): string;
+  setContext(session: Handle, contextJSON: string | undefined): void;
   messages(session: Handle): string[];
   envelopes(session: Handle): string[];
   messagesAsync(session: Handle, onPart: (part: string) => void): Promise<void>;
@@ -24,7 +27,7 @@ export interface NativeAddon {
   tokenTracker(session: Handle): string;
   restoreTokenTracker(session: Handle, trackerJSON: string): void;
   flush(session: Handle): Promise<void>;
-  ingestMessageStart(s: Handle, id: unknown, model: unknown, provider: unknown, requestId: unknown): void;
+  ingestMessageStart(s: Handle, id: unknown, model: unknown, provider: unknown, requestId: unknown, stateJSON: string | undefined): void;
   ingestText(s: Handle, text: unknown): void;
   ingestThinking(s: Handle, thinking: unknown): void;
   ingestSignature(s: Handle, signature: unknown): void;
@@ -33,9 +36,52 @@ export interface NativeAddon {
   ingestToolUseStart(s: Handle, id: unknown, name: unknown): void;
   ingestToolUseDelta(s: Handle, partialJson: unknown): void;
   ingestToolResult(s: Handle, toolUseId: unknown, contentJSON: string | undefined, isError: unknown, rawJSON: string | undefined): void;
-  ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined): void;
+  ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined, id: unknown, model: unknown): void;
   ingestError(s: Handle, message: unknown): void;
   rejectChunk(type: unknown): never;
+  latestSession(store: Handle, projectPath: string): [Handle, string] | undefined;
+  findSession(store: Handle, idOrPrefix: string): [Handle, string];
+  sessionInfo(session: Handle, optionsJSON: string | undefined): string;
+  sessionInfoAsync(session: Handle, optionsJSON: string): Promise<string>;
+  resolveSession(store: Handle, idOrPrefix: string): string;
+  renameSession(store: Handle, id: string, title: string): void;
+  archiveSession(store: Handle, id: string): void;
+  unarchiveSession(store: Handle, id: string): void;
+  deleteSession(store: Handle, id: string): void;
+  moveProject(store: Handle, oldPath: string, newPath: string): string;
+  moveProjectAsync(store: Handle, oldPath: string, newPath: string): Promise<string>;
+  deleteSessionAsync(store: Handle, id: string): Promise<void>;
+  listSessionsAsync(store: Handle, optionsJSON: string): Promise<string>;
+  sessionByKey(store: Handle, key: string, workspace: string | undefined, optionsJSON: string): [Handle, string] | undefined;
+  workspaceStorePath(workspaceId: string, dir: string | undefined): string;
+  defaultStorePath(): string;
+  hostedState(session: Handle): string;
+  sessionStatus(session: Handle): string;
+  commitCheckpoint(session: Handle, pubsubIdJSON: string): void;
+  updateSdkSession(session: Handle, id: string): void;
+  clearSdkSession(session: Handle): void;
+  storeMessage(session: Handle, role: string, content: string): void;
+  getHistory(session: Handle, limitJSON: string | undefined): string;
+  clearHistory(session: Handle): void;
+  formatMissedContext(session: Handle, optionsJSON: string): string;
+  recoveredSessions(store: Handle): string;
+  verifySession(session: Handle): void;
+  search(store: Handle, queryJSON: string): string;
+  searchAsync(store: Handle, queryJSON: string): Promise<string>;
+  stats(store: Handle, optionsJSON: string): string;
+  statsAsync(store: Handle, optionsJSON: string): Promise<string>;
+  ingestBlock(s: Handle, blockJSON: string | undefined): void;
+  ingestBlockStart(s: Handle, blockJSON: string | undefined): void;
+  ingestBlockFields(s: Handle, fieldsJSON: string | undefined): void;
+  lastEnvelopeAsync(session: Handle): Promise<string>;
+  tree(session: Handle): string;
+  treeAsync(session: Handle): Promise<string>;
+  rewind(session: Handle, toUuid: string): Promise<void>;
+  fork(session: Handle, fromUuid: string | undefined): Promise<[Handle, string]>;
+  snapshotFiles(session: Handle, pathsJSON: string, optionsJSON: string | undefined): Promise<string>;
+  fileSnapshots(session: Handle, messageUuid: string | undefined): string;
+  fileSnapshotsAsync(session: Handle, messageUuid: string | undefined): Promise<string>;
+  restoreFiles(session: Handle, messageUuid: string, optionsJSON: string): Promise<string>;
   tail(session: Handle, n: unknown): string[];
   tailAsync(session: Handle, n: unknown, onPart: (part: string) => void): Promise<void>;
 }
@@ -43,6 +89,28 @@ export interface NativeAddon {
 /** addonPath is where the build puts the addon, relative to this file in dist/. */
 export const addonPath = path.join(__dirname, '..', 'build', 'Release', 'sessionkeep.node');
 
-/** native is the loaded addon, with SessionError registered as the class of its errors. */
-export const native: NativeAddon = require(addonPath);
-native.setErrorClass(SessionError);
+/** raw is the loaded addon, with SessionError registered as the class of its errors. */
+export const raw: NativeAddon = require(addonPath);
+raw.setErrorClass(SessionError);
+
+/**
+ * beforeCall runs before every call through native: it hands over the stream deltas joined
+ * on the JS side (see pending.ts), so that whatever is called sees them recorded first.
+ */
+let beforeCall = (): void => {};
+
+/** setBeforeCall sets what runs before every call through native. */
+export function setBeforeCall(fn: () => void): void {
+  beforeCall = fn;
+}
+
+/** native is the addon as the package calls it: every function runs beforeCall first. */
+export const native: NativeAddon = Object.fromEntries(
+  Object.entries(raw).map(([name, fn]) => [
+    name,
+    typeof fn === 'function' ? function (this: unknown, ...args: unknown[]) {
+      beforeCall();
+      return fn.apply(raw, args);
+    } : fn,
+  ]),
+) as unknown as NativeAddon;

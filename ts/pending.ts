@@ -1,16 +1,17 @@
-import { native, Handle } from './native';
+import { raw, setBeforeCall, Handle } from './native';
 
 /**
- * Pending coalesces the stream deltas of one live session on the JS side. Crossing into
+ * Pending coalesces stream deltas on the JS side. Crossing into
  * native code costs about a microsecond a call, far more than a delta is worth, so a run
  * of deltas of one kind (text, thinking, or tool input JSON) crosses once: the first delta
  * of a run crosses at once (so it is checked, and opens its block), and the ones after it
  * are joined here until something else happens to the session. Deltas of one kind join
  * into the same block, so the recording is the same.
  *
+ * There is one run at a time, of one session (a delta of another session or kind ends it).
  * What is joined here crosses, at the latest:
- *   - before any other call on the session, or on its store (a chunk of another kind, a
- *     read, a flush, a close);
+ *   - before any other call into native code, on any session or store (a chunk of another
+ *     kind, a read, a flush, a close): every call through `native` flushes it first;
  *   - at the end of the current event-loop turn (setImmediate), so an agent streaming from
  *     the network hands each network read's deltas over before it waits for the next;
  *   - within maxHoldMs, checked every few deltas, in a long synchronous run;
@@ -26,8 +27,6 @@ export class Pending {
   count = 0;
   since = 0;
   scheduled = false;
-  /** Session objects over this live session that are still open. */
-  users = 0;
 
   /**
    * delta records one delta of kind through h. It returns false when it did not take the
@@ -55,6 +54,7 @@ export class Pending {
 
   /** flush hands what was joined to native code and ends the run. */
   flush(): void {
+    if (this.kind === null) return;
     const kind = this.kind;
     const text = this.text;
     this.kind = null;
@@ -91,6 +91,10 @@ const maxChars = 64 * 1024;
 const maxHoldMs = 5;
 
 /** The delta kinds, as the native functions their runs cross to. */
-export const TEXT = (h: Handle, text: string): void => native.ingestText(h, text);
-export const THINKING = (h: Handle, text: string): void => native.ingestThinking(h, text);
-export const TOOL_JSON = (h: Handle, text: string): void => native.ingestToolUseDelta(h, text);
+export const TEXT = (h: Handle, text: string): void => raw.ingestText(h, text);
+export const THINKING = (h: Handle, text: string): void => raw.ingestThinking(h, text);
+export const TOOL_JSON = (h: Handle, text: string): void => raw.ingestToolUseDelta(h, text);
+
+/** pending is the run of deltas going on, handed over before every other native call. */
+export const pending = new Pending();
+setBeforeCall(() => pending.flush());

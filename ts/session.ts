@@ -3,8 +3,16 @@ import { native, Handle } from './native';
 import { ingestChunk } from './ingest';
 import { toJSON, toJSONSplit } from './serialize';
 import { parseParts, readParts } from './parts';
-import { Pending } from './pending';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
+import type { SessionStatus } from './types';
+import type {
+  HistoryEntry, MissedContext, MissedContextOptions, PriceOptions, ResumeSummary, ResumeSummaryOptions, SessionDetails,
+} from './management-types';
+import { optionsJSON } from './options';
+import { resumeSummary } from './resume-summary';
+import type { MessageContext, MessageOptions } from './message-state';
+import type { SessionTree } from './branches';
+import type { FileSnapshot, RestoreFilesOptions, RestoreFilesResult, SnapshotFilesOptions } from './file-snapshots';
 
 /**
  * Session is one conversation, recorded with full fidelity as it streams. Get one from
@@ -15,77 +23,84 @@ export class Session {
   /** The session's id, a UUID v7. */
   readonly id: string;
   readonly #h: Handle;
-  /** Deltas joined on the JS side, shared by every Session object over this live session. */
-  readonly #p: Pending;
-  #closed = false;
 
   /** @internal */
-  constructor(handle: Handle, id: string, pending: Pending) {
+  constructor(handle: Handle, id: string) {
     this.#h = handle;
     this.id = id;
-    this.#p = pending;
-    pending.users++;
   }
 
-  /** appendUserMessage records a user prompt (or tool results given as blocks) and returns its envelope. */
-  appendUserMessage(content: string | Block[]): Envelope {
+  /**
+   * appendUserMessage records a user prompt (or tool results given as blocks) and returns its
+   * envelope. options give the message its state: sidechain, context, todos, thinkingMetadata.
+   */
+  appendUserMessage(content: string | Block[], options?: MessageOptions): Envelope {
     if (typeof content !== 'string' && !Array.isArray(content)) {
       throw argTypeError('content', 'a string or an array of blocks');
     }
+    if (options !== undefined && (typeof options !== 'object' || options === null)) {
+      throw argTypeError('options', 'an object');
+    }
     const [json, strings] = toJSONSplit(content);
-    this.#p.flush();
-    const envelope = JSON.parse(native.appendUserMessage(this.#h, json, strings));
+    const envelope = JSON.parse(native.appendUserMessage(this.#h, json, options && JSON.stringify(options), strings));
     return withUserMessage(envelope, content, json, strings);
+  }
+
+  /**
+   * setContext sets the context ({ cwd, gitBranch, platform, … }) stamped on every message
+   * that begins after the call, until it is set again; null clears it.
+   */
+  setContext(context: MessageContext | null): void {
+    if (typeof context !== 'object') {
+      throw argTypeError('context', 'an object or null');
+    }
+    native.setContext(this.#h, context === null ? undefined : JSON.stringify(context));
   }
 
   /** ingest records one stream chunk. It returns at once; the writer makes it durable in the background. */
   ingest(chunk: StreamChunk): void {
-    ingestChunk(this.#h, this.#p, chunk);
+    ingestChunk(this.#h, chunk);
   }
 
   /** messages returns the conversation as the provider API takes it, every block included. */
   messages(): Message[] {
-    this.#p.flush();
-    return parseParts(native.messages(this.#h));
+    return parseParts(this.#h, native.messages(this.#h));
   }
 
   /** envelopes returns the messages with their envelopes (uuid, parentUuid, status, turn, …). */
   envelopes(): Envelope[] {
-    this.#p.flush();
-    return parseParts(native.envelopes(this.#h));
+    return parseParts(this.#h, native.envelopes(this.#h));
   }
 
   /** messagesAsync is messages() read off the JS thread, for large sessions. */
   messagesAsync(): Promise<Message[]> {
-    return readParts((onPart) => {
-      this.#p.flush();
-      return native.messagesAsync(this.#h, onPart);
-    });
+    return readParts(this.#h, (onPart) => native.messagesAsync(this.#h, onPart));
   }
 
   /** envelopesAsync is envelopes() read off the JS thread. */
   envelopesAsync(): Promise<Envelope[]> {
-    return readParts((onPart) => {
-      this.#p.flush();
-      return native.envelopesAsync(this.#h, onPart);
-    });
+    return readParts(this.#h, (onPart) => native.envelopesAsync(this.#h, onPart));
   }
 
   /**
-   * tail returns the last n messages with their envelopes, oldest first: what a resumed
-   * session shows without reading the whole conversation.
+   * tail returns the last n records of the branch at the head with their envelopes, oldest
+   * first: what a resumed session shows without reading the whole conversation.
    */
   tail(n: number): Envelope[] {
-    this.#p.flush();
-    return parseParts(native.tail(this.#h, n));
+    return parseParts(this.#h, native.tail(this.#h, n));
   }
 
   /** tailAsync is tail() read off the JS thread. */
   tailAsync(n: number): Promise<Envelope[]> {
-    return readParts((onPart) => {
-      this.#p.flush();
-      return native.tailAsync(this.#h, n, onPart);
-    });
+    return readParts(this.#h, (onPart) => native.tailAsync(this.#h, n, onPart));
+  }
+
+  /**
+   * lastEnvelope is the envelope of the session's last message, or null when it has none.
+   * It reads that one message, off the JS thread, so it costs the same on any session.
+   */
+  async lastEnvelope(): Promise<Envelope | null> {
+    return JSON.parse(await native.lastEnvelopeAsync(this.#h));
   }
 
   /**
@@ -96,19 +111,16 @@ export class Session {
     if (!Array.isArray(messages)) {
       throw argTypeError('messages', 'an array of messages');
     }
-    this.#p.flush();
     native.restoreMessages(this.#h, toJSON(messages)!);
   }
 
   /** turns returns the user→assistant exchanges as inclusive index ranges over messages(). */
   turns(): Turn[] {
-    this.#p.flush();
     return JSON.parse(native.turns(this.#h));
   }
 
   /** tokenTracker returns the token sums over the session and the current context size. */
   tokenTracker(): TokenTracker {
-    this.#p.flush();
     return JSON.parse(native.tokenTracker(this.#h));
   }
 
@@ -117,27 +129,176 @@ export class Session {
     if (typeof tracker !== 'object' || tracker === null) {
       throw argTypeError('tracker', 'an object');
     }
-    this.#p.flush();
     native.restoreTokenTracker(this.#h, JSON.stringify(tracker));
+  }
+
+  /**
+   * info returns the session's listing (title, project, model, times, counts, token totals,
+   * status) with its message counts and token usage by model, priced when `prices` are given.
+   */
+  info(options: PriceOptions = {}): SessionDetails {
+    return JSON.parse(native.sessionInfo(this.#h, optionsJSON(options)));
+  }
+
+  /** infoAsync is info() read off the JS thread, for large sessions. */
+  async infoAsync(options: PriceOptions = {}): Promise<SessionDetails> {
+    return JSON.parse(await native.sessionInfoAsync(this.#h, optionsJSON(options)));
+  }
+
+  /**
+   * resumeSummary returns what to show when the session is resumed (seed 003): id, last
+   * activity ("2 hours ago"), interactions, tokens, cost when priced, context usage of the
+   * window; `text` is the same for people.
+   */
+  resumeSummary(options: ResumeSummaryOptions = {}): ResumeSummary {
+    return resumeSummary(this.info({ prices: options.prices }), options.now);
+  }
+
+  /** resumeSummaryAsync is resumeSummary() read off the JS thread. */
+  async resumeSummaryAsync(options: ResumeSummaryOptions = {}): Promise<ResumeSummary> {
+    return resumeSummary(await this.infoAsync({ prices: options.prices }), options.now);
+  }
+
+  /**
+   * status is the session's stored status: 'active', 'interrupted' (a process died or was
+   * stopped with it open, or a reply was cut off), 'archived' or 'corrupted'.
+   */
+  get status(): SessionStatus {
+    return native.sessionStatus(this.#h) as SessionStatus;
+  }
+
+  /** checkpoint is the last pubsub id committed with commitCheckpoint(), undefined before any. */
+  get checkpoint(): number | undefined {
+    return JSON.parse(native.hostedState(this.#h)).checkpoint;
+  }
+
+  /** sdkSessionId is the SDK's own session id recorded with updateSdkSession(), if any. */
+  get sdkSessionId(): string | undefined {
+    return JSON.parse(native.hostedState(this.#h)).sdkSessionId;
+  }
+
+  /**
+   * commitCheckpoint records that the pubsub message `pubsubId` has been safely processed, and
+   * with it everything recorded in the session so far. The session is active again.
+   */
+  commitCheckpoint(pubsubId: number): void {
+    if (typeof pubsubId !== 'number') throw argTypeError('pubsubId', 'a number');
+    native.commitCheckpoint(this.#h, JSON.stringify(pubsubId));
+  }
+
+  /** updateSdkSession records the SDK's own session id once the model has finished. */
+  updateSdkSession(sessionId: string): void {
+    native.updateSdkSession(this.#h, sessionId);
+  }
+
+  /** clearSdkSession forgets the SDK's session id, so the next run starts a fresh one. */
+  clearSdkSession(): void {
+    native.clearSdkSession(this.#h);
+  }
+
+  /** storeMessage appends to the manual history of a stateless responder. */
+  storeMessage(role: 'user' | 'assistant', content: string): void {
+    native.storeMessage(this.#h, role, content);
+  }
+
+  /** getHistory returns the last `limit` history entries (all without a limit), oldest first. */
+  getHistory(limit?: number): HistoryEntry[] {
+    if (limit !== undefined && typeof limit !== 'number') throw argTypeError('limit', 'a number');
+    return JSON.parse(native.getHistory(this.#h, limit === undefined ? undefined : JSON.stringify(limit)));
+  }
+
+  /** clearHistory deletes the manual history; the session's messages stay. */
+  clearHistory(): void {
+    native.clearHistory(this.#h);
+  }
+
+  /**
+   * formatMissedContext formats the messages recorded since the last commitCheckpoint() or
+   * updateSdkSession(), newest kept, in at most `maxChars` characters (default 8000).
+   */
+  formatMissedContext(options: MissedContextOptions = {}): MissedContext {
+    return JSON.parse(native.formatMissedContext(this.#h, optionsJSON(options)));
   }
 
   /** flush resolves once everything ingested so far is durable on disk. */
   async flush(): Promise<void> {
-    this.#p.flush();
     return native.flush(this.#h);
   }
 
   /** close releases the session; an unfinished message is kept and marked interrupted. */
   close(): void {
-    try {
-      this.#p.flush();
-    } finally {
-      if (!this.#closed) {
-        this.#closed = true;
-        this.#p.users--;
-      }
-      native.sessionClose(this.#h);
+    native.sessionClose(this.#h);
+  }
+
+  /**
+   * tree returns the session's records as a tree (seed 002): each with its children, the
+   * head and the branch that ends at it marked, sidechains under the tool call that started
+   * them. Nothing is ever left out, whatever branch is current.
+   */
+  tree(): SessionTree {
+    return JSON.parse(native.tree(this.#h));
+  }
+
+  /** treeAsync is tree() read off the JS thread. */
+  async treeAsync(): Promise<SessionTree> {
+    return JSON.parse(await native.treeAsync(this.#h));
+  }
+
+  /**
+   * rewind moves the session's head back to the main-chain message `toUuid`, deleting
+   * nothing: messages(), envelopes(), turns() and tokenTracker() then follow the branch that
+   * ends there, and the next message starts a new branch. Rewinding to a message of another
+   * branch switches to it. Calls on this session made before the Promise settles wait for it.
+   */
+  async rewind(toUuid: string): Promise<void> {
+    return native.rewind(this.#h, toUuid);
+  }
+
+  /**
+   * fork makes a new session sharing this one's history up to the main-chain message
+   * `fromUuid` (the head, by default), and opens it. The new session's info names where it
+   * came from (`forkedFrom`); this one is left as it is.
+   */
+  async fork(fromUuid?: string): Promise<Session> {
+    const [h, id] = await native.fork(this.#h, fromUuid);
+    return new Session(h, id);
+  }
+
+  /**
+   * snapshotFiles records the files at `paths` (relative to `options.root`, or absolute inside
+   * it) as they are now, at a message (the head, by default): present ones with their hash,
+   * mode and content, missing ones as deleted. A path outside the root throws PATH_ESCAPE.
+   */
+  async snapshotFiles(paths: string[], options: SnapshotFilesOptions = {}): Promise<FileSnapshot> {
+    if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string')) {
+      throw argTypeError('paths', 'an array of strings');
     }
+    if (typeof options !== 'object' || options === null) {
+      throw argTypeError('options', 'an object');
+    }
+    return JSON.parse(await native.snapshotFiles(this.#h, JSON.stringify(paths), JSON.stringify(options)));
+  }
+
+  /** fileSnapshots lists the session's file snapshots (of one message, when given), oldest first, without content. */
+  fileSnapshots(messageUuid?: string): FileSnapshot[] {
+    return JSON.parse(native.fileSnapshots(this.#h, messageUuid));
+  }
+
+  /** fileSnapshotsAsync is fileSnapshots() read off the JS thread. */
+  async fileSnapshotsAsync(messageUuid?: string): Promise<FileSnapshot[]> {
+    return JSON.parse(await native.fileSnapshotsAsync(this.#h, messageUuid));
+  }
+
+  /**
+   * restoreFiles puts files back as they were at message `messageUuid` into `options.into`.
+   * Every path is checked first: one that would lead outside `into` (absolute, `..`, a
+   * symbolic link pointing out) throws PATH_ESCAPE and nothing is written.
+   */
+  async restoreFiles(messageUuid: string, options: RestoreFilesOptions): Promise<RestoreFilesResult> {
+    if (typeof options !== 'object' || options === null || typeof options.into !== 'string') {
+      throw argTypeError('options', 'an object with an "into" folder');
+    }
+    return JSON.parse(await native.restoreFiles(this.#h, messageUuid, JSON.stringify(options)));
   }
 }
 

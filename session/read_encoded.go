@@ -1,0 +1,66 @@
+package session
+
+// scanBranchEncoded calls fn for each of the last n records (all when n < 0) of the branch
+// that ends at the head, in order, as the store's ScanEncoded gives them.
+func (s *Session) scanBranchEncoded(n int, fn func(*StoredMessage) error) error {
+	t, on, err := s.currentBranch()
+	if err != nil {
+		return err
+	}
+	if t == nil {
+		s.mu.Lock()
+		from := int64(0)
+		if n >= 0 {
+			from = max(0, s.nextSeq-int64(n))
+		}
+		s.mu.Unlock()
+		return s.mgr.store.ScanEncoded(s.id, from, fn)
+	}
+	seqs := t.seqs(on)
+	if n >= 0 && n < len(seqs) {
+		seqs = seqs[len(seqs)-n:]
+	}
+	if len(seqs) == 0 {
+		return nil
+	}
+	next := 0
+	return s.mgr.store.ScanEncoded(s.id, seqs[0], func(m *StoredMessage) error {
+		for next < len(seqs) && seqs[next] < m.Seq {
+			next++
+		}
+		if next == len(seqs) || seqs[next] != m.Seq {
+			return nil
+		}
+		return fn(m)
+	})
+}
+
+// encodeConversation appends the main conversation of the branch that ends at the head
+// (see conversation) to *buf as ASCII JSON, comma separated, calling flush whenever *buf
+// reaches partSize. A message is written whole: the records that continue it join it first.
+func (s *Session) encodeConversation(partSize int, buf *[]byte, flush func() error) error {
+	c := conversation{}
+	err := s.scanBranch(func(m *StoredMessage) error {
+		if !m.IsConversation() || (m.Continues && c.role == m.Role) {
+			c.add(m)
+			return nil
+		}
+		c.end() // the message open is whole now
+		*buf = AppendASCII(*buf, c.buf)
+		c.buf = c.buf[:0]
+		if len(*buf) >= partSize {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		if len(*buf) > 1 {
+			c.buf = append(c.buf, ',')
+		}
+		c.count = 0 // the comma is written here, not by add
+		c.add(m)
+		return nil
+	})
+	c.end()
+	*buf = AppendASCII(*buf, c.buf)
+	return err
+}
