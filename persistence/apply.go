@@ -87,7 +87,7 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	case session.SetTitle:
 		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ?`, op.Title, sid)
 	default:
-		err = fmt.Errorf("unknown op %T", op)
+		err = w.applyContextOp(sid, op)
 	}
 	return err
 }
@@ -105,6 +105,8 @@ func opSession(op session.Op) string {
 		return op.SessionID
 	case session.SetTitle:
 		return op.SessionID
+	case interface{ SessionOf() string }:
+		return op.SessionOf()
 	}
 	return ""
 }

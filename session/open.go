@@ -15,6 +15,7 @@ type openMessage struct {
 	extra     envelopeExtra
 	usage     Usage
 	hasUsage  bool
+	blockJSON [][]byte // the complete blocks, for counting the message's tokens when it ends
 }
 
 // messageMeta are the API message fields beside role and content that the assembler

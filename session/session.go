@@ -214,6 +214,7 @@ func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, req
 func (s *Session) putBlock(json []byte, toolUseID string) {
 	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: json, ToolUseID: toolUseID})
 	s.msg.blocks++
+	s.msg.blockJSON = append(s.msg.blockJSON, json)
 	if toolUseID != "" && s.msg.hdr.Role == "assistant" {
 		s.toolUses[toolUseID] = struct{}{}
 	}
@@ -246,6 +247,17 @@ func (s *Session) endMessage(status string) {
 	if m.hasUsage {
 		s.countUsage(m.usage)
 	}
+	s.countTokens(m)
+}
+
+// countTokens has the message's tokens counted off this thread and stored with it.
+func (s *Session) countTokens(m *openMessage) {
+	job := countJob{sessionID: s.id, seq: m.hdr.Seq, role: m.hdr.Role, provider: m.hdr.Provider, blocks: m.blockJSON}
+	if m.hasUsage {
+		u := m.usage
+		job.usage = &u
+	}
+	s.mgr.counter.add(job)
 }
 
 // countUsage adds one request's usage to the token tracker and records the tracker.

@@ -32,6 +32,8 @@ type Store interface {
 	HasToolUse(sessionID, toolUseID string) (bool, error)
 	// Close flushes and closes the store.
 	Close() error
+	// ContextStore: token counts, summaries and compaction boundaries (contextstore.go).
+	ContextStore
 }
 
 // SessionInfo is the listing of a session.
