@@ -82,6 +82,13 @@ func (s *Store) CutAtOrAfter(sessionID string, seq int64, steps bool) (int64, bo
 		AND (type = 'user' OR (? AND role = 'assistant'))`, seq, steps)
 }
 
+// CutAtOrBefore returns the last prompt, or with steps the last prompt or assistant
+// message, at or before seq.
+func (s *Store) CutAtOrBefore(sessionID string, seq int64, steps bool) (int64, bool, error) {
+	return s.optionalSeq(sessionID, "finding a cut", `SELECT MAX(seq) FROM messages WHERE sid = ? AND seq <= ?
+		AND (type = 'user' OR (? AND role = 'assistant'))`, seq, steps)
+}
+
 // optionalSeq runs a query for one seq, which may be NULL or missing.
 func (s *Store) optionalSeq(sessionID, what, query string, args ...any) (int64, bool, error) {
 	seq, found := int64(0), false

@@ -22,6 +22,8 @@ type ContextStore interface {
 	// CutAtOrAfter returns the first seq ≥ seq where a context may start without splitting
 	// a tool call from its result: a prompt, or (steps too) an assistant message.
 	CutAtOrAfter(sessionID string, seq int64, steps bool) (cut int64, found bool, err error)
+	// CutAtOrBefore returns the last such seq ≤ seq.
+	CutAtOrBefore(sessionID string, seq int64, steps bool) (cut int64, found bool, err error)
 	// ScanContext calls fn for each message with from ≤ seq ≤ to, in order, with its
 	// counts. The message is valid only during the call.
 	ScanContext(sessionID string, from, to int64, fn func(*ContextMessage) error) error

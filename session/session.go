@@ -33,6 +33,8 @@ type Session struct {
 	msg             *openMessage // the message being written, if any
 	blk             *openBlock   // the block streaming into msg, if any
 	checkpointArmed bool
+
+	lastReport *ContextReport // of the last context built, for DebugContext
 }
 
 func newSession(m *Manager, st SessionState) *Session {

@@ -1,0 +1,57 @@
+package session_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// budgets are context windows from a small local model's to a large cloud model's.
+var windows = []int64{1_000_000, 266_000, 64_000, 32_000, 12_000, 6_000, 2_000, 600}
+
+func TestContextFitsIsValidAndStepsDownAsTheBudgetShrinks(t *testing.T) {
+	for _, n := range []int{10, 1000, 20000} {
+		for _, interrupted := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%d messages, interrupted %v", n, interrupted), func(t *testing.T) {
+				e := newEnv(t)
+				s := withMessages(t, e, conversation(n, interrupted))
+				for _, provider := range []string{session.ProviderAnthropic, session.ProviderOpenAI} {
+					last := -1
+					for _, w := range windows {
+						res := build(t, s, session.BuildOptions{ContextWindow: w, Provider: provider, SystemPrompt: "You are a coding agent."})
+						if r := rank(res.Strategy); r < last {
+							t.Errorf("window %d: strategy %s after a smaller window chose a later one", w, res.Strategy)
+						} else {
+							last = r
+						}
+						if interrupted && res.Strategy != session.FallbackName {
+							requireInterruptedResult(t, res, provider)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// requireInterruptedResult checks that the tool call left without a result got a
+// synthetic is_error one.
+func requireInterruptedResult(t *testing.T, res *session.ContextResult, provider string) {
+	t.Helper()
+	var msgs []map[string]any
+	json.Unmarshal(res.Messages, &msgs)
+	last := msgs[len(msgs)-1]
+	if provider == session.ProviderOpenAI {
+		if last["role"] != "tool" || last["tool_call_id"] != "toolu_interrupted" {
+			t.Fatalf("%s: the context does not end with the interrupted call's tool message: %v", res.Strategy, last)
+		}
+		return
+	}
+	blocks, _ := last["content"].([]any)
+	b, _ := blocks[0].(map[string]any)
+	if last["role"] != "user" || b["tool_use_id"] != "toolu_interrupted" || b["is_error"] != true {
+		t.Fatalf("%s: the context does not end with a synthetic is_error result: %v", res.Strategy, last)
+	}
+}
