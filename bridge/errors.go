@@ -21,6 +21,8 @@ var errorCodes = []struct {
 	{session.ErrInvalidChunk, "INVALID_CHUNK", "Nothing was recorded from this chunk; the session is unchanged."},
 	{session.ErrUnknownToolUse, "UNKNOWN_TOOL_USE", "Ingest the tool_use before its tool_result; the session is unchanged."},
 	{session.ErrInvalidMessage, "INVALID_MESSAGE", "Nothing was recorded; fix the message and try again."},
+	{session.ErrBudgetTooSmall, "CONTEXT_BUDGET_TOO_SMALL", "Nothing fits; the session is unchanged."},
+	{session.ErrInvalidContext, "INVALID_CONTEXT", "This is a bug in sessionkeep; please report it with s.debugContext()."},
 	{session.ErrInvalidArgument, "INVALID_ARGUMENT", ""},
 	{session.ErrBusy, "SQLITE_BUSY", "Another connection held the database lock too long; try again."},
 	{session.ErrCorrupt, "STORE_CORRUPT", "The file is damaged or is not a sessionkeep database."},

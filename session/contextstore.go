@@ -1,6 +1,10 @@
 package session
 
-import "time"
+import (
+	"time"
+
+	"github.com/goccy/go-json"
+)
 
 // ContextStore is what the context builder needs of a Store beyond messages: token counts
 // with cumulative totals, so that any range is counted by subtraction; turn and step
@@ -116,3 +120,21 @@ func (o PutCompaction) SessionOf() string { return o.SessionID }
 
 // SessionOf returns the session the op belongs to.
 func (o PutContextState) SessionOf() string { return o.SessionID }
+
+// MarshalJSON writes the time as envelopes do: ISO 8601 UTC with milliseconds.
+func (c Compaction) MarshalJSON() ([]byte, error) {
+	type plain Compaction
+	return json.Marshal(struct {
+		plain
+		CreatedAt string `json:"createdAt"`
+	}{plain(c), FormatTime(c.CreatedAt)})
+}
+
+// MarshalJSON writes the time as envelopes do: ISO 8601 UTC with milliseconds.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type plain Summary
+	return json.Marshal(struct {
+		plain
+		CreatedAt string `json:"createdAt"`
+	}{plain(s), FormatTime(s.CreatedAt)})
+}

@@ -36,6 +36,15 @@ export interface NativeAddon {
   ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined): void;
   ingestError(s: Handle, message: unknown): void;
   rejectChunk(type: unknown): never;
+  buildContext(session: Handle, optionsJSON: string): string;
+  buildContextAsync(session: Handle, optionsJSON: string): Promise<string>;
+  validateContext(messagesJSON: string, provider: string): string;
+  debugContext(session: Handle): string;
+  compactPlan(session: Handle, optionsJSON: string): Promise<string>;
+  summaryStep(session: Handle, optionsJSON: string): Promise<string>;
+  storeSummary(session: Handle, summaryJSON: string): Promise<string>;
+  commitCompaction(session: Handle, compactionJSON: string): Promise<string>;
+  summaryCut(session: Handle, optionsJSON: string): Promise<string>;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

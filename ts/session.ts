@@ -3,6 +3,8 @@ import { native, Handle } from './native';
 import { ingestChunk } from './ingest';
 import { toJSON } from './serialize';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
+import * as context from './context';
+import type { BuildContextAsyncOptions, BuildContextOptions, CompactOptions, CompactResult, ContextReport, ContextResult } from './context-types';
 
 /**
  * Session is one conversation, recorded with full fidelity as it streams. Get one from
@@ -90,5 +92,24 @@ export class Session {
   /** close releases the session; an unfinished message is kept and marked interrupted. */
   close(): void {
     native.sessionClose(this.#h);
+  }
+  /** buildContext builds the next model call's messages within a token budget; see docs/api.md. */
+  buildContext(options: BuildContextOptions): ContextResult {
+    return context.buildContext(this.#h, options);
+  }
+
+  /** buildContextAsync is buildContext off the JS thread; with a summarizer it also compacts when due. */
+  async buildContextAsync(options: BuildContextAsyncOptions): Promise<ContextResult> {
+    return context.buildContextAsync(this.#h, this.id, options);
+  }
+
+  /** compact summarizes the older turns and writes a boundary that later builds start from. */
+  async compact(options: CompactOptions): Promise<CompactResult> {
+    return context.compact(this.#h, this.id, options);
+  }
+
+  /** debugContext returns what the last built context held and why (/debug context), null before any. */
+  debugContext(): ContextReport | null {
+    return context.debugContext(this.#h);
   }
 }
