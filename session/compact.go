@@ -89,7 +89,7 @@ func (v *view) planCut(plan *CompactPlan, keep int64) error {
 }
 
 // CommitCompaction writes the boundary before message cut, whose summary (of messages
-// 0..cut-1) must be cached.
+// 0..cut-1) must be cached. A boundary already at cut is returned as it is.
 func (s *Session) CommitCompaction(cut int64, trigger string) (*Compaction, error) {
 	v, err := s.summaryView(cut - 1)
 	if err != nil {
@@ -102,7 +102,10 @@ func (s *Session) CommitCompaction(cut int64, trigger string) (*Compaction, erro
 	if sum == nil || sum.ToSeq != cut-1 {
 		return nil, fmt.Errorf("%w: no summary of messages 0-%d is cached; summarize them first", ErrInvalidArgument, cut-1)
 	}
-	if cut <= v.start {
+	if cut == v.start { // a compaction at the same time wrote this boundary
+		return v.idx.Boundary, nil
+	}
+	if cut < v.start {
 		return nil, fmt.Errorf("%w: the session is already compacted up to message %d", ErrInvalidArgument, v.start)
 	}
 	full, err := v.tokensFrom(v.start)
