@@ -1,6 +1,8 @@
 package session
 
 import (
+	"slices"
+
 	"github.com/goccy/go-json"
 )
 
@@ -22,7 +24,7 @@ func (v *validator) openAI(msgs []rawMessage) {
 		}
 		switch role {
 		case "system", "developer", "user":
-			v.openAIContent(i, m, false)
+			v.openAIContent(i, role, m, false)
 		case "assistant":
 			pending = v.openAIAssistant(i, m, seen)
 		case "tool":
@@ -31,7 +33,7 @@ func (v *validator) openAI(msgs []rawMessage) {
 				v.add(i, ProblemOrphanToolResult, "tool message %q answers no pending tool call of the assistant message before", id)
 			}
 			delete(pending, id)
-			v.openAIContent(i, m, false)
+			v.openAIContent(i, role, m, false)
 		default:
 			v.add(i, ProblemInvalidRole, "role must be system, developer, user, assistant or tool")
 		}
@@ -41,8 +43,18 @@ func (v *validator) openAI(msgs []rawMessage) {
 	}
 }
 
-// openAIContent checks content: a non-empty string or a non-empty array of parts.
-func (v *validator) openAIContent(i int, m rawMessage, optional bool) {
+// partTypes are the content part types each role may send.
+var partTypes = map[string][]string{
+	"user":      {"text", "image_url", "input_audio", "file"},
+	"system":    {"text"},
+	"developer": {"text"},
+	"assistant": {"text", "refusal"},
+	"tool":      {"text"},
+}
+
+// openAIContent checks content: a non-empty string, or a non-empty array of the parts the
+// role may send.
+func (v *validator) openAIContent(i int, role string, m rawMessage, optional bool) {
 	c, ok := m["content"]
 	if !ok || string(c) == "null" {
 		if !optional {
@@ -56,9 +68,16 @@ func (v *validator) openAIContent(i int, m rawMessage, optional bool) {
 		}
 		return
 	}
-	var parts []map[string]json.RawMessage
+	var parts []struct {
+		Type string `json:"type"`
+	}
 	if json.Unmarshal(c, &parts) != nil || (len(parts) == 0 && !optional) {
 		v.add(i, ProblemEmptyContent, "content must be a string or a non-empty array of parts")
+	}
+	for _, p := range parts {
+		if !slices.Contains(partTypes[role], p.Type) {
+			v.add(i, ProblemInvalidBlock, "a %s message cannot hold a %q part", role, p.Type)
+		}
 	}
 }
 
@@ -75,7 +94,7 @@ func (v *validator) openAIAssistant(i int, m rawMessage, seen map[string]bool) m
 	if raw, ok := m["tool_calls"]; ok && json.Unmarshal(raw, &calls) != nil {
 		v.add(i, ProblemInvalidToolCall, "tool_calls must be an array of tool calls")
 	}
-	v.openAIContent(i, m, len(calls) > 0)
+	v.openAIContent(i, "assistant", m, len(calls) > 0)
 	pending := map[string]bool{}
 	for _, c := range calls {
 		switch {
