@@ -7,7 +7,7 @@ ADDON   := build/Release/sessionkeep.node
 GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.sh') go.mod go.sum
 TS_SRC  := $(shell find ts -name '*.ts') tsconfig.json
 
-.PHONY: all deps build addon ts demo test test-go test-node bench clean
+.PHONY: all deps build addon ts demo test test-go test-node bench bench-context clean
 
 all: build
 
@@ -56,3 +56,8 @@ clean:
 # messages, each in fresh processes.
 bench: build
 	node bench/core.mjs
+
+# buildContext at a 32K budget on 1,000 and 20,000 messages: the cost must not grow with
+# the session (it reads counts through indexes, the tail and cached summaries).
+bench-context: build
+	node bench/context.mjs

@@ -22,17 +22,8 @@ func (prunedTools) build(v *view, budget int64) (*draft, error) {
 // counts say it fits.
 func buildPruned(v *view, from, recent int64, summary *Summary, budget int64) (*draft, error) {
 	recent = max(recent, from)
-	old, err := v.tokensFrom(from)
-	if err != nil {
+	if ok, err := prunedFits(v, from, recent, summary, budget); !ok || err != nil {
 		return nil, err
-	}
-	kept, err := v.tokensFrom(recent)
-	if err != nil {
-		return nil, err
-	}
-	estimate := summaryTokens(summary) + (old.Pruned - kept.Pruned) + kept.Tokens
-	if !v.fits(estimate, budget) {
-		return nil, nil
 	}
 	msgs, pruned, err := v.loadPruned(from, v.idx.LastSeq, recent)
 	if err != nil {
@@ -41,4 +32,19 @@ func buildPruned(v *view, from, recent int64, summary *Summary, budget int64) (*
 	d := &draft{messages: msgs, included: int64(len(msgs)), pruned: pruned}
 	d.withSummary(summary)
 	return d, nil
+}
+
+// prunedFits tells from the stored counts whether summary + messages from..end, pruned
+// before recent, fit the budget.
+func prunedFits(v *view, from, recent int64, summary *Summary, budget int64) (bool, error) {
+	recent = max(recent, from)
+	old, err := v.tokensFrom(from)
+	if err != nil {
+		return false, err
+	}
+	kept, err := v.tokensFrom(recent)
+	if err != nil {
+		return false, err
+	}
+	return v.fits(summaryTokens(summary)+(old.Pruned-kept.Pruned)+kept.Tokens, budget), nil
 }
