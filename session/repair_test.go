@@ -50,6 +50,9 @@ func TestRepairMakesDamagedHistoriesValid(t *testing.T) {
 		"thinking cut off before its signature, and empty text": {
 			[]*ctxMessage{msg(0, "user", prompt, `{"type":"text","text":"  "}`), msg(1, "assistant", `{"type":"thinking","thinking":"half"}`, reply)},
 			[]string{RepairEmptyBlock, RepairUnsignedThinking}},
+		"a tool that printed nothing": {
+			[]*ctxMessage{msg(0, "user", prompt), msg(1, "assistant", useB), msg(2, "user", `{"type":"tool_result","tool_use_id":"toolu_b","content":""}`)},
+			nil},
 		"a history that starts with the assistant": {
 			[]*ctxMessage{msg(0, "assistant", reply), msg(1, "user", prompt)},
 			[]string{RepairLeadingUser}},

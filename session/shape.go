@@ -117,6 +117,9 @@ func openAIUser(m *ctxMessage) []oaMessage {
 			if images > 0 {
 				text += "\n[image omitted: a tool message takes text only]"
 			}
+			if text == "" {
+				text = "(no output)" // Chat Completions refuses an empty tool message
+			}
 			if b.IsError {
 				text = "Error: " + text
 			}
