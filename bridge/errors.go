@@ -16,6 +16,7 @@ var errorCodes = []struct {
 	hint string
 }{
 	{session.ErrSessionNotFound, "SESSION_NOT_FOUND", "Check the id, or find it with store.listSessions()."},
+	{session.ErrAmbiguousID, "AMBIGUOUS_ID", "Give more characters of the id, or pick one with store.listSessions()."},
 	{session.ErrSessionNotEmpty, "SESSION_NOT_EMPTY", "Restore into a new session from store.createSession()."},
 	{session.ErrStoreClosed, "STORE_CLOSED", "Open the store or the session again."},
 	{session.ErrInvalidChunk, "INVALID_CHUNK", "Nothing was recorded from this chunk; the session is unchanged."},

@@ -11,7 +11,8 @@ import (
 // (JSON-valued fields arrive serialised), so a text delta crosses as one string.
 func init() {
 	native.Register("ingestMessageStart", ingest(session.ChunkMessageStart, optString(fieldID, "id"),
-		optString(fieldModel, "model"), optString(fieldProvider, "provider"), optString(fieldRequestID, "requestId")))
+		optString(fieldModel, "model"), optString(fieldProvider, "provider"), optString(fieldRequestID, "requestId"),
+		optJSON(fieldState, "state")))
 	native.Register("ingestText", ingest(session.ChunkText, reqString(fieldText, "text")))
 	native.Register("ingestThinking", ingest(session.ChunkThinking, reqString(fieldText, "thinking")))
 	native.Register("ingestSignature", ingest(session.ChunkSignature, reqString(fieldText, "signature")))
@@ -23,7 +24,8 @@ func init() {
 	native.Register("ingestToolResult", ingest(session.ChunkToolResult, reqString(fieldToolUseID, "toolUseId"),
 		reqJSON(fieldJSON, "content"), optBool(fieldIsError, "isError"), optJSON(fieldRaw, "raw")))
 	native.Register("ingestDone", ingest(session.ChunkDone, optString(fieldStopReason, "stopReason"),
-		optString(fieldStopSequence, "stopSequence"), optJSON(fieldUsage, "usage")))
+		optString(fieldStopSequence, "stopSequence"), optJSON(fieldUsage, "usage"),
+		optString(fieldID, "id"), optString(fieldModel, "model")))
 	native.Register("ingestError", ingest(session.ChunkError, reqString(fieldText, "message")))
 	native.Register("rejectChunk", rejectChunk)
 }
@@ -43,6 +45,7 @@ var (
 	fieldStopReason   = func(ch *session.Chunk) *string { return &ch.StopReason }
 	fieldStopSequence = func(ch *session.Chunk) *string { return &ch.StopSequence }
 	fieldJSON         = func(ch *session.Chunk) *[]byte { return &ch.JSON }
+	fieldState        = func(ch *session.Chunk) *[]byte { return &ch.State }
 	fieldRaw          = func(ch *session.Chunk) *[]byte { return &ch.Raw }
 	fieldUsage        = func(ch *session.Chunk) *[]byte { return &ch.Usage }
 	fieldIsError      = func(ch *session.Chunk) *bool { return &ch.IsError }
@@ -144,5 +147,5 @@ func optBool(to func(*session.Chunk) *bool, name string) field {
 // know, so that every chunk error is made in one place.
 func rejectChunk(c *native.Call) (native.Value, error) {
 	typ, _ := c.ReadString(c.Arg(0))
-	return native.Value{}, fmt.Errorf("%w: unknown chunk type %q; expected one of message_start, text, thinking, signature, redacted_thinking, tool_use, tool_use_start, tool_use_delta, tool_result, done, error", session.ErrInvalidChunk, typ)
+	return native.Value{}, fmt.Errorf("%w: unknown chunk type %q; expected one of message_start, text, thinking, signature, redacted_thinking, tool_use, tool_use_start, tool_use_delta, tool_result, done, error, block, block_start, block_fields", session.ErrInvalidChunk, typ)
 }

@@ -1,6 +1,8 @@
 package bridge
 
 import (
+	"fmt"
+
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -8,6 +10,7 @@ import (
 func init() {
 	native.Register("sessionClose", sessionClose)
 	native.Register("appendUserMessage", appendUserMessage)
+	native.Register("setContext", setContext)
 	native.Register("messages", messagesSync(false))
 	native.Register("envelopes", messagesSync(true))
 	native.Register("messagesAsync", messagesAsync(false))
@@ -29,7 +32,7 @@ func sessionClose(c *native.Call) (native.Value, error) {
 	return c.Undefined(), nil
 }
 
-// appendUserMessage(session, contentJSON) -> JSON of the envelope
+// appendUserMessage(session, contentJSON, optionsJSON?) -> JSON of the envelope
 func appendUserMessage(c *native.Call) (native.Value, error) {
 	s, err := sessionArg(c)
 	if err != nil {
@@ -39,11 +42,33 @@ func appendUserMessage(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	envelope, err := s.AppendUserMessage([]byte(content))
+	options, _, err := c.OptStringArg(2, "options")
+	if err != nil {
+		return native.Value{}, err
+	}
+	opts, err := session.ParseMessageOptions([]byte(options))
+	if err != nil {
+		return native.Value{}, fmt.Errorf("%w: %v", session.ErrInvalidArgument, err)
+	}
+	envelope, err := s.AppendUserMessageWith([]byte(content), opts)
 	if err != nil {
 		return native.Value{}, err
 	}
 	return c.StringFromBytes(envelope), nil
+}
+
+// setContext(session, contextJSON?): the context of the messages that follow; undefined
+// or "null" clears it.
+func setContext(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	context, _, err := c.OptStringArg(1, "context")
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.Undefined(), s.SetContext([]byte(context))
 }
 
 // messages(session) / envelopes(session) -> JSON array

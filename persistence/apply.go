@@ -55,6 +55,9 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	if create, ok := op.(session.CreateSession); ok {
 		return w.createSession(create.Info)
 	}
+	if op, ok := op.(session.ManagementOp); ok {
+		return w.applyManagement(op)
+	}
 	sid, err := w.sid(opSession(op))
 	if err != nil {
 		return err
@@ -68,9 +71,11 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	case session.BeginMessage:
 		t.messages++
 		h := op.Header
-		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id, meta)
-			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?)`,
-			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID, jsonObject(h.Meta))
+		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
+				is_sidechain, continues, meta, extra)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?, ?, ?, ?)`,
+			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
+			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
 	case session.PutBlock:
 		err = w.putBlock(sid, op)
 	case session.EndMessage:
@@ -112,10 +117,11 @@ func opSession(op session.Op) string {
 }
 
 func (w *writer) createSession(info session.SessionInfo) error {
-	res, err := w.c.exec(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at, status, owner)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	res, err := w.c.exec(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
+			last_accessed_at, status, owner, is_open, session_key)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
 		info.ID, info.ProjectPath, info.Title, info.Provider, info.Model, info.ContextWindow,
-		info.CreatedAt.UnixMilli(), info.UpdatedAt.UnixMilli(), info.Status, w.owner)
+		info.CreatedAt.UnixMilli(), info.UpdatedAt.UnixMilli(), info.CreatedAt.UnixMilli(), info.Status, w.owner, nullable(info.Key))
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,10 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
+// inConversation selects the records of the main conversation: messages (a record that is
+// not one has no role) not on a subagent's sidechain.
+const inConversation = `is_sidechain = 0 AND role != ''`
+
 // readSession runs fn with the database key of a session, on a read connection.
 func (s *Store) readSession(sessionID, what string, fn func(c *conn, sid int64) error) error {
 	return s.read(func(c *conn) error {
@@ -23,7 +27,7 @@ func (s *Store) ContextIndex(sessionID string) (session.ContextIndex, error) {
 	idx := session.ContextIndex{LastSeq: -1}
 	err := s.readSession(sessionID, "reading the context index", func(c *conn, sid int64) error {
 		err := c.query(`SELECT seq, turn, cum_tokens, cum_pruned FROM messages WHERE sid = ? AND cum_tokens IS NOT NULL
-			ORDER BY seq DESC LIMIT 1`, []any{sid}, func(row []driver.Value) error {
+			AND `+inConversation+` ORDER BY seq DESC LIMIT 1`, []any{sid}, func(row []driver.Value) error {
 			idx.LastSeq, idx.LastTurn = row[0].(int64), row[1].(int64)
 			idx.Total = session.Cum{Tokens: row[2].(int64), Pruned: row[3].(int64)}
 			return nil
@@ -72,21 +76,21 @@ func (s *Store) FirstSeqReaching(sessionID string, tokens int64) (int64, bool, e
 
 // TurnStart returns the first seq of a turn.
 func (s *Store) TurnStart(sessionID string, turn int64) (int64, bool, error) {
-	return s.optionalSeq(sessionID, "finding a turn", `SELECT MIN(seq) FROM messages WHERE sid = ? AND turn = ?`, turn)
+	return s.optionalSeq(sessionID, "finding a turn", `SELECT MIN(seq) FROM messages WHERE sid = ? AND turn = ? AND `+inConversation, turn)
 }
 
 // CutAtOrAfter returns the first prompt, or with steps the first prompt or assistant
 // message, at or after seq.
 func (s *Store) CutAtOrAfter(sessionID string, seq int64, steps bool) (int64, bool, error) {
 	return s.optionalSeq(sessionID, "finding a cut", `SELECT MIN(seq) FROM messages WHERE sid = ? AND seq >= ?
-		AND (type = 'user' OR (? AND role = 'assistant'))`, seq, steps)
+		AND (type = 'user' OR (? AND role = 'assistant')) AND `+inConversation, seq, steps)
 }
 
 // CutAtOrBefore returns the last prompt, or with steps the last prompt or assistant
 // message, at or before seq.
 func (s *Store) CutAtOrBefore(sessionID string, seq int64, steps bool) (int64, bool, error) {
 	return s.optionalSeq(sessionID, "finding a cut", `SELECT MAX(seq) FROM messages WHERE sid = ? AND seq <= ?
-		AND (type = 'user' OR (? AND role = 'assistant'))`, seq, steps)
+		AND (type = 'user' OR (? AND role = 'assistant')) AND `+inConversation, seq, steps)
 }
 
 // optionalSeq runs a query for one seq, which may be NULL or missing.
@@ -108,7 +112,7 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*session.C
 		var m session.ContextMessage
 		current := int64(-1)
 		err := c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.turn, m.status, m.provider, m.meta, m.extra,
-				m.tokens, m.pruned_tokens, m.token_source, b.body, bl.data
+				m.tokens, m.pruned_tokens, m.token_source, b.body, bl.data, m.is_sidechain
 			FROM messages m
 			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
 			LEFT JOIN blobs bl ON bl.id = b.blob_id
@@ -141,7 +145,7 @@ func scanContextMessage(row []driver.Value, sessionID string, blocks [][]byte) s
 	m := session.ContextMessage{StoredMessage: session.StoredMessage{
 		Seq: row[0].(int64), UUID: row[1].(string), SessionID: sessionID, Type: row[2].(string), Role: row[3].(string),
 		Turn: row[4].(int64), Status: row[5].(string), Provider: row[6].(string), Meta: asBytes(row[7]),
-		Extra: asBytes(row[8]), Blocks: blocks,
+		Extra: asBytes(row[8]), Blocks: blocks, IsSidechain: row[14].(int64) != 0,
 	}}
 	if tokens, ok := row[9].(int64); ok {
 		pruned, _ := row[10].(int64)

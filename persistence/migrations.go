@@ -128,6 +128,11 @@ var migrations = []migration{
 			state   BLOB NOT NULL
 		)`,
 	}},
+	{3, "session management: listing metadata, hosted-agent state, history, full-text search", sessionManagementMigration},
+	{4, "per-message sidechain flag, and records that continue the previous message", []string{
+		`ALTER TABLE messages ADD COLUMN is_sidechain INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE messages ADD COLUMN continues INTEGER NOT NULL DEFAULT 0`,
+	}},
 }
 
 // migrate brings the database's schema up to the newest migration.

@@ -9,40 +9,15 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// sessionColumns are read into a SessionInfo by scanInfo, in this order.
-const sessionColumns = `id, project_path, title, provider, model, context_window, created_at, updated_at, message_count, status`
-
-func scanInfo(row []driver.Value) session.SessionInfo {
-	return session.SessionInfo{
-		ID:            row[0].(string),
-		ProjectPath:   row[1].(string),
-		Title:         row[2].(string),
-		Provider:      row[3].(string),
-		Model:         row[4].(string),
-		ContextWindow: row[5].(int64),
-		CreatedAt:     time.UnixMilli(row[6].(int64)).UTC(),
-		UpdatedAt:     time.UnixMilli(row[7].(int64)).UTC(),
-		MessageCount:  row[8].(int64),
-		Status:        row[9].(string),
-	}
-}
-
 // LoadSession returns what a Session needs to continue id.
 func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	var st session.SessionState
 	err := s.read(func(c *conn) error {
 		sid := int64(-1)
-		err := c.query(`SELECT sid, `+sessionColumns+`, input_tokens, output_tokens, cache_read_tokens,
-			cache_creation_tokens, context_tokens FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+		err := c.query(`SELECT sid, `+sessionColumns+` FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
 			sid = row[0].(int64)
 			st.Info = scanInfo(row[1:])
-			st.Tracker = session.TokenTracker{
-				InputTokens:              row[11].(int64),
-				OutputTokens:             row[12].(int64),
-				CacheReadInputTokens:     row[13].(int64),
-				CacheCreationInputTokens: row[14].(int64),
-				ContextTokens:            row[15].(int64),
-			}
+			st.Tracker = st.Info.Tokens
 			return nil
 		})
 		if err != nil {
@@ -51,8 +26,18 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 		if sid < 0 {
 			return fmt.Errorf("%w: no session has id %q", session.ErrSessionNotFound, id)
 		}
-		err = c.query(`SELECT seq, uuid, turn FROM messages WHERE sid = ? ORDER BY seq DESC LIMIT 1`, []any{sid}, func(row []driver.Value) error {
-			st.NextSeq, st.LastUUID, st.LastTurn = row[0].(int64)+1, row[1].(string), row[2].(int64)
+		err = c.query(`SELECT MAX(seq) FROM messages WHERE sid = ?`, []any{sid}, func(row []driver.Value) error {
+			if last, ok := row[0].(int64); ok {
+				st.NextSeq = last + 1
+			}
+			return nil
+		})
+		if err != nil {
+			return storageError("loading the last message of session "+id, err)
+		}
+		// The next message continues the main conversation, whatever sidechain came last.
+		err = c.query(`SELECT uuid, turn FROM messages WHERE sid = ? AND is_sidechain = 0 ORDER BY seq DESC LIMIT 1`, []any{sid}, func(row []driver.Value) error {
+			st.LastUUID, st.LastTurn = row[0].(string), row[1].(int64)
 			return nil
 		})
 		return storageError("loading the last message of session "+id, err)
@@ -60,32 +45,15 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	return st, err
 }
 
-// ListSessions returns sessions newest first.
-func (s *Store) ListSessions(filter session.ListFilter) ([]session.SessionInfo, error) {
-	query := `SELECT ` + sessionColumns + ` FROM sessions`
-	var args []any
-	if filter.ProjectPath != "" {
-		query += ` WHERE project_path = ?`
-		args = append(args, filter.ProjectPath)
-	}
-	query += ` ORDER BY updated_at DESC, sid DESC`
-	if filter.Limit > 0 {
-		query += ` LIMIT ?`
-		args = append(args, filter.Limit)
-	}
-	list := []session.SessionInfo{}
-	err := s.read(func(c *conn) error {
-		return c.query(query, args, func(row []driver.Value) error {
-			list = append(list, scanInfo(row))
-			return nil
-		})
-	})
-	return list, storageError("listing sessions", err)
-}
-
 // ScanMessages calls fn for each message of a session, in order, its blocks joined from
 // the blocks and blobs tables in one pass over the indexes.
 func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) error) error {
+	return s.ScanMessagesFrom(sessionID, 0, fn)
+}
+
+// ScanMessagesFrom is ScanMessages from message fromSeq on: the index finds the first of
+// them, so reading the tail of a long session costs what the tail holds.
+func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
 	return s.read(func(c *conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
@@ -94,11 +62,11 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 		var m session.StoredMessage
 		current := int64(-1)
 		err = c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
-				m.provider, m.request_id, m.meta, m.extra, b.body, bl.data
+				m.provider, m.request_id, m.meta, m.extra, b.body, bl.data, m.is_sidechain, m.continues
 			FROM messages m
 			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
 			LEFT JOIN blobs bl ON bl.id = b.blob_id
-			WHERE m.sid = ? ORDER BY m.seq, b.idx`, []any{sid}, func(row []driver.Value) error {
+			WHERE m.sid = ? AND m.seq >= ? ORDER BY m.seq, b.idx`, []any{sid, fromSeq}, func(row []driver.Value) error {
 			if seq := row[0].(int64); seq != current {
 				if current >= 0 {
 					if err := fn(&m); err != nil {
@@ -111,6 +79,7 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 					Type: row[3].(string), Role: row[4].(string), Turn: row[5].(int64), Status: row[6].(string),
 					CreatedAt: time.UnixMilli(row[7].(int64)), Provider: row[8].(string), RequestID: row[9].(string),
 					Meta: asBytes(row[10]), Extra: asBytes(row[11]), Blocks: m.Blocks[:0],
+					IsSidechain: row[14].(int64) != 0, Continues: row[15].(int64) != 0,
 				}
 			}
 			if body := asBytes(row[12]); body != nil {
@@ -147,7 +116,9 @@ func notFound(id string, err error) error {
 	return storageError("finding session "+id, err)
 }
 
-// Turns returns a session's turns from the turn numbers stored on its messages.
+// Turns returns a session's turns from the turn numbers stored on its messages, as
+// positions in its main conversation: sidechains and records that are not messages are
+// left out, and a record that continues the message before it takes that message's place.
 func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 	turns := []session.Turn{}
 	err := s.read(func(c *conn) error {
@@ -155,7 +126,10 @@ func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 		if err != nil {
 			return notFound(sessionID, err)
 		}
-		err = c.query(`SELECT turn, MIN(seq), MAX(seq) FROM messages WHERE sid = ? GROUP BY turn ORDER BY turn`,
+		err = c.query(`SELECT turn, MIN(pos), MAX(pos) FROM (
+				SELECT turn, SUM(1 - continues) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) - 1 AS pos
+				FROM messages WHERE sid = ? AND is_sidechain = 0 AND role != '')
+			GROUP BY turn ORDER BY turn`,
 			[]any{sid}, func(row []driver.Value) error {
 				turns = append(turns, session.Turn{Index: row[0].(int64), StartIndex: row[1].(int64), EndIndex: row[2].(int64)})
 				return nil

@@ -16,6 +16,9 @@ const (
 	ChunkToolResult
 	ChunkDone
 	ChunkError
+	ChunkBlock
+	ChunkBlockStart
+	ChunkBlockFields
 )
 
 var chunkNames = [...]string{
@@ -30,6 +33,9 @@ var chunkNames = [...]string{
 	ChunkToolResult:       "tool_result",
 	ChunkDone:             "done",
 	ChunkError:            "error",
+	ChunkBlock:            "block",
+	ChunkBlockStart:       "block_start",
+	ChunkBlockFields:      "block_fields",
 }
 
 // String returns the chunk type as JavaScript names it.
@@ -47,12 +53,17 @@ type Chunk struct {
 	// Text is the delta of text, thinking or tool_use_delta (partial JSON), the signature,
 	// the redacted_thinking data, or the error message.
 	Text string
-	// ID and Name: the message id of message_start; the tool id and name of tool_use and
-	// tool_use_start.
+	// ID and Name: the message id of message_start and done; the tool id and name of
+	// tool_use and tool_use_start.
 	ID, Name string
-	// Model, Provider and RequestID describe the request of message_start.
+	// Model, Provider and RequestID describe the request of message_start; done may name
+	// the id and model too, for streams that report them only at the end.
 	Model, Provider, RequestID string
-	// JSON is the input of tool_use and the content of tool_result (a JSON string or array).
+	// State is the per-message state of message_start, MessageOptions as a JSON object, or
+	// nil.
+	State []byte
+	// JSON is the input of tool_use, the content of tool_result (a JSON string or array),
+	// the block of block and block_start, and the fields (an object) of block_fields.
 	JSON []byte
 	// ToolUseID, IsError and Raw belong to tool_result; Raw is the execution record, a JSON
 	// object (stdout, stderr, interrupted, isImage, durationMs, exitCode), or nil.

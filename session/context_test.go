@@ -3,6 +3,7 @@ package session_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -56,5 +57,40 @@ func requireInterruptedResult(t *testing.T, res *session.ContextResult, provider
 	b, _ := blocks[0].(map[string]any)
 	if last["role"] != "user" || b["tool_use_id"] != "toolu_interrupted" || b["is_error"] != true {
 		t.Fatalf("%s: the context does not end with a synthetic is_error result: %v", res.Strategy, last)
+	}
+}
+
+// TestSubagentMessagesStayOutOfTheContext: a sidechain's records are kept but are not part
+// of the main conversation, so they are neither sent nor counted against the budget.
+func TestSubagentMessagesStayOutOfTheContext(t *testing.T) {
+	e := newEnv(t)
+	s := e.create(t)
+	prompt(t, s, "write a poem")
+	feed(t, s, start("msg_main"), toolUse("toolu_task", "Task", `{"prompt":"a poem"}`), done("tool_use", ""))
+	sub := session.MessageOptions{AgentID: "a1", ParentToolUseID: "toolu_task"}
+	must(s.AppendUserMessageWith([]byte(`"a poem, `+strings.Repeat("with many details ", 2000)+`"`), sub))
+	feed(t, s,
+		session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_sub", State: []byte(`{"agentId":"a1","parentToolUseId":"toolu_task"}`)},
+		toolUse("toolu_search", "WebSearch", `{"q":"poems"}`), done("tool_use", ""),
+		toolResult("toolu_search", `"results"`), text("Roses are red"), done("end_turn", ""),
+		toolResult("toolu_task", `"Roses are red"`),
+	)
+	feed(t, s, start("msg_main2"), text("Here is the poem."), done("end_turn", ""))
+
+	res := build(t, s, session.BuildOptions{ContextWindow: 8000})
+	if res.Strategy != session.FullHistoryName || strings.Contains(string(res.Messages), "toolu_search") || strings.Contains(string(res.Messages), "many details") {
+		t.Fatalf("%s context holds the subagent's messages: %s", res.Strategy, res.Messages)
+	}
+	main, _ := s.Messages(false)
+	var want, got []map[string]any
+	json.Unmarshal(main, &want)
+	json.Unmarshal(res.Messages, &got)
+	if len(got) != len(want) {
+		t.Fatalf("sent %d messages, the main conversation has %d", len(got), len(want))
+	}
+	for i := range got {
+		if !sameContent(got[i]["content"], want[i]["content"]) {
+			t.Fatalf("message %d: %v, want %v", i, got[i]["content"], want[i]["content"])
+		}
 	}
 }

@@ -25,6 +25,7 @@ type countJob struct {
 	seq       int64
 	role      string
 	provider  string
+	sidechain bool
 	blocks    [][]byte
 	usage     *Usage
 }
@@ -58,7 +59,7 @@ func (c *counter) run() {
 		c.queue = c.queue[1:]
 		names := c.namesOf(j.sessionID)
 		c.mu.Unlock()
-		count := countMessage(j.role, j.provider, j.blocks, j.usage, names)
+		count := conversationCount(j.role, j.provider, j.sidechain, j.blocks, j.usage, names)
 		c.store.Apply(SetTokens{SessionID: j.sessionID, Seq: j.seq, Count: count})
 		c.mu.Lock()
 		c.pending[j.sessionID]--

@@ -49,3 +49,9 @@ var (
 	// returns one only when it has a bug; it is here for checking contexts of one's own.
 	ErrInvalidContext = errors.New("invalid context")
 )
+
+// Errors of finding and addressing sessions.
+var (
+	// ErrAmbiguousID: an id prefix that matches more than one session.
+	ErrAmbiguousID = errors.New("ambiguous session id")
+)

@@ -18,7 +18,7 @@ func (s *Session) Ingest(c Chunk) error {
 	defer s.mu.Unlock()
 	switch c.Kind {
 	case ChunkMessageStart:
-		s.startAssistant(c)
+		return s.startAssistant(c)
 	case ChunkText:
 		s.delta(BlockText, c.Text)
 	case ChunkThinking:
@@ -39,6 +39,12 @@ func (s *Session) Ingest(c Chunk) error {
 		return s.done(c)
 	case ChunkError:
 		s.streamError(c.Text)
+	case ChunkBlock:
+		return s.wholeBlock(c)
+	case ChunkBlockStart:
+		return s.startBlock(c)
+	case ChunkBlockFields:
+		return s.setBlockFields(c)
 	default:
 		return fmt.Errorf("%w: unknown chunk type", ErrInvalidChunk)
 	}
@@ -57,14 +63,21 @@ func (s *Session) assistant() {
 		return
 	}
 	s.endOpen(false)
-	s.beginMessage(TypeAssistant, "assistant", messageMeta{}, "", "")
+	side, extra := s.inheritedState()
+	s.beginMessage(TypeAssistant, "assistant", messageMeta{}, "", "", side, extra)
 }
 
-// startAssistant begins a new assistant message. One still open never got its done chunk,
-// so it is ended as interrupted.
-func (s *Session) startAssistant(c Chunk) {
+// startAssistant begins a new assistant message, with the per-message state the chunk
+// carries. One still open never got its done chunk, so it is ended as interrupted.
+func (s *Session) startAssistant(c Chunk) error {
+	opts, err := ParseMessageOptions(c.State)
+	if err != nil {
+		return chunkError(c.Kind, "%v", err)
+	}
 	s.endOpen(true)
-	s.beginMessage(TypeAssistant, "assistant", messageMeta{ID: c.ID, Model: c.Model}, c.Provider, c.RequestID)
+	side, extra := s.stateFor(opts)
+	s.beginMessage(TypeAssistant, "assistant", messageMeta{ID: c.ID, Model: c.Model}, c.Provider, c.RequestID, side, extra)
+	return nil
 }
 
 // delta appends streamed text or thinking, starting a new block when the kind changes.
@@ -142,9 +155,10 @@ func (s *Session) toolResult(c Chunk) error {
 	if err := s.knownToolUse(c.ToolUseID); err != nil {
 		return err
 	}
-	if s.msg == nil || s.msg.hdr.Type != TypeToolResult {
+	side := s.toolUseChain(c.ToolUseID)
+	if s.msg == nil || s.msg.hdr.Type != TypeToolResult || s.msg.side != side {
 		s.endOpen(false)
-		s.beginMessage(TypeToolResult, "user", messageMeta{}, "", "")
+		s.beginMessage(TypeToolResult, "user", messageMeta{}, "", "", side, s.chainState(side))
 	}
 	s.putBlock(toolResultJSON(c.ToolUseID, c.JSON, c.IsError), "")
 	if len(c.Raw) > 0 {
@@ -182,7 +196,7 @@ func (s *Session) knownToolUse(id string) error {
 	if _, ok := s.toolUses[id]; ok {
 		return nil
 	}
-	if s.blk != nil && s.blk.kind == BlockToolUse && s.blk.id == id {
+	if s.blk != nil && s.blk.blockType() == BlockToolUse && s.blk.id == id {
 		return nil
 	}
 	found, err := s.mgr.store.HasToolUse(s.id, id)
@@ -192,7 +206,7 @@ func (s *Session) knownToolUse(id string) error {
 	if !found {
 		return fmt.Errorf("%w: no tool_use with id %q in session %s", ErrUnknownToolUse, id, s.id)
 	}
-	s.toolUses[id] = struct{}{}
+	s.toolUses[id] = sidechain{} // recorded by an earlier process: its chain is not known here
 	return nil
 }
 
@@ -212,6 +226,12 @@ func (s *Session) done(c Chunk) error {
 		return nil
 	}
 	m := s.msg
+	if c.ID != "" {
+		m.meta.ID = c.ID
+	}
+	if c.Model != "" {
+		m.meta.Model = c.Model
+	}
 	m.meta.StopReason = c.StopReason
 	if c.StopSequence != "" {
 		m.meta.StopSequence = &c.StopSequence

@@ -24,7 +24,7 @@ func (s *Session) countMissing() error {
 		}
 		count := m.Count
 		if !m.Counted {
-			count = countMessage(m.Role, m.Provider, m.Blocks, usageOf(m.Meta), names)
+			count = conversationCount(m.Role, m.Provider, m.IsSidechain, m.Blocks, usageOf(m.Meta), names)
 		}
 		ops = append(ops, SetTokens{SessionID: s.id, Seq: m.Seq, Count: count})
 		return nil

@@ -73,6 +73,7 @@ func (m *Manager) Open(id string) (*Session, error) {
 		s.mu.Lock()
 		s.refs++
 		s.mu.Unlock()
+		m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
 		return s, nil
 	}
 	if err := m.store.Sync(); err != nil {
@@ -84,6 +85,7 @@ func (m *Manager) Open(id string) (*Session, error) {
 	}
 	s := newSession(m, state)
 	m.live[id] = s
+	m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
 	return s, nil
 }
 
@@ -114,7 +116,7 @@ func (m *Manager) Close() error {
 	m.live = map[string]*Session{}
 	m.mu.Unlock()
 	for _, s := range live {
-		s.shutdown()
+		s.shutdown(true)
 	}
 	m.counter.close()
 	return m.store.Close()
@@ -145,7 +147,7 @@ func (m *Manager) release(s *Session) {
 	if !last {
 		return
 	}
-	s.shutdown()
+	s.shutdown(false)
 	m.counter.forget(s.id)
 	if m.live[s.id] == s {
 		delete(m.live, s.id)

@@ -21,28 +21,56 @@ type StoredMessage struct {
 	CreatedAt  time.Time
 	Provider   string
 	RequestID  string
-	Meta       []byte // JSON object: id, model, stop_reason, stop_sequence, usage, …
-	Extra      []byte // JSON object: envelope extras such as toolUseResults and error
-	Blocks     [][]byte
+	// IsSidechain marks a subagent's message; Continues a record that continues the
+	// previous record's message. See MessageHeader.
+	IsSidechain bool
+	Continues   bool
+	Meta        []byte // JSON object: id, model, stop_reason, stop_sequence, usage, …
+	Extra       []byte // JSON object: envelope extras such as toolUseResults and error
+	Blocks      [][]byte
 }
+
+// IsConversation reports whether m is part of the main conversation that messages() gives
+// the model: a message (a record that is not one, such as an imported summary, has no role)
+// that is not on a sidechain.
+func (m *StoredMessage) IsConversation() bool { return m.Role != "" && !m.IsSidechain }
 
 // AppendMessage appends m as an API message, {role, content, ...meta}, to buf.
 func AppendMessage(buf []byte, m *StoredMessage) []byte {
+	buf = appendMessageStart(buf, m)
+	return appendMessageEnd(buf, m.Meta)
+}
+
+// appendMessageStart appends an API message up to the end of m's content blocks, so that
+// the blocks of records that continue it can follow.
+func appendMessageStart(buf []byte, m *StoredMessage) []byte {
 	buf = append(buf, `{"role":`...)
 	buf = appendString(buf, m.Role)
 	buf = append(buf, `,"content":[`...)
-	for i, b := range m.Blocks {
-		if i > 0 {
+	return appendBlocks(buf, m, false)
+}
+
+// appendBlocks appends m's blocks, after a comma when more precede them.
+func appendBlocks(buf []byte, m *StoredMessage, more bool) []byte {
+	for _, b := range m.Blocks {
+		if more {
 			buf = append(buf, ',')
 		}
+		more = true
 		buf = append(buf, b...)
 	}
+	return buf
+}
+
+// appendMessageEnd closes the content of an API message and appends its fields.
+func appendMessageEnd(buf, meta []byte) []byte {
 	buf = append(buf, ']')
-	buf = appendObjectFields(buf, m.Meta)
+	buf = appendObjectFields(buf, meta)
 	return append(buf, '}')
 }
 
-// AppendEnvelope appends m with its envelope, {uuid, parentUuid, …, message}, to buf.
+// AppendEnvelope appends m with its envelope, {uuid, parentUuid, …, message}, to buf. A
+// record that is not a message has no "message".
 func AppendEnvelope(buf []byte, m *StoredMessage) []byte {
 	buf = append(buf, `{"uuid":`...)
 	buf = appendString(buf, m.UUID)
@@ -64,9 +92,15 @@ func AppendEnvelope(buf []byte, m *StoredMessage) []byte {
 	buf = appendString(buf, m.Status)
 	buf = append(buf, `,"turn":`...)
 	buf = strconv.AppendInt(buf, m.Turn, 10)
+	buf = strconv.AppendBool(append(buf, `,"isSidechain":`...), m.IsSidechain)
+	if m.Continues {
+		buf = append(buf, `,"continuesPrevious":true`...)
+	}
 	buf = appendObjectFields(buf, m.Extra)
-	buf = append(buf, `,"message":`...)
-	buf = AppendMessage(buf, m)
+	if m.Role != "" {
+		buf = append(buf, `,"message":`...)
+		buf = AppendMessage(buf, m)
+	}
 	return append(buf, '}')
 }
 

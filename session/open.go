@@ -9,6 +9,7 @@ import (
 // openMessage is the message a Session is writing.
 type openMessage struct {
 	hdr       MessageHeader
+	side      sidechain
 	blocks    int // complete blocks so far; the streaming block, if any, gets this index
 	meta      messageMeta
 	givenMeta []byte // a restored message's fields, kept exactly as given instead of meta
@@ -32,6 +33,13 @@ func (m messageMeta) encode() []byte { return mustJSON(m) }
 
 // envelopeExtra are the envelope fields a message may carry beside the standard ones.
 type envelopeExtra struct {
+	// AgentID and ParentToolUseID describe the sidechain of a subagent's message.
+	AgentID         string `json:"agentId,omitempty"`
+	ParentToolUseID string `json:"parentToolUseId,omitempty"`
+	// Context, Todos and ThinkingMetadata are the message's state, JSON kept verbatim.
+	Context          json.RawMessage `json:"context,omitempty"`
+	Todos            json.RawMessage `json:"todos,omitempty"`
+	ThinkingMetadata json.RawMessage `json:"thinkingMetadata,omitempty"`
 	// ToolUseResults holds the raw execution record of each tool result, by tool_use_id.
 	ToolUseResults map[string]json.RawMessage `json:"toolUseResults,omitempty"`
 	// Error is the message of the stream error that ended the message.
@@ -46,11 +54,15 @@ type openBlock struct {
 	text      strings.Builder
 	id, name  string // tool_use
 	signature *string
-	dirty     bool // text arrived since the last checkpoint
+	dirty     bool      // text arrived since the last checkpoint
+	ext       *blockExt // set by block_start and block_fields chunks
 }
 
 // json returns the block as far as it has come.
 func (b *openBlock) json() []byte {
+	if b.ext != nil {
+		return b.ext.render(b)
+	}
 	switch b.kind {
 	case BlockText:
 		return mustJSON(textBlock{Type: BlockText, Text: b.text.String()})

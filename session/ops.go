@@ -27,7 +27,13 @@ type MessageHeader struct {
 	CreatedAt  time.Time
 	Provider   string
 	RequestID  string
-	Meta       []byte // JSON object: the message fields beside role and content known so far
+	// IsSidechain marks a subagent's message, left out of the main conversation.
+	IsSidechain bool
+	// Continues marks a record that continues the previous record's message (a Claude Code
+	// assistant message written one block per line): the conversation joins them.
+	Continues bool
+	Meta      []byte // JSON object: the message fields beside role and content known so far
+	Extra     []byte // JSON object: envelope fields beside the standard ones known so far
 }
 
 // PutBlock adds block Index of message Seq, or replaces an earlier Partial checkpoint of

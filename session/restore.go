@@ -23,8 +23,9 @@ func (s *Session) RestoreMessages(raw []byte) error {
 	if s.nextSeq > 0 || s.msg != nil {
 		return fmt.Errorf("%w: session %s already has %d messages; restore into a new session", ErrSessionNotEmpty, s.id, s.nextSeq)
 	}
+	side, extra := s.stateFor(MessageOptions{})
 	for _, m := range msgs {
-		s.beginMessage(m.typ, m.role, messageMeta{}, "", "")
+		s.beginMessage(m.typ, m.role, messageMeta{}, "", "", side, extra)
 		s.msg.givenMeta = m.meta
 		for _, b := range m.blocks {
 			id := ""

@@ -23,12 +23,16 @@ type Session struct {
 	refs     int
 	closed   bool
 	provider string // the session's provider, the default of each message's
+	keyed    bool   // addressed by a hosted agent's key: leaving it open at exit interrupts it
 	titled   bool
 	nextSeq  int64
-	lastUUID string
+	lastUUID string // the last message of the main conversation
 	lastTurn int64
+	sideLast map[string]string // the last message of each sidechain, by sidechain.key
+	lastSide sidechain         // the chain of the last message begun
+	context  []byte            // stamped on each new message: SetContext
 	tracker  TokenTracker
-	toolUses map[string]struct{} // tool_use ids recorded by this process
+	toolUses map[string]sidechain // tool_use ids known to this process, with their chain
 
 	msg             *openMessage // the message being written, if any
 	blk             *openBlock   // the block streaming into msg, if any
@@ -43,12 +47,14 @@ func newSession(m *Manager, st SessionState) *Session {
 		id:       st.Info.ID,
 		refs:     1,
 		provider: st.Info.Provider,
+		keyed:    st.Info.Key != "",
 		titled:   st.Info.Title != "",
 		nextSeq:  st.NextSeq,
 		lastUUID: st.LastUUID,
 		lastTurn: st.LastTurn,
 		tracker:  st.Tracker,
-		toolUses: map[string]struct{}{},
+		sideLast: map[string]string{},
+		toolUses: map[string]sidechain{},
 	}
 }
 
@@ -85,26 +91,30 @@ func (s *Session) RestoreTokenTracker(t TokenTracker) error {
 	return nil
 }
 
-// Messages returns the session's messages as one JSON array, with their envelopes when
-// withEnvelope is set. A block still streaming is included as far as it has come. The
-// session is not locked while the store reads, so ingest goes on during an async read.
+// Messages returns the session's messages as one JSON array. With withEnvelope it is
+// every record with its envelope, sidechains and records that are not messages included;
+// without, it is the main conversation as the model is given it (see conversation). A
+// block still streaming is included as far as it has come. The session is not locked while
+// the store reads, so ingest goes on during an async read.
 func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	if err := s.readable(); err != nil {
 		return nil, err
 	}
-	buf := make([]byte, 0, 4096)
-	buf = append(buf, '[')
-	first := true
+	if !withEnvelope {
+		c := conversation{buf: append(make([]byte, 0, 4096), '[')}
+		err := s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
+			c.add(m)
+			return nil
+		})
+		c.end()
+		return append(c.buf, ']'), err
+	}
+	buf := append(make([]byte, 0, 4096), '[')
 	err := s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
-		if !first {
+		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
-		first = false
-		if withEnvelope {
-			buf = AppendEnvelope(buf, m)
-		} else {
-			buf = AppendMessage(buf, m)
-		}
+		buf = AppendEnvelope(buf, m)
 		return nil
 	})
 	return append(buf, ']'), err
@@ -150,17 +160,21 @@ func (s *Session) Flush() error {
 // ended as interrupted, and later calls fail with ErrStoreClosed.
 func (s *Session) Close() { s.mgr.release(s) }
 
-// shutdown ends an unfinished message as interrupted and closes the session for good.
-func (s *Session) shutdown() {
+// shutdown ends an unfinished message as interrupted, records that this process let go
+// of the session, and closes it for good. atExit says the whole store is closing with the
+// session still open: a hosted agent's session is then interrupted, like a disconnect.
+func (s *Session) shutdown(atExit bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return
 	}
-	if s.msg != nil {
+	cut := s.msg != nil
+	if cut {
 		s.endMessage(MessageInterrupted)
 	}
 	s.closed = true
+	s.mgr.store.Apply(CloseSession{SessionID: s.id, At: s.mgr.now().UTC(), Interrupted: cut || (atExit && s.keyed)})
 }
 
 // armCheckpoint makes sure the block now streaming is checkpointed within
@@ -189,26 +203,39 @@ func (s *Session) checkpoint() {
 	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: s.blk.json(), Partial: true})
 }
 
-// beginMessage starts a message and queues it.
-func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string) {
+// beginMessage starts a message on chain side, with the envelope state extra, and queues
+// it. Each chain links its own messages; a sidechain's messages stay in the turn that
+// started them.
+func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string, side sidechain, extra envelopeExtra) {
 	if provider == "" {
 		provider = s.provider
 	}
+	parent, turn := s.lastUUID, nextTurn(s.lastTurn, s.lastUUID == "", typ == TypeUser)
+	if side.on {
+		parent, turn = s.sideLast[side.key()], s.lastTurn
+	}
 	hdr := MessageHeader{
-		Seq:        s.nextSeq,
-		UUID:       uuid.Must(uuid.NewV7()).String(),
-		ParentUUID: s.lastUUID,
-		Type:       typ,
-		Role:       role,
-		Turn:       nextTurn(s.lastTurn, s.nextSeq == 0, typ == TypeUser),
-		CreatedAt:  s.mgr.now(),
-		Provider:   provider,
-		RequestID:  requestID,
-		Meta:       meta.encode(),
+		Seq:         s.nextSeq,
+		UUID:        uuid.Must(uuid.NewV7()).String(),
+		ParentUUID:  parent,
+		Type:        typ,
+		Role:        role,
+		Turn:        turn,
+		CreatedAt:   s.mgr.now(),
+		Provider:    provider,
+		RequestID:   requestID,
+		IsSidechain: side.on,
+		Meta:        meta.encode(),
+		Extra:       extra.encode(),
 	}
 	s.nextSeq++
-	s.lastUUID, s.lastTurn = hdr.UUID, hdr.Turn
-	s.msg = &openMessage{hdr: hdr, meta: meta}
+	if side.on {
+		s.sideLast[side.key()] = hdr.UUID
+	} else {
+		s.lastUUID, s.lastTurn = hdr.UUID, hdr.Turn
+	}
+	s.lastSide = side
+	s.msg = &openMessage{hdr: hdr, side: side, meta: meta, extra: extra}
 	s.mgr.store.Apply(BeginMessage{SessionID: s.id, Header: hdr})
 }
 
@@ -218,7 +245,7 @@ func (s *Session) putBlock(json []byte, toolUseID string) {
 	s.msg.blocks++
 	s.msg.blockJSON = append(s.msg.blockJSON, json)
 	if toolUseID != "" && s.msg.hdr.Role == "assistant" {
-		s.toolUses[toolUseID] = struct{}{}
+		s.toolUses[toolUseID] = s.msg.side
 	}
 }
 
@@ -254,7 +281,8 @@ func (s *Session) endMessage(status string) {
 
 // countTokens has the message's tokens counted off this thread and stored with it.
 func (s *Session) countTokens(m *openMessage) {
-	job := countJob{sessionID: s.id, seq: m.hdr.Seq, role: m.hdr.Role, provider: m.hdr.Provider, blocks: m.blockJSON}
+	job := countJob{sessionID: s.id, seq: m.hdr.Seq, role: m.hdr.Role, provider: m.hdr.Provider,
+		sidechain: m.hdr.IsSidechain, blocks: m.blockJSON}
 	if m.hasUsage {
 		u := m.usage
 		job.usage = &u
@@ -276,7 +304,7 @@ func (s *Session) finishBlock() {
 	b := s.blk
 	s.blk = nil
 	id := ""
-	if b.kind == BlockToolUse {
+	if b.blockType() == BlockToolUse {
 		id = b.id
 	}
 	s.putBlock(b.json(), id)

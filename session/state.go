@@ -1,179 +1,152 @@
 package session
 
 import (
-	"regexp"
-	"slices"
-	"strings"
+	"bytes"
+	"fmt"
 
 	"github.com/goccy/go-json"
 )
 
-// WorkState is the state of the work a session is doing, extracted from its messages for
-// the minimal-state strategy (seed 004): the original task, the files touched, the status,
-// decisions and blockers. It is folded one message at a time and stored, so that each
-// build reads only the messages that arrived since the last one.
-type WorkState struct {
-	OriginalTask string      `json:"originalTask"`
-	Files        []FileTouch `json:"files"`
-	Status       string      `json:"status"`
-	Decisions    []string    `json:"decisions"`
-	Blockers     []Blocker   `json:"blockers"`
-	LastTurn     int64       `json:"lastTurn"`
-	Names        toolNames   `json:"names,omitempty"` // tool calls not answered yet
+// MessageOptions is the per-message state (seed 002) a new message may be given: where the
+// agent ran (Context), its todo list and thinking settings at that message, and, for a
+// subagent's messages, the sidechain they belong to. JSON-valued fields are kept verbatim.
+type MessageOptions struct {
+	// IsSidechain marks a subagent's message: kept and shown in envelopes, left out of the
+	// main conversation. AgentID or ParentToolUseID imply it.
+	IsSidechain *bool `json:"isSidechain"`
+	// AgentID names the subagent; ParentToolUseID is the tool call that started it.
+	AgentID         string `json:"agentId"`
+	ParentToolUseID string `json:"parentToolUseId"`
+	// Context replaces the session's context (SetContext) for this message: an object such
+	// as {cwd, gitBranch, platform}.
+	Context json.RawMessage `json:"context"`
+	// Todos is the todo list at this message, an array; ThinkingMetadata an object.
+	Todos            json.RawMessage `json:"todos"`
+	ThinkingMetadata json.RawMessage `json:"thinkingMetadata"`
 }
 
-// FileTouch is a file a tool call read or changed.
-type FileTouch struct {
-	Path   string `json:"path"`
-	Action string `json:"action"` // read, written, edited, deleted
-}
-
-// Blocker is an error the session ran into: a failed tool call, an interrupted reply.
-type Blocker struct {
-	Turn int64  `json:"turn"`
-	Text string `json:"text"`
-}
-
-// How much of each the state keeps.
-const (
-	stateTaskChars    = 2000
-	stateStatusChars  = 600
-	stateItemChars    = 200
-	stateMaxFiles     = 40
-	stateMaxDecisions = 12
-	stateMaxBlockers  = 8
-	blockerTurns      = 3 // blockers older than this many turns are taken as resolved
-)
-
-// decisionPattern finds sentences that state a decision.
-var decisionPattern = regexp.MustCompile(`(?i)\b(i'll|i will|we'll|we will|decided|decision|going with|instead of|switch(ed)? to|chose|let's use|must not|don't|do not|prefer)\b`)
-
-// fold adds one message to the state.
-func (st *WorkState) fold(m *ContextMessage) {
-	st.LastTurn = m.Turn
-	if st.Names == nil {
-		st.Names = toolNames{}
+// ParseMessageOptions decodes and checks options given as a JSON object; empty input is no
+// options. A malformed option is reported as an error naming it, wrapped by the caller in
+// the sentinel of its operation.
+func ParseMessageOptions(raw []byte) (MessageOptions, error) {
+	var o MessageOptions
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return o, nil
 	}
-	if m.Status == MessageInterrupted || m.Status == MessageError {
-		st.addBlocker(m.Turn, "the assistant's reply was "+m.Status)
+	if raw[0] != '{' {
+		return o, fmt.Errorf("options must be an object")
 	}
-	for _, raw := range m.Blocks {
-		b, ok := decodeBlock(raw)
-		if !ok {
-			continue
-		}
-		st.foldBlock(m, &b)
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return o, fmt.Errorf("options: %v", err)
 	}
+	return o, o.check()
 }
 
-func (st *WorkState) foldBlock(m *ContextMessage, b *ctxBlock) {
+func (o *MessageOptions) check() error {
+	o.Context = nullToNil(o.Context)
+	o.Todos = nullToNil(o.Todos)
+	o.ThinkingMetadata = nullToNil(o.ThinkingMetadata)
 	switch {
-	case b.Type == BlockText && m.Type == TypeUser:
-		if st.OriginalTask == "" {
-			st.OriginalTask = cutRunes(strings.TrimSpace(b.Text), stateTaskChars)
-		} else if line := firstLine(b.Text); line != "" {
-			st.addDecision("User: " + line)
-		}
-	case b.Type == BlockText && m.Role == "assistant":
-		st.Status = tailRunes(strings.TrimSpace(b.Text), stateStatusChars)
-		for _, s := range sentences(b.Text) {
-			if decisionPattern.MatchString(s) {
-				st.addDecision(s)
-			}
-		}
-	case b.Type == BlockToolUse:
-		st.Names[b.ID] = b.Name
-		st.touch(b.Name, b.Input)
-	case b.Type == BlockToolResult:
-		name := st.Names[b.ToolUseID]
-		delete(st.Names, b.ToolUseID)
-		if b.IsError {
-			text, _ := flattenResult(b.Content)
-			st.addBlocker(m.Turn, strings.TrimSpace(name+" failed: "+firstLine(text)))
-		}
+	case o.Context != nil && o.Context[0] != '{':
+		return fmt.Errorf("field 'context' must be an object")
+	case o.Todos != nil && o.Todos[0] != '[':
+		return fmt.Errorf("field 'todos' must be an array")
+	case o.ThinkingMetadata != nil && o.ThinkingMetadata[0] != '{':
+		return fmt.Errorf("field 'thinkingMetadata' must be an object")
+	case o.IsSidechain != nil && !*o.IsSidechain && (o.AgentID != "" || o.ParentToolUseID != ""):
+		return fmt.Errorf("'agentId' and 'parentToolUseId' belong to sidechain messages, but 'isSidechain' is false")
 	}
+	return nil
 }
 
-// filePathKeys are the input fields that name a file, across agents' tools.
-var filePathKeys = []string{"file_path", "path", "notebook_path", "filePath", "filename", "target_file"}
-
-// touch records the file a tool call works on, if it names one.
-func (st *WorkState) touch(tool string, input json.RawMessage) {
-	var fields map[string]any
-	if json.Unmarshal(input, &fields) != nil {
-		return
+// sidechain returns the sidechain the options put a message on.
+func (o MessageOptions) sidechain() sidechain {
+	on := o.AgentID != "" || o.ParentToolUseID != "" || (o.IsSidechain != nil && *o.IsSidechain)
+	if !on {
+		return sidechain{}
 	}
-	for _, k := range filePathKeys {
-		if p, ok := fields[k].(string); ok && p != "" {
-			st.addFile(p, fileAction(tool))
-			return
-		}
-	}
+	return sidechain{on: true, agentID: o.AgentID, parentToolUseID: o.ParentToolUseID}
 }
 
-func fileAction(tool string) string {
-	n := strings.ToLower(tool)
+// nullToNil treats an absent field and a JSON null alike.
+func nullToNil(raw json.RawMessage) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil
+	}
+	return raw
+}
+
+// sidechain is the chain a message is on: the main conversation (on is false) or a
+// subagent's. Each chain links its messages by parentUuid on its own.
+type sidechain struct {
+	on              bool
+	agentID         string
+	parentToolUseID string
+}
+
+// key names the chain among the session's chains.
+func (c sidechain) key() string {
 	switch {
-	case strings.Contains(n, "write") || strings.Contains(n, "create"):
-		return "written"
-	case strings.Contains(n, "edit") || strings.Contains(n, "replace") || strings.Contains(n, "patch"):
-		return "edited"
-	case strings.Contains(n, "delete") || strings.Contains(n, "remove"):
-		return "deleted"
-	}
-	return "read"
-}
-
-// addFile records a file; a change outranks a read, and the latest files are kept.
-func (st *WorkState) addFile(path, action string) {
-	if i := slices.IndexFunc(st.Files, func(f FileTouch) bool { return f.Path == path }); i >= 0 {
-		if action == "read" {
-			action = st.Files[i].Action
-		}
-		st.Files = slices.Delete(st.Files, i, i+1)
-	}
-	st.Files = append(st.Files, FileTouch{Path: path, Action: action})
-	if len(st.Files) > stateMaxFiles {
-		st.Files = st.Files[len(st.Files)-stateMaxFiles:]
+	case !c.on:
+		return ""
+	case c.agentID != "":
+		return "agent:" + c.agentID
+	default:
+		return "tool:" + c.parentToolUseID
 	}
 }
 
-func (st *WorkState) addDecision(s string) {
-	s = cutRunes(strings.TrimSpace(s), stateItemChars)
-	if s == "" || slices.Contains(st.Decisions, s) {
-		return
+// SetContext sets the context (an object such as {cwd, gitBranch, platform}, kept verbatim)
+// stamped on every message that begins after the call; nil or null clears it.
+func (s *Session) SetContext(context []byte) error {
+	context = nullToNil(context)
+	if context != nil && (context[0] != '{' || !json.Valid(context)) {
+		return fmt.Errorf("%w: context must be an object or null", ErrInvalidArgument)
 	}
-	st.Decisions = append(st.Decisions, s)
-	if len(st.Decisions) > stateMaxDecisions {
-		st.Decisions = st.Decisions[1:]
+	if err := s.lock(); err != nil {
+		return err
 	}
+	defer s.mu.Unlock()
+	s.context = bytes.Clone(context)
+	return nil
 }
 
-func (st *WorkState) addBlocker(turn int64, text string) {
-	st.Blockers = append(st.Blockers, Blocker{Turn: turn, Text: cutRunes(text, stateItemChars)})
-	if len(st.Blockers) > stateMaxBlockers {
-		st.Blockers = st.Blockers[1:]
+// stateFor returns the envelope state of a new message given opts.
+func (s *Session) stateFor(opts MessageOptions) (sidechain, envelopeExtra) {
+	side := opts.sidechain()
+	extra := envelopeExtra{
+		AgentID:          side.agentID,
+		ParentToolUseID:  side.parentToolUseID,
+		Context:          bytes.Clone(opts.Context),
+		Todos:            bytes.Clone(opts.Todos),
+		ThinkingMetadata: bytes.Clone(opts.ThinkingMetadata),
 	}
+	if extra.Context == nil {
+		extra.Context = s.context
+	}
+	return side, extra
 }
 
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return cutRunes(strings.TrimSpace(line), stateItemChars)
+// inheritedState is the state of model output begun with no message_start: it stays on the
+// chain of the message before it.
+func (s *Session) inheritedState() (sidechain, envelopeExtra) {
+	return s.lastSide, s.chainState(s.lastSide)
 }
 
-// tailRunes returns at most the last n bytes of s, not splitting a UTF-8 character.
-func tailRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := len(s) - n
-	for i < len(s) && s[i]&0xC0 == 0x80 {
-		i++
-	}
-	return "…" + s[i:]
+// chainState is the envelope state of a message on side given no options.
+func (s *Session) chainState(side sidechain) envelopeExtra {
+	return envelopeExtra{AgentID: side.agentID, ParentToolUseID: side.parentToolUseID, Context: s.context}
 }
 
-// sentences splits text into sentences, roughly: at line ends and after . ! ?
-func sentences(text string) []string {
-	return strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '.' || r == '!' || r == '?' })
+// toolUseChain returns the chain of the tool call id answers: tool results go on the chain
+// of the calls they answer. A call still streaming is on the open message's chain.
+func (s *Session) toolUseChain(id string) sidechain {
+	if side, ok := s.toolUses[id]; ok {
+		return side
+	}
+	if s.msg != nil {
+		return s.msg.side
+	}
+	return s.lastSide
 }

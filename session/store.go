@@ -34,36 +34,69 @@ type Store interface {
 	Close() error
 	// ContextStore: token counts, summaries and compaction boundaries (contextstore.go).
 	ContextStore
+	// FindSessions returns up to limit sessions whose id starts with prefix, in id order.
+	FindSessions(prefix string, limit int) ([]SessionInfo, error)
+	// SessionDetails returns what SessionInfo lists of a session with its message counts
+	// and its token usage by model.
+	SessionDetails(id string) (SessionDetails, error)
+	// ScanMessagesFrom is ScanMessages from message fromSeq on, found through the index.
+	ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*StoredMessage) error) error
 }
 
-// SessionInfo is the listing of a session.
+// SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume
+// summary show without reading the session's messages.
 type SessionInfo struct {
-	ID            string    `json:"id"`
-	ProjectPath   string    `json:"projectPath"`
-	Title         string    `json:"title"`
-	Provider      string    `json:"provider,omitempty"`
-	Model         string    `json:"model,omitempty"`
-	ContextWindow int64     `json:"contextWindow,omitempty"`
-	CreatedAt     time.Time `json:"createdAt"`
-	UpdatedAt     time.Time `json:"updatedAt"`
-	MessageCount  int64     `json:"messageCount"`
-	Status        string    `json:"status"`
+	ID             string       `json:"id"`
+	ProjectPath    string       `json:"projectPath"`
+	Title          string       `json:"title"`
+	Provider       string       `json:"provider,omitempty"`
+	Model          string       `json:"model,omitempty"`
+	ContextWindow  int64        `json:"contextWindow,omitempty"`
+	CreatedAt      time.Time    `json:"createdAt"`
+	UpdatedAt      time.Time    `json:"updatedAt"`
+	LastMessageAt  time.Time    `json:"lastMessageAt"`
+	LastAccessedAt time.Time    `json:"lastAccessedAt"`
+	ArchivedAt     time.Time    `json:"archivedAt"`
+	MessageCount   int64        `json:"messageCount"`
+	ToolCount      int64        `json:"toolCount"`
+	Tokens         TokenTracker `json:"tokens"`
+	// Status is StatusCorrupted when Corruption is set, else StatusArchived when the session
+	// is archived, else the stored StatusActive or StatusInterrupted.
+	Status     string `json:"status"`
+	Corruption string `json:"corruption,omitempty"` // why the session is corrupted
+	Key        string `json:"key,omitempty"`        // workspace:channel:handle, for hosted agents
+	Checkpoint *int64 `json:"checkpoint,omitempty"` // the last committed pubsub id
+	SDKSession string `json:"sdkSessionId,omitempty"`
 }
 
-// MarshalJSON writes the times as envelopes do: ISO 8601 UTC with milliseconds.
+// MarshalJSON writes the times as envelopes do: ISO 8601 UTC with milliseconds; a time
+// that never happened (no message yet, never archived) is left out.
 func (i SessionInfo) MarshalJSON() ([]byte, error) {
 	type plain SessionInfo
 	return json.Marshal(struct {
 		plain
-		CreatedAt string `json:"createdAt"`
-		UpdatedAt string `json:"updatedAt"`
-	}{plain(i), FormatTime(i.CreatedAt), FormatTime(i.UpdatedAt)})
+		CreatedAt      string `json:"createdAt"`
+		UpdatedAt      string `json:"updatedAt"`
+		LastMessageAt  string `json:"lastMessageAt,omitempty"`
+		LastAccessedAt string `json:"lastAccessedAt"`
+		ArchivedAt     string `json:"archivedAt,omitempty"`
+	}{plain(i), FormatTime(i.CreatedAt), FormatTime(i.UpdatedAt), optionalTime(i.LastMessageAt),
+		FormatTime(i.LastAccessedAt), optionalTime(i.ArchivedAt)})
+}
+
+func optionalTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return FormatTime(t)
 }
 
 // Session statuses.
 const (
 	StatusActive      = "active"
 	StatusInterrupted = "interrupted"
+	StatusArchived    = "archived"
+	StatusCorrupted   = "corrupted"
 )
 
 // SessionState is what a Session continues from when it is opened.
@@ -76,7 +109,10 @@ type SessionState struct {
 }
 
 // ListFilter narrows ListSessions. Zero values mean no filter; Limit 0 means all.
+// Archived sessions are left out unless IncludeArchived is set.
 type ListFilter struct {
-	ProjectPath string `json:"projectPath"`
-	Limit       int    `json:"limit"`
+	ProjectPath     string `json:"projectPath"`
+	Limit           int    `json:"limit"`
+	Offset          int    `json:"offset"`
+	IncludeArchived bool   `json:"includeArchived"`
 }

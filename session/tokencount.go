@@ -19,6 +19,16 @@ const (
 	TokensFromTokenizer = "tokenizer"
 )
 
+// conversationCount counts a stored record: a message of the main conversation by its
+// blocks; a subagent's (sidechain) record, or a record that is not a message, costs the
+// conversation nothing, so cumulative counts measure what a context can hold.
+func conversationCount(role, provider string, sidechain bool, blocks [][]byte, u *Usage, names toolNames) TokenCount {
+	if role == "" || sidechain {
+		return TokenCount{Source: TokensFromTokenizer}
+	}
+	return countMessage(role, provider, blocks, u, names)
+}
+
 // toolNames resolves the tool name of a tool_use id, "" when unknown. Pruning a tool
 // result depends on the kind of tool that produced it.
 type toolNames map[string]string

@@ -16,6 +16,11 @@ const titleLength = 80
 // prompt is marked interrupted, one answered by tool results is complete. It returns the
 // new message with its envelope, as JSON.
 func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
+	return s.AppendUserMessageWith(content, MessageOptions{})
+}
+
+// AppendUserMessageWith is AppendUserMessage with the message's state given by opts.
+func (s *Session) AppendUserMessageWith(content []byte, opts MessageOptions) ([]byte, error) {
 	blocks, err := userBlocks(content)
 	if err != nil {
 		return nil, err
@@ -37,17 +42,22 @@ func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
 		}
 	}
 	s.endOpen(typ == TypeUser) // a new prompt cuts off a reply still streaming; tool results answer it
-	s.beginMessage(typ, "user", messageMeta{}, "", "")
-	stored := StoredMessage{SessionID: s.id, Status: MessageComplete}
+	if typ == TypeToolResult && !opts.sidechain().on {
+		opts.IsSidechain, opts.AgentID, opts.ParentToolUseID = toolResultChain(s, blocks)
+	}
+	side, extra := s.stateFor(opts)
+	s.beginMessage(typ, "user", messageMeta{}, "", "", side, extra)
+	stored := StoredMessage{SessionID: s.id, Status: MessageComplete, Extra: s.msg.hdr.Extra}
 	hdr := s.msg.hdr
 	for _, b := range blocks {
 		s.putBlock(b.json, "")
 		stored.Blocks = append(stored.Blocks, b.json)
 	}
 	s.endMessage(MessageComplete)
-	if typ == TypeUser && !s.titled {
+	if typ == TypeUser && !side.on && !s.titled {
 		s.setTitle(blocks)
 	}
+	stored.IsSidechain = hdr.IsSidechain
 	stored.Seq, stored.UUID, stored.ParentUUID, stored.Type, stored.Role = hdr.Seq, hdr.UUID, hdr.ParentUUID, hdr.Type, hdr.Role
 	stored.Turn, stored.CreatedAt, stored.Provider = hdr.Turn, hdr.CreatedAt, hdr.Provider
 	return AppendEnvelope(nil, &stored), nil
@@ -126,4 +136,16 @@ func titleFrom(text string) string {
 	}
 	runes := []rune(line)
 	return strings.TrimSpace(string(runes[:titleLength-1])) + "…"
+}
+
+// toolResultChain returns, as options, the chain of the tool calls that tool results given
+// with no sidechain options answer: the chain of the first one's call.
+func toolResultChain(s *Session, blocks []checkedBlock) (*bool, string, string) {
+	for _, b := range blocks {
+		if b.info.Type == BlockToolResult {
+			side := s.toolUseChain(b.info.ToolUseID)
+			return &side.on, side.agentID, side.parentToolUseID
+		}
+	}
+	return nil, "", ""
 }

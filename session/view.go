@@ -82,22 +82,28 @@ func (v *view) recentStart() (int64, error) {
 	return max(seq, v.start), nil
 }
 
-// load reads the messages from seq to the end of the view.
+// load reads the messages of the main conversation from seq to the end of the view.
 func (v *view) load(from int64) ([]*ctxMessage, error) {
 	var out []*ctxMessage
 	err := v.store.ScanContext(v.s.id, from, v.idx.LastSeq, func(m *ContextMessage) error {
-		out = append(out, fromStored(m))
+		if m.IsConversation() {
+			out = append(out, fromStored(m))
+		}
 		return nil
 	})
 	return out, err
 }
 
-// loadPruned reads the messages from..to, pruning those before recent.
+// loadPruned reads the messages of the main conversation from..to, pruning those before
+// recent.
 func (v *view) loadPruned(from, to, recent int64) ([]*ctxMessage, int64, error) {
 	var out []*ctxMessage
 	var pruned int64
 	names := toolNames{}
 	err := v.store.ScanContext(v.s.id, from, to, func(m *ContextMessage) error {
+		if !m.IsConversation() {
+			return nil
+		}
 		msg := fromStored(m)
 		if m.Seq < recent {
 			if p := pruneMessage(msg, m.Count, names); p != msg {

@@ -33,7 +33,7 @@ test('listSessions lists newest first, filters by projectPath, and limits', asyn
   assert.deepEqual(store.listSessions().map((i) => i.id), [a.id, c.id, b.id]);
 
   const [info] = store.listSessions({ projectPath: '/work/beta' });
-  assert.deepEqual(Object.keys(info).sort(), ['createdAt', 'id', 'messageCount', 'projectPath', 'status', 'title', 'updatedAt']);
+  assert.deepEqual(Object.keys(info).sort(), ['createdAt', 'id', 'lastAccessedAt', 'lastMessageAt', 'messageCount', 'projectPath', 'status', 'title', 'tokens', 'toolCount', 'updatedAt']);
   assert.match(info.id, UUID_V7);
   assert.equal(info.projectPath, '/work/beta');
   assert.equal(info.title, 'Beta asks');

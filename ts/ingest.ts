@@ -30,13 +30,19 @@ export function ingestChunk(h: Handle, chunk: StreamChunk): void {
       return native.ingestToolResult(h, c.toolUseId, contentJSON(c.content), c.isError,
         c.raw === undefined || c.raw === null ? undefined : JSON.stringify(c.raw));
     case 'message_start':
-      return native.ingestMessageStart(h, c.id, c.model, c.provider, c.requestId);
+      return native.ingestMessageStart(h, c.id, c.model, c.provider, c.requestId, messageState(c));
     case 'done':
-      return native.ingestDone(h, c.stopReason, c.stopSequence, c.usage == null ? undefined : JSON.stringify(c.usage));
+      return native.ingestDone(h, c.stopReason, c.stopSequence, c.usage == null ? undefined : JSON.stringify(c.usage), c.id, c.model);
     case 'redacted_thinking':
       return native.ingestRedactedThinking(h, c.data);
     case 'error':
       return native.ingestError(h, c.message);
+    case 'block':
+      return native.ingestBlock(h, toJSON(c.block));
+    case 'block_start':
+      return native.ingestBlockStart(h, toJSON(c.block));
+    case 'block_fields':
+      return native.ingestBlockFields(h, toJSON(c.fields));
     default:
       native.rejectChunk(String(c.type));
   }
@@ -45,4 +51,16 @@ export function ingestChunk(h: Handle, chunk: StreamChunk): void {
 function contentJSON(content: unknown): string | undefined {
   if (content === undefined) return undefined;
   return typeof content === 'string' ? JSON.stringify(content) : toJSON(content);
+}
+
+/** The per-message state fields a message_start chunk may carry (see MessageOptions). */
+const STATE_FIELDS = ['isSidechain', 'agentId', 'parentToolUseId', 'context', 'todos', 'thinkingMetadata'];
+
+/** messageState serialises the state fields of a chunk, or gives undefined when it has none. */
+function messageState(c: Record<string, unknown>): string | undefined {
+  let state: Record<string, unknown> | undefined;
+  for (const key of STATE_FIELDS) {
+    if (c[key] !== undefined) (state ??= {})[key] = c[key];
+  }
+  return state && JSON.stringify(state);
 }

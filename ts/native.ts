@@ -14,7 +14,8 @@ export interface NativeAddon {
   openSession(store: Handle, id: string): [Handle, string];
   listSessions(store: Handle, optionsJSON: string | undefined): string;
   sessionClose(session: Handle): void;
-  appendUserMessage(session: Handle, contentJSON: string): string;
+  appendUserMessage(session: Handle, contentJSON: string, optionsJSON: string | undefined): string;
+  setContext(session: Handle, contextJSON: string | undefined): void;
   messages(session: Handle): string;
   envelopes(session: Handle): string;
   messagesAsync(session: Handle): Promise<string>;
@@ -24,7 +25,7 @@ export interface NativeAddon {
   tokenTracker(session: Handle): string;
   restoreTokenTracker(session: Handle, trackerJSON: string): void;
   flush(session: Handle): Promise<void>;
-  ingestMessageStart(s: Handle, id: unknown, model: unknown, provider: unknown, requestId: unknown): void;
+  ingestMessageStart(s: Handle, id: unknown, model: unknown, provider: unknown, requestId: unknown, stateJSON: string | undefined): void;
   ingestText(s: Handle, text: unknown): void;
   ingestThinking(s: Handle, thinking: unknown): void;
   ingestSignature(s: Handle, signature: unknown): void;
@@ -33,7 +34,7 @@ export interface NativeAddon {
   ingestToolUseStart(s: Handle, id: unknown, name: unknown): void;
   ingestToolUseDelta(s: Handle, partialJson: unknown): void;
   ingestToolResult(s: Handle, toolUseId: unknown, contentJSON: string | undefined, isError: unknown, rawJSON: string | undefined): void;
-  ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined): void;
+  ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined, id: unknown, model: unknown): void;
   ingestError(s: Handle, message: unknown): void;
   rejectChunk(type: unknown): never;
   buildContext(session: Handle, optionsJSON: string): string;
@@ -45,6 +46,13 @@ export interface NativeAddon {
   storeSummary(session: Handle, summaryJSON: string): Promise<string>;
   commitCompaction(session: Handle, compactionJSON: string): Promise<string>;
   summaryCut(session: Handle, optionsJSON: string): Promise<string>;
+  latestSession(store: Handle, projectPath: string): [Handle, string] | undefined;
+  findSession(store: Handle, idOrPrefix: string): [Handle, string];
+  sessionInfo(session: Handle, optionsJSON: string | undefined): string;
+  ingestBlock(s: Handle, blockJSON: string | undefined): void;
+  ingestBlockStart(s: Handle, blockJSON: string | undefined): void;
+  ingestBlockFields(s: Handle, fieldsJSON: string | undefined): void;
+  lastEnvelopeAsync(session: Handle): Promise<string>;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

@@ -5,6 +5,10 @@ import { toJSON } from './serialize';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
 import * as context from './context';
 import type { BuildContextAsyncOptions, BuildContextOptions, CompactOptions, CompactResult, ContextReport, ContextResult } from './context-types';
+import type { PriceOptions, ResumeSummary, ResumeSummaryOptions, SessionDetails } from './management-types';
+import { optionsJSON } from './options';
+import { resumeSummary } from './resume-summary';
+import type { MessageContext, MessageOptions } from './message-state';
 
 /**
  * Session is one conversation, recorded with full fidelity as it streams. Get one from
@@ -22,12 +26,29 @@ export class Session {
     this.id = id;
   }
 
-  /** appendUserMessage records a user prompt (or tool results given as blocks) and returns its envelope. */
-  appendUserMessage(content: string | Block[]): Envelope {
+  /**
+   * appendUserMessage records a user prompt (or tool results given as blocks) and returns its
+   * envelope. options give the message its state: sidechain, context, todos, thinkingMetadata.
+   */
+  appendUserMessage(content: string | Block[], options?: MessageOptions): Envelope {
     if (typeof content !== 'string' && !Array.isArray(content)) {
       throw argTypeError('content', 'a string or an array of blocks');
     }
-    return JSON.parse(native.appendUserMessage(this.#h, toJSON(content)!));
+    if (options !== undefined && (typeof options !== 'object' || options === null)) {
+      throw argTypeError('options', 'an object');
+    }
+    return JSON.parse(native.appendUserMessage(this.#h, toJSON(content)!, options && JSON.stringify(options)));
+  }
+
+  /**
+   * setContext sets the context ({ cwd, gitBranch, platform, … }) stamped on every message
+   * that begins after the call, until it is set again; null clears it.
+   */
+  setContext(context: MessageContext | null): void {
+    if (typeof context !== 'object') {
+      throw argTypeError('context', 'an object or null');
+    }
+    native.setContext(this.#h, context === null ? undefined : JSON.stringify(context));
   }
 
   /** ingest records one stream chunk. It returns at once; the writer makes it durable in the background. */
@@ -53,6 +74,14 @@ export class Session {
   /** envelopesAsync is envelopes() read off the JS thread. */
   async envelopesAsync(): Promise<Envelope[]> {
     return JSON.parse(await native.envelopesAsync(this.#h));
+  }
+
+  /**
+   * lastEnvelope is the envelope of the session's last message, or null when it has none.
+   * It reads that one message, off the JS thread, so it costs the same on any session.
+   */
+  async lastEnvelope(): Promise<Envelope | null> {
+    return JSON.parse(await native.lastEnvelopeAsync(this.#h));
   }
 
   /**
@@ -82,6 +111,23 @@ export class Session {
       throw argTypeError('tracker', 'an object');
     }
     native.restoreTokenTracker(this.#h, JSON.stringify(tracker));
+  }
+
+  /**
+   * info returns the session's listing (title, project, model, times, counts, token totals,
+   * status) with its message counts and token usage by model, priced when `prices` are given.
+   */
+  info(options: PriceOptions = {}): SessionDetails {
+    return JSON.parse(native.sessionInfo(this.#h, optionsJSON(options)));
+  }
+
+  /**
+   * resumeSummary returns what to show when the session is resumed (seed 003): id, last
+   * activity ("2 hours ago"), interactions, tokens, cost when priced, context usage of the
+   * window; `text` is the same for people.
+   */
+  resumeSummary(options: ResumeSummaryOptions = {}): ResumeSummary {
+    return resumeSummary(this.info(options), options.now);
   }
 
   /** flush resolves once everything ingested so far is durable on disk. */

@@ -53,6 +53,25 @@ export class Store {
     return JSON.parse(native.listSessions(this.#h, JSON.stringify(options)));
   }
 
+  /**
+   * latestSession opens the session of `projectPath` written to last, archived sessions left
+   * out: what `--continue` resumes. null when the project has none.
+   */
+  latestSession(projectPath: string = process.cwd()): Session | null {
+    const found = native.latestSession(this.#h, projectPath);
+    return found ? new Session(found[0], found[1]) : null;
+  }
+
+  /**
+   * findSession opens the session whose id is `idOrPrefix`, or the one session whose id starts
+   * with it: what `--resume <id>` resumes. Throws SESSION_NOT_FOUND when none does, and
+   * AMBIGUOUS_ID, naming them, when several do.
+   */
+  findSession(idOrPrefix: string): Session {
+    const [h, id] = native.findSession(this.#h, idOrPrefix);
+    return new Session(h, id);
+  }
+
   /** flush resolves once everything recorded in any session of this store is durable. */
   async flush(): Promise<void> {
     return native.storeFlush(this.#h);

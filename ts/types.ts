@@ -1,3 +1,5 @@
+import type { MessageContext, MessageOptions, RecordSource, ThinkingMetadata, TodoItem } from './message-state';
+
 /** Block types follow the Anthropic Messages API. A type sessionkeep does not know is kept verbatim. */
 export type Block =
   | TextBlock
@@ -80,27 +82,42 @@ export interface ToolExecution {
 
 export type MessageStatus = 'streaming' | 'complete' | 'interrupted' | 'error';
 
-/** A message with the envelope sessionkeep keeps around it. */
+/**
+ * A message with the envelope sessionkeep keeps around it. Imported records that are not
+ * messages (a Claude Code summary, system or progress record, …) have their own `type` and
+ * no `message`.
+ */
 export interface Envelope {
   uuid: string;
   parentUuid: string | null;
   sessionId: string;
   timestamp: string;
-  type: 'user' | 'assistant' | 'tool_result';
+  type: 'user' | 'assistant' | 'tool_result' | 'summary' | 'system' | (string & {});
   provider?: string;
   requestId?: string;
   /** `interrupted`: cut off by a crash, a close or a new prompt; `error`: the stream failed. */
   status: MessageStatus;
   turn: number;
+  /** A subagent's message: left out of messages(). */
+  isSidechain: boolean;
+  /** The record continues the previous record's message (a Claude Code assistant message written one block per line); messages() joins them. */
+  continuesPrevious?: true;
+  agentId?: string;
+  parentToolUseId?: string;
+  context?: MessageContext;
+  todos?: TodoItem[];
+  thinkingMetadata?: ThinkingMetadata;
   /** Raw execution records of the tool results in this message, by tool_use_id. */
   toolUseResults?: Record<string, ToolExecution>;
   /** The error that ended the stream, when status is `error`. */
   error?: string;
-  message: Message;
+  /** Where an imported record came from. */
+  source?: RecordSource;
+  message?: Message;
 }
 
 export type StreamChunk =
-  | { type: 'message_start'; id?: string; model?: string; provider?: string; requestId?: string }
+  | ({ type: 'message_start'; id?: string; model?: string; provider?: string; requestId?: string } & MessageOptions)
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string }
   | { type: 'signature'; signature: string }
@@ -109,8 +126,9 @@ export type StreamChunk =
   | { type: 'tool_use_start'; id: string; name: string }
   | { type: 'tool_use_delta'; partialJson: string }
   | { type: 'tool_result'; toolUseId: string; content: string | Block[]; isError?: boolean; raw?: ToolExecution }
-  | { type: 'done'; stopReason?: string; stopSequence?: string; usage?: Usage }
-  | { type: 'error'; message: string };
+  | { type: 'done'; stopReason?: string; stopSequence?: string; usage?: Usage; id?: string; model?: string }
+  | { type: 'error'; message: string }
+  | BlockChunk;
 
 export interface Turn { index: number; startIndex: number; endIndex: number }
 
@@ -123,7 +141,12 @@ export interface TokenTracker {
   contextTokens: number;
 }
 
-export type SessionStatus = 'active' | 'interrupted';
+/**
+ * `interrupted`: a process died or was stopped while the session was open, or a reply was cut
+ * off (until the next message is written). `archived`: hidden from listings until unarchived.
+ * `corrupted`: rows of the session could not be read; `corruption` says which.
+ */
+export type SessionStatus = 'active' | 'interrupted' | 'archived' | 'corrupted';
 
 export interface SessionInfo {
   id: string;
@@ -133,9 +156,28 @@ export interface SessionInfo {
   model?: string;
   contextWindow?: number;
   createdAt: string;
+  /** The last write of a message or block. Listings are newest first by this. */
   updatedAt: string;
+  /** When the last message began; absent when there is none. */
+  lastMessageAt?: string;
+  /** When a process last opened or let go of the session. */
+  lastAccessedAt: string;
+  /** When the session was archived; absent unless it is. */
+  archivedAt?: string;
   messageCount: number;
+  /** How many tool_use blocks the session holds. */
+  toolCount: number;
+  /** The token tracker: sums over every request, and the context size now. */
+  tokens: TokenTracker;
   status: SessionStatus;
+  /** Why the session is `corrupted`. */
+  corruption?: string;
+  /** `workspace:channel:handle`, for sessions of hosted agents. */
+  key?: string;
+  /** The last committed pubsub id (hosted agents). */
+  checkpoint?: number;
+  /** The SDK's own session id (Claude Agent SDK, Codex), when recorded. */
+  sdkSessionId?: string;
 }
 
 export interface CreateSessionOptions {
@@ -147,4 +189,24 @@ export interface CreateSessionOptions {
   contextWindow?: number;
 }
 
-export interface ListSessionsOptions { projectPath?: string; limit?: number }
+export interface ListSessionsOptions {
+  projectPath?: string;
+  /** At most this many; 0 or omitted means all. */
+  limit?: number;
+  /** Skip this many first, for paging. */
+  offset?: number;
+  /** Archived sessions are left out unless this is true. */
+  includeArchived?: boolean;
+}
+
+/**
+ * The chunks for what the delta chunks cannot say, each kept verbatim: `block` adds a complete
+ * block of any type; `block_start` starts a block whose text, thinking or input then streams
+ * with the delta chunks, keeping its other fields (a new block even when the one before has
+ * the same kind); `block_fields` sets fields of the block streaming (citations that arrive
+ * mid-block).
+ */
+export type BlockChunk =
+  | { type: 'block'; block: Block }
+  | { type: 'block_start'; block: Block }
+  | { type: 'block_fields'; fields: Record<string, unknown> };

@@ -22,7 +22,9 @@ func (v *view) workState() (*WorkState, error) {
 		return st, nil
 	}
 	err = v.store.ScanContext(v.s.id, through+1, v.idx.LastSeq, func(m *ContextMessage) error {
-		st.fold(m)
+		if m.IsConversation() {
+			st.fold(m)
+		}
 		return nil
 	})
 	if err != nil {

@@ -1,0 +1,70 @@
+package bridge
+
+import (
+	"github.com/sessionkeep/sessionkeep/native"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// Finding sessions to resume: --continue, --resume <id|prefix>, and what a session shows
+// of itself.
+func init() {
+	native.Register("latestSession", latestSession)
+	native.Register("findSession", findSession)
+	native.Register("sessionInfo", sessionInfo)
+}
+
+// latestSession(store, projectPath) -> [session, id] | undefined
+func latestSession(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	project, err := c.StringArg(1, "projectPath")
+	if err != nil {
+		return native.Value{}, err
+	}
+	s, err := h.sessions.Latest(project)
+	if err != nil || s == nil {
+		return c.Undefined(), err
+	}
+	return sessionResult(c, s)
+}
+
+// findSession(store, idOrPrefix) -> [session, id]
+func findSession(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	id, err := c.StringArg(1, "idOrPrefix")
+	if err != nil {
+		return native.Value{}, err
+	}
+	s, err := h.sessions.Find(id)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return sessionResult(c, s)
+}
+
+// pricedOptions are the options of calls that can price token usage.
+type pricedOptions struct {
+	Prices session.Prices `json:"prices"`
+}
+
+// sessionInfo(session, optionsJSON?) -> JSON of SessionDetails
+func sessionInfo(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	var opts pricedOptions
+	if err := decodeArg(c, 1, "options", &opts); err != nil {
+		return native.Value{}, err
+	}
+	d, err := s.Info(opts.Prices)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return jsonResult(c, d)
+}

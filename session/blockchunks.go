@@ -1,0 +1,220 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/goccy/go-json"
+)
+
+// The chunks in this file carry what the delta chunks cannot: a block that arrives whole
+// (a server tool's result, an OpenAI reasoning item), a block whose content streams but
+// that has fields of its own (a tool_use with a caller, a server_tool_use), and fields
+// that arrive while a block streams (citations). Whatever they carry is kept verbatim.
+
+// blockExt is what a block streaming has beyond its kind: its type when that differs
+// from the kind (a server_tool_use streams its input as a tool_use does), the fields it
+// has beside the streamed ones, and the input it started with.
+type blockExt struct {
+	typ    string
+	fields []extField // sorted by name, so a block always renders the same
+	input  []byte     // the input given at block_start, kept when no input streams
+}
+
+type extField struct {
+	name  string
+	value json.RawMessage
+}
+
+// streamedFields are, per kind, the fields the assembler writes itself; block_start takes
+// their starting values from the block, and block_fields may not set them.
+var streamedFields = map[string][]string{
+	BlockText:     {"type", "text"},
+	BlockThinking: {"type", "thinking", "signature"},
+	BlockToolUse:  {"type", "id", "name", "input", "raw_input", "input_error"},
+}
+
+// blockType is the type the block is recorded with.
+func (b *openBlock) blockType() string {
+	if b.ext != nil {
+		return b.ext.typ
+	}
+	return b.kind
+}
+
+// wholeBlock adds one complete block verbatim. A tool_use added this way can be answered
+// by tool results like a streamed one; tool results have a chunk of their own.
+func (s *Session) wholeBlock(c Chunk) error {
+	info, err := CheckBlock(c.JSON)
+	if err != nil {
+		return chunkError(c.Kind, "field 'block': %v", err)
+	}
+	if info.Type == BlockToolResult {
+		return chunkError(c.Kind, "a tool_result is recorded with a tool_result chunk")
+	}
+	id := ""
+	if info.Type == BlockToolUse {
+		id = info.ToolUseID
+	}
+	s.completeBlock(bytes.Clone(c.JSON), id)
+	return nil
+}
+
+// startBlock ends the block streaming, if any, and starts the block given, whose text,
+// thinking or input then streams with the delta chunks. Its other fields are kept.
+func (s *Session) startBlock(c Chunk) error {
+	b, err := openBlockFrom(c.JSON)
+	if err != nil {
+		return chunkError(c.Kind, "field 'block': %v", err)
+	}
+	s.assistant()
+	s.finishBlock()
+	s.blk = b
+	b.dirty = true
+	s.armCheckpoint()
+	return nil
+}
+
+// setBlockFields sets fields of the block streaming, replacing fields of the same name.
+func (s *Session) setBlockFields(c Chunk) error {
+	fields, err := decodeFields(c.JSON)
+	if err != nil {
+		return chunkError(c.Kind, "field 'fields' %v", err)
+	}
+	if s.blk == nil {
+		return chunkError(c.Kind, "no block is streaming")
+	}
+	streamed := streamedFields[s.blk.kind]
+	for name := range fields {
+		if slices.Contains(streamed, name) {
+			return chunkError(c.Kind, "field %q of a %s block streams and cannot be set", name, s.blk.blockType())
+		}
+	}
+	if s.blk.ext == nil {
+		s.blk.ext = &blockExt{typ: s.blk.kind}
+	}
+	s.blk.ext.set(fields)
+	s.blk.dirty = true
+	s.armCheckpoint()
+	return nil
+}
+
+// openBlockFrom makes the block streaming from a block_start block: a text or thinking
+// block, or a block whose input streams (tool_use, server_tool_use, mcp_tool_use, …).
+func openBlockFrom(raw []byte) (*openBlock, error) {
+	fields, err := decodeFields(raw)
+	if err != nil {
+		return nil, err
+	}
+	f := blockFields(fields)
+	typ, err := f.requireString("type")
+	if err != nil {
+		return nil, err
+	}
+	b := &openBlock{ext: &blockExt{typ: typ}}
+	switch {
+	case typ == BlockText:
+		b.kind = BlockText
+		err = startText(b, f, "text")
+	case typ == BlockThinking:
+		b.kind = BlockThinking
+		if err = startText(b, f, "thinking"); err == nil {
+			b.signature, err = optionalString(f, "signature")
+		}
+	case f.requireObject("input") == nil:
+		b.kind = BlockToolUse
+		b.ext.input = fields["input"]
+		if b.id, err = f.requireString("id"); err == nil && b.id == "" {
+			err = errors.New(`field "id" must not be empty`)
+		}
+		if err == nil {
+			b.name, err = f.requireString("name")
+		}
+	default:
+		return nil, fmt.Errorf("a %s block has nothing that streams (text, thinking or input): give it whole in a block chunk", typ)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s block: %w", typ, err)
+	}
+	for _, name := range streamedFields[b.kind] {
+		delete(fields, name)
+	}
+	b.ext.set(fields)
+	return b, nil
+}
+
+// startText writes the starting value of a streamed text field, if the block has one.
+func startText(b *openBlock, f blockFields, name string) error {
+	s, err := optionalString(f, name)
+	if s != nil {
+		b.text.WriteString(*s)
+	}
+	return err
+}
+
+func optionalString(f blockFields, name string) (*string, error) {
+	if v, ok := f[name]; !ok || bytes.Equal(v, []byte("null")) {
+		return nil, nil
+	}
+	s, err := f.requireString(name)
+	return &s, err
+}
+
+// decodeFields decodes a JSON object one level deep.
+func decodeFields(raw []byte) (map[string]json.RawMessage, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return nil, errors.New("must be an object")
+	}
+	return fields, nil
+}
+
+// set adds fields, replacing those of the same name.
+func (e *blockExt) set(fields map[string]json.RawMessage) {
+	for i := 0; i < len(e.fields); i++ {
+		if v, ok := fields[e.fields[i].name]; ok {
+			e.fields[i].value = v
+			delete(fields, e.fields[i].name)
+		}
+	}
+	for name, v := range fields {
+		e.fields = append(e.fields, extField{name: name, value: v})
+	}
+	sort.Slice(e.fields, func(i, j int) bool { return e.fields[i].name < e.fields[j].name })
+}
+
+// render writes the block as far as it has come: its streamed fields as the assembler
+// writes them, under its own type, followed by its other fields as they were given.
+func (e *blockExt) render(b *openBlock) []byte {
+	var base []byte
+	switch b.kind {
+	case BlockText:
+		base = mustJSON(textBlock{Type: BlockText, Text: b.text.String()})
+	case BlockThinking:
+		base = mustJSON(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: b.signature})
+	default:
+		input := b.text.String()
+		if len(bytes.TrimSpace([]byte(input))) == 0 && e.input != nil {
+			input = string(e.input)
+		}
+		base = retype(toolUseJSON(b.id, b.name, input), e.typ)
+	}
+	buf := base[:len(base)-1]
+	for _, f := range e.fields {
+		buf = appendString(append(buf, ','), f.name)
+		buf = append(append(buf, ':'), f.value...)
+	}
+	return append(buf, '}')
+}
+
+// retype gives a tool_use block the type typ (server_tool_use, mcp_tool_use, …).
+func retype(toolUse []byte, typ string) []byte {
+	const prefix = `{"type":"tool_use"`
+	if typ == BlockToolUse || !bytes.HasPrefix(toolUse, []byte(prefix)) {
+		return toolUse
+	}
+	return append(appendString([]byte(`{"type":`), typ), toolUse[len(prefix):]...)
+}

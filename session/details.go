@@ -1,0 +1,105 @@
+package session
+
+import "github.com/goccy/go-json"
+
+// SessionDetails is SessionInfo with what takes a pass over the session's messages to
+// know: how many of each kind there are and the token usage by model, priced when prices
+// are given.
+type SessionDetails struct {
+	SessionInfo
+	// Interactions is the number of prompts: user messages that are not tool results.
+	Interactions      int64        `json:"interactions"`
+	AssistantMessages int64        `json:"assistantMessages"`
+	ToolResults       int64        `json:"toolResultMessages"`
+	Usage             []ModelUsage `json:"usage"`
+	// Cost sums the cost of every model with a price, in dollars; nil without prices.
+	Cost *float64 `json:"cost,omitempty"`
+	// UnpricedModels are the models with usage but no price, so Cost leaves them out.
+	UnpricedModels []string `json:"unpricedModels,omitempty"`
+}
+
+// ModelUsage is the tokens one model used in a session, summed over its requests.
+type ModelUsage struct {
+	Model                    string   `json:"model"`
+	Requests                 int64    `json:"requests"`
+	InputTokens              int64    `json:"inputTokens"`
+	OutputTokens             int64    `json:"outputTokens"`
+	CacheReadInputTokens     int64    `json:"cacheReadInputTokens"`
+	CacheCreationInputTokens int64    `json:"cacheCreationInputTokens"`
+	Cost                     *float64 `json:"cost,omitempty"`
+}
+
+// MarshalJSON writes the listing fields and the details side by side in one object.
+func (d SessionDetails) MarshalJSON() ([]byte, error) {
+	info, err := json.Marshal(d.SessionInfo)
+	if err != nil {
+		return nil, err
+	}
+	type details struct {
+		Interactions      int64        `json:"interactions"`
+		AssistantMessages int64        `json:"assistantMessages"`
+		ToolResults       int64        `json:"toolResultMessages"`
+		Usage             []ModelUsage `json:"usage"`
+		Cost              *float64     `json:"cost,omitempty"`
+		UnpricedModels    []string     `json:"unpricedModels,omitempty"`
+	}
+	rest, err := json.Marshal(details{d.Interactions, d.AssistantMessages, d.ToolResults, d.Usage, d.Cost, d.UnpricedModels})
+	if err != nil {
+		return nil, err
+	}
+	return append(appendObjectFields(info[:len(info)-1], rest), '}'), nil
+}
+
+// reconcileUsage makes the usage by model add up to the session's token tracker: tokens
+// the tracker holds beyond what its messages report (a tracker restored from elsewhere)
+// are counted for the session's model.
+func (d *SessionDetails) reconcileUsage() {
+	var sum ModelUsage
+	for _, u := range d.Usage {
+		sum.InputTokens += u.InputTokens
+		sum.OutputTokens += u.OutputTokens
+		sum.CacheReadInputTokens += u.CacheReadInputTokens
+		sum.CacheCreationInputTokens += u.CacheCreationInputTokens
+	}
+	t := d.Tokens
+	extra := ModelUsage{
+		InputTokens:              max(0, t.InputTokens-sum.InputTokens),
+		OutputTokens:             max(0, t.OutputTokens-sum.OutputTokens),
+		CacheReadInputTokens:     max(0, t.CacheReadInputTokens-sum.CacheReadInputTokens),
+		CacheCreationInputTokens: max(0, t.CacheCreationInputTokens-sum.CacheCreationInputTokens),
+	}
+	if extra == (ModelUsage{}) {
+		return
+	}
+	model := d.Model
+	for i := range d.Usage {
+		if d.Usage[i].Model == model {
+			d.Usage[i].InputTokens += extra.InputTokens
+			d.Usage[i].OutputTokens += extra.OutputTokens
+			d.Usage[i].CacheReadInputTokens += extra.CacheReadInputTokens
+			d.Usage[i].CacheCreationInputTokens += extra.CacheCreationInputTokens
+			return
+		}
+	}
+	extra.Model = model
+	d.Usage = append(d.Usage, extra)
+}
+
+// price fills in the cost of each model's usage and the session's total.
+func (d *SessionDetails) price(prices Prices) {
+	if prices == nil {
+		return
+	}
+	total := 0.0
+	for i := range d.Usage {
+		u := &d.Usage[i]
+		cost, ok := prices.Cost(u.Model, Usage{u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens})
+		if !ok {
+			d.UnpricedModels = append(d.UnpricedModels, u.Model)
+			continue
+		}
+		u.Cost = &cost
+		total += cost
+	}
+	d.Cost = &total
+}
