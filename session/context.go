@@ -90,6 +90,15 @@ func (s *Session) runStrategies(v *view, opts *BuildOptions, budget Budget) (*Co
 	return nil, fmt.Errorf("%w: no strategy produced a valid context (%+v)", ErrInvalidContext, report.Attempts)
 }
 
+// rawTokens is what messages cost, in raw units.
+func rawTokens(msgs []*ctxMessage) int64 {
+	var n int64
+	for _, m := range msgs {
+		n += m.tokens
+	}
+	return n
+}
+
 func indexOfStrategy(name string) int {
 	for i, st := range strategies {
 		if st.name() == name {
@@ -113,11 +122,7 @@ func tryStrategy(st strategy, v *view, provider string, budget int64) (*ContextR
 		return nil, attempt, err
 	}
 	msgs, repairs := repair(d.messages)
-	var raw int64
-	for _, m := range msgs {
-		raw += m.tokens
-	}
-	attempt.TokensUsed = calibrated(raw, v.factor)
+	attempt.TokensUsed = calibrated(rawTokens(msgs), v.factor)
 	if attempt.TokensUsed > budget {
 		attempt.Outcome = OutcomeOverAfterRepair
 		return nil, attempt, nil

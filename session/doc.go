@@ -9,4 +9,12 @@
 // Blocks are kept as the exact JSON they arrived as; a block type sessionkeep does not know
 // is preserved verbatim. Messages come back from a Store as StoredMessage values and are
 // encoded to JSON (AppendMessage, AppendEnvelope) without decoding their blocks again.
+//
+// The context builder (context.go) rebuilds what goes to the model for each call within a
+// token budget: every message is counted once when it ends (counter.go), with cumulative
+// totals stored beside it, so strategies (strategy*.go) decide from counts what fits and
+// read only what they send; repairs (repair*.go) and the provider checks (validate*.go)
+// make every context valid without changing what is stored. Summaries and compaction
+// boundaries (summary.go, compact.go) are rows beside the messages; the summarizer is the
+// caller's, driven from JavaScript.
 package session

@@ -135,13 +135,9 @@ func (v *view) step(base *Summary, from, end int64, opts SummaryOptions) (*Summa
 	d := &draft{messages: msgs}
 	d.withSummary(base)
 	msgs, _ = repair(d.messages)
-	var raw int64
-	for _, m := range msgs {
-		raw += m.tokens
-	}
 	target := opts.TargetTokens
 	if target <= 0 {
-		target = min(defaultTargetTokens, max(minTargetTokens, calibrated(raw, v.factor)/4))
+		target = min(defaultTargetTokens, max(minTargetTokens, calibrated(rawTokens(msgs), v.factor)/4))
 	}
 	st := &SummaryStep{ToSeq: end, BaseToSeq: -1, Messages: shapeAnthropic(msgs), MessageCount: end - from + 1, TargetTokens: target}
 	if base != nil {
