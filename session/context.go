@@ -40,6 +40,9 @@ func (s *Session) BuildContext(opts BuildOptions) (*ContextResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if v.empty() && v.summary == nil {
+		return nil, fmt.Errorf("%w: session %s has no messages to build a context from; append the user's message first", ErrInvalidArgument, s.id)
+	}
 	budget := opts.budget()
 	full, err := v.tokensFrom(v.start)
 	if err != nil {

@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -93,4 +94,14 @@ func TestSubagentMessagesStayOutOfTheContext(t *testing.T) {
 			t.Fatalf("message %d: %v, want %v", i, got[i]["content"], want[i]["content"])
 		}
 	}
+}
+
+func TestAnEmptySessionHasNoContext(t *testing.T) {
+	e := newEnv(t)
+	s := e.create(t)
+	if _, err := s.BuildContext(session.BuildOptions{ContextWindow: 8000}); !errors.Is(err, session.ErrInvalidArgument) {
+		t.Fatalf("BuildContext of an empty session: %v", err)
+	}
+	prompt(t, s, "hello")
+	build(t, s, session.BuildOptions{ContextWindow: 8000})
 }
