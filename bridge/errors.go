@@ -17,6 +17,7 @@ var errorCodes = []struct {
 }{
 	{session.ErrSessionNotFound, "SESSION_NOT_FOUND", "Check the id, or find it with store.listSessions()."},
 	{session.ErrAmbiguousID, "AMBIGUOUS_ID", "Give more characters of the id, or pick one with store.listSessions()."},
+	{session.ErrWorkspaceRequired, "WORKSPACE_REQUIRED", "Session features of hosted agents need a workspace."},
 	{session.ErrSessionNotEmpty, "SESSION_NOT_EMPTY", "Restore into a new session from store.createSession()."},
 	{session.ErrStoreClosed, "STORE_CLOSED", "Open the store or the session again."},
 	{session.ErrInvalidChunk, "INVALID_CHUNK", "Nothing was recorded from this chunk; the session is unchanged."},
@@ -25,6 +26,8 @@ var errorCodes = []struct {
 	{session.ErrBudgetTooSmall, "CONTEXT_BUDGET_TOO_SMALL", "Nothing fits; the session is unchanged."},
 	{session.ErrInvalidContext, "INVALID_CONTEXT", "This is a bug in sessionkeep; please report it with s.debugContext()."},
 	{session.ErrInvalidArgument, "INVALID_ARGUMENT", ""},
+	{session.ErrFileAccess, "FILE_ERROR", "Check the path and its permissions."},
+	{session.ErrSessionCorrupt, "SESSION_CORRUPT", "The session is marked corrupted; every other session is unaffected."},
 	{session.ErrBusy, "SQLITE_BUSY", "Another connection held the database lock too long; try again."},
 	{session.ErrCorrupt, "STORE_CORRUPT", "The file is damaged or is not a sessionkeep database."},
 	{session.ErrStorage, "STORAGE_ERROR", "Queued writes are kept in memory and retried."},

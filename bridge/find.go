@@ -11,6 +11,8 @@ func init() {
 	native.Register("latestSession", latestSession)
 	native.Register("findSession", findSession)
 	native.Register("sessionInfo", sessionInfo)
+	native.Register("sessionInfoAsync", sessionInfoAsync)
+	native.Register("resolveSession", resolveSession)
 }
 
 // latestSession(store, projectPath) -> [session, id] | undefined
@@ -67,4 +69,35 @@ func sessionInfo(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	return jsonResult(c, d)
+}
+
+// resolveSession(store, idOrPrefix) -> JSON of the SessionInfo, without opening the session
+func resolveSession(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	id, err := c.StringArg(1, "idOrPrefix")
+	if err != nil {
+		return native.Value{}, err
+	}
+	info, err := h.sessions.Resolve(id)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return jsonResult(c, info)
+}
+
+// sessionInfoAsync(session, optionsJSON?) -> Promise<JSON of SessionDetails>, read off the JS
+// thread: the counts and usage take a pass over the session's messages.
+func sessionInfoAsync(c *native.Call) (native.Value, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	var opts pricedOptions
+	if err := decodeArg(c, 1, "options", &opts); err != nil {
+		return native.Value{}, err
+	}
+	return jsonPromise(c, func() (any, error) { return s.Info(opts.Prices) })
 }

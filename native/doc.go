@@ -9,7 +9,8 @@
 //
 // Rules the binding keeps:
 //   - Node-API is called only on the JS thread that owns the napi_env. Work that runs on
-//     goroutines reports back through a thread-safe function (Call.Promise).
+//     goroutines reports back through a thread-safe function (Call.Promise; Call.ProgressPromise
+//     also calls a JS function with progress reports, in order, before it settles).
 //   - No Go pointer is handed to JavaScript: objects cross as runtime/cgo.Handle values in
 //     externals tagged with a per-kind type tag (Call.NewHandle, Call.Handle).
 //   - Per-environment state (the error class, objects to close at exit) lives in instance

@@ -24,9 +24,9 @@ func skFinalizeHandle(env C.napi_env, handle C.uintptr_t) {
 	cgo.Handle(handle).Delete()
 }
 
-//export skSettle
-func skSettle(env C.napi_env, handle C.uintptr_t) {
-	settle(env, cgo.Handle(handle))
+//export skDeliver
+func skDeliver(env C.napi_env, jsCallback C.napi_value, handle C.uintptr_t) {
+	deliver(env, jsCallback, cgo.Handle(handle))
 }
 
 //export skTsfnFinalized

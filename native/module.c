@@ -33,9 +33,8 @@ napi_status sk_get_external(napi_env env, napi_value value, uintptr_t* handle) {
 }
 
 static void sk_call_js(napi_env env, napi_value js_cb, void* context, void* data) {
-  (void)js_cb;
   (void)context;
-  skSettle(env, (uintptr_t)data);
+  skDeliver(env, js_cb, (uintptr_t)data);
 }
 
 static void sk_tsfn_finalized(napi_env env, void* data, void* hint) {
@@ -44,9 +43,11 @@ static void sk_tsfn_finalized(napi_env env, void* data, void* hint) {
   skTsfnFinalized((uintptr_t)data);
 }
 
-napi_status sk_create_tsfn(napi_env env, napi_value name, uintptr_t guard,
+// sk_create_tsfn creates a thread-safe function whose calls reach skDeliver with func (which
+// may be NULL) on the JS thread.
+napi_status sk_create_tsfn(napi_env env, napi_value func, napi_value name, uintptr_t guard,
                            napi_threadsafe_function* result) {
-  return napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, (void*)guard,
+  return napi_create_threadsafe_function(env, func, NULL, name, 0, 1, (void*)guard,
                                          sk_tsfn_finalized, NULL, sk_call_js, result);
 }
 
@@ -57,6 +58,12 @@ napi_status sk_call_tsfn(napi_threadsafe_function tsfn, uintptr_t handle) {
   napi_status status = napi_call_threadsafe_function(tsfn, (void*)handle, napi_tsfn_nonblocking);
   if (status == napi_ok) napi_release_threadsafe_function(tsfn, napi_tsfn_release);
   return status;
+}
+
+// sk_call_tsfn_again queues handle for the JS thread and keeps this thread's hold on tsfn,
+// for a thread that will call it again.
+napi_status sk_call_tsfn_again(napi_threadsafe_function tsfn, uintptr_t handle) {
+  return napi_call_threadsafe_function(tsfn, (void*)handle, napi_tsfn_nonblocking);
 }
 
 static void sk_cleanup(void* arg) { skCleanupEnv((uintptr_t)arg); }

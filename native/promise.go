@@ -27,6 +27,12 @@ type pending struct {
 // from either rejects the Promise with the mapped JavaScript error. A thread-safe function
 // carries the result back and keeps the event loop alive until it has.
 func (c *Call) Promise(work func() (Settler, error)) (Value, error) {
+	return c.start(nil, func(func(string)) (Settler, error) { return work() })
+}
+
+// start runs work on a goroutine and returns the Promise of its result; work's reports go
+// to the JavaScript function onReport, which may be nil (see ProgressPromise).
+func (c *Call) start(onReport C.napi_value, work func(report func(string)) (Settler, error)) (Value, error) {
 	var deferred C.napi_deferred
 	var promise C.napi_value
 	if err := c.check(C.napi_create_promise(c.env, &deferred, &promise)); err != nil {
@@ -35,15 +41,16 @@ func (c *Call) Promise(work func() (Settler, error)) (Value, error) {
 	guard := &tsfnGuard{}
 	gh := cgo.NewHandle(guard)
 	var tsfn C.napi_threadsafe_function
-	if err := c.check(C.sk_create_tsfn(c.env, c.String("sessionkeep").raw, C.uintptr_t(gh), &tsfn)); err != nil {
+	if err := c.check(C.sk_create_tsfn(c.env, onReport, c.String("sessionkeep").raw, C.uintptr_t(gh), &tsfn)); err != nil {
 		gh.Delete()
 		return Value{}, err
 	}
 	go func() {
+		reports := &reportSlot{tsfn: tsfn, guard: guard}
 		p := &pending{deferred: deferred}
-		p.settle, p.err = runRecovered(work)
+		p.settle, p.err = runRecovered(func() (Settler, error) { return work(reports.report) })
 		h := cgo.NewHandle(p)
-		if !guard.call(tsfn, h) {
+		if !guard.call(tsfn, h, true) {
 			h.Delete() // the environment is shutting down; nobody awaits the result
 		}
 	}()
@@ -60,10 +67,17 @@ type tsfnGuard struct {
 }
 
 // call hands h to the JS thread through tsfn, unless tsfn is gone; it reports success.
-func (g *tsfnGuard) call(tsfn C.napi_threadsafe_function, h cgo.Handle) bool {
+// The last call releases the calling thread's hold on tsfn.
+func (g *tsfnGuard) call(tsfn C.napi_threadsafe_function, h cgo.Handle, last bool) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return !g.finalized && C.sk_call_tsfn(tsfn, C.uintptr_t(h)) == C.napi_ok
+	if g.finalized {
+		return false
+	}
+	if last {
+		return C.sk_call_tsfn(tsfn, C.uintptr_t(h)) == C.napi_ok
+	}
+	return C.sk_call_tsfn_again(tsfn, C.uintptr_t(h)) == C.napi_ok
 }
 
 // tsfnFinalized marks the guard behind h: its thread-safe function is being freed.
@@ -85,11 +99,23 @@ func runRecovered(work func() (Settler, error)) (settle Settler, err error) {
 	return work()
 }
 
-// settle resolves or rejects the Promise behind h on the JS thread. env is nil when the
+// deliver runs on the JS thread for each item a goroutine handed over: a report for
+// jsCallback, or the result that settles a Promise. A panic stops here, short of C.
+func deliver(env C.napi_env, jsCallback C.napi_value, h cgo.Handle) {
+	defer func() { _ = recover() }()
+	switch v := h.Value().(type) {
+	case *reportSlot:
+		h.Delete()
+		v.deliver(env, jsCallback)
+	case *pending:
+		h.Delete()
+		v.settleIn(env)
+	}
+}
+
+// settleIn resolves or rejects the Promise on the JS thread. env is nil when the
 // environment is being torn down, and then there is nothing left to settle.
-func settle(env C.napi_env, h cgo.Handle) {
-	p := h.Value().(*pending)
-	h.Delete()
+func (p *pending) settleIn(env C.napi_env) {
 	if env == nil {
 		return
 	}

@@ -22,16 +22,25 @@ func (s *Scope) Undefined() Value {
 
 // String returns a JavaScript string with the UTF-8 text str.
 func (s *Scope) String(str string) Value {
-	var v C.napi_value
-	C.napi_create_string_utf8(s.env, (*C.char)(unsafe.Pointer(unsafe.StringData(str))), C.size_t(len(str)), &v)
-	return Value{v}
+	return s.utf8(unsafe.StringData(str), len(str))
 }
 
 // StringFromBytes returns a JavaScript string with the UTF-8 text b, without a Go copy:
 // large JSON results cross this way and are parsed once by JSON.parse.
 func (s *Scope) StringFromBytes(b []byte) Value {
+	return s.utf8(unsafe.SliceData(b), len(b))
+}
+
+// noBytes stands in for the data of an empty string, which Go may give as nil and
+// Node-API refuses.
+var noBytes [1]byte
+
+func (s *Scope) utf8(data *byte, n int) Value {
+	if n == 0 {
+		data = &noBytes[0]
+	}
 	var v C.napi_value
-	C.napi_create_string_utf8(s.env, (*C.char)(unsafe.Pointer(unsafe.SliceData(b))), C.size_t(len(b)), &v)
+	C.napi_create_string_utf8(s.env, (*C.char)(unsafe.Pointer(data)), C.size_t(n), &v)
 	return Value{v}
 }
 

@@ -12,8 +12,12 @@ import (
 // errUnknownSession is an Op for a session the database does not hold.
 var errUnknownSession = errors.New("no such session in the database")
 
-// touched is what a batch changed of one session's listing.
-type touched struct{ messages int64 }
+// touched is what a batch changed of one session's listing: how many messages it added,
+// and when the session was last active when an Op says so (else it is now).
+type touched struct {
+	messages  int64
+	updatedAt int64
+}
 
 // commit applies a batch of Ops in one transaction. An Op that conflicts with what is
 // stored is skipped and reported through dropped; any other failure rolls the whole batch
@@ -90,7 +94,10 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 			cache_creation_tokens = ?, context_tokens = ? WHERE sid = ?`,
 			t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, sid)
 	case session.SetTitle:
-		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ?`, op.Title, sid)
+		// A title made from the first prompt never replaces one the user gave.
+		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ? AND title = ''`, op.Title, sid)
+	case session.SetUpdatedAt:
+		t.updatedAt = op.Time.UnixMilli()
 	default:
 		err = w.applyContextOp(sid, op)
 	}
@@ -110,6 +117,8 @@ func opSession(op session.Op) string {
 		return op.SessionID
 	case session.SetTitle:
 		return op.SessionID
+	case session.SetUpdatedAt:
+		return op.SessionID
 	case interface{ SessionOf() string }:
 		return op.SessionOf()
 	}
@@ -119,11 +128,15 @@ func opSession(op session.Op) string {
 func (w *writer) createSession(info session.SessionInfo) error {
 	res, err := w.c.exec(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
 			last_accessed_at, status, owner, is_open, session_key)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
+		ON CONFLICT(session_key) WHERE session_key IS NOT NULL DO NOTHING`,
 		info.ID, info.ProjectPath, info.Title, info.Provider, info.Model, info.ContextWindow,
 		info.CreatedAt.UnixMilli(), info.UpdatedAt.UnixMilli(), info.CreatedAt.UnixMilli(), info.Status, w.owner, nullable(info.Key))
 	if err != nil {
 		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err // another process took the key first; session.Manager opens its session
 	}
 	sid, err := res.LastInsertId()
 	w.sids[info.ID] = sid
@@ -180,9 +193,13 @@ func (w *writer) putBlock(sid int64, op session.PutBlock) error {
 func (w *writer) touch(sessions map[int64]*touched) error {
 	now := time.Now().UnixMilli()
 	for sid, t := range sessions {
+		updated := now
+		if t.updatedAt != 0 {
+			updated = t.updatedAt
+		}
 		if _, err := w.c.exec(`UPDATE sessions SET message_count = message_count + ?, updated_at = ?, owner = ?,
 			status = CASE WHEN ? > 0 THEN 'active' ELSE status END WHERE sid = ?`,
-			t.messages, now, w.owner, t.messages, sid); err != nil {
+			t.messages, updated, w.owner, t.messages, sid); err != nil {
 			return err
 		}
 	}

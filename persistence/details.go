@@ -47,11 +47,11 @@ func (s *Store) SessionDetails(id string) (session.SessionDetails, error) {
 // usageByModel sums the usage of a session's messages by model.
 func usageByModel(c *conn, sid int64, sessionModel string) ([]session.ModelUsage, error) {
 	usage := []session.ModelUsage{}
-	err := c.query(`SELECT coalesce(nullif(CASE WHEN json_valid(CAST(meta AS TEXT)) THEN json_extract(CAST(meta AS TEXT), '$.model') END, ''), ?) AS model, COUNT(*),
+	err := c.query(`SELECT coalesce(nullif(CASE WHEN json_valid(CAST(meta AS TEXT)) THEN json_extract(CAST(meta AS TEXT), '$.model') END, ''), ?) AS usage_model, COUNT(*),
 			SUM(input_tokens), SUM(output_tokens), SUM(cache_read_tokens), SUM(cache_creation_tokens)
 		FROM messages
 		WHERE sid = ? AND input_tokens + output_tokens + cache_read_tokens + cache_creation_tokens > 0
-		GROUP BY model ORDER BY model`, []any{sessionModel, sid}, func(row []driver.Value) error {
+		GROUP BY usage_model ORDER BY usage_model`, []any{sessionModel, sid}, func(row []driver.Value) error {
 		model, _ := row[0].(string)
 		usage = append(usage, session.ModelUsage{
 			Model: model, Requests: row[1].(int64), InputTokens: row[2].(int64), OutputTokens: row[3].(int64),

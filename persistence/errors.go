@@ -40,7 +40,7 @@ func isConstraint(err error) bool {
 // isDomainError reports whether err already says what it means for the caller.
 func isDomainError(err error) bool {
 	for _, sentinel := range []error{
-		session.ErrSessionNotFound, session.ErrStoreClosed, session.ErrInvalidArgument,
+		session.ErrSessionNotFound, session.ErrStoreClosed, session.ErrInvalidArgument, session.ErrSessionCorrupt,
 		session.ErrBusy, session.ErrCorrupt, session.ErrStorage,
 	} {
 		if errors.Is(err, sentinel) {

@@ -13,7 +13,7 @@ import (
 const sessionColumns = `id, project_path, title, provider, model, context_window, created_at, updated_at,
 	last_message_at, last_accessed_at, archived_at, message_count, tool_count,
 	input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, context_tokens,
-	status, corruption, session_key, checkpoint, sdk_session_id`
+	status, corruption, session_key, checkpoint, sdk_session_id, seen_seq`
 
 // scanInfo reads a session's listing. A column holding a value of the wrong type (the
 // file was damaged or edited by hand) does not fail the listing: the session is listed as
@@ -46,6 +46,7 @@ func scanInfo(row []driver.Value) session.SessionInfo {
 		Key:        d.optionalText(20, "session_key"),
 		Checkpoint: d.optionalInteger(21, "checkpoint"),
 		SDKSession: d.text(22, "sdk_session_id"),
+		SeenSeq:    d.integer(23, "seen_seq"),
 	}
 	if len(d.bad) > 0 {
 		info.Corruption = strings.TrimPrefix(info.Corruption+"; ", "; ") + "unreadable columns: " + strings.Join(d.bad, ", ")
@@ -171,4 +172,18 @@ func (s *Store) listInfo(query string, args []any, what string) ([]session.Sessi
 		})
 	})
 	return list, storageError(what, err)
+}
+
+// CountProjectSessions counts the sessions of projectPath and of the folders inside it.
+func (s *Store) CountProjectSessions(projectPath string) (int64, error) {
+	var n int64
+	err := s.read(func(c *conn) error {
+		return c.query(`SELECT COUNT(*) FROM sessions
+			WHERE project_path = ?1 OR substr(project_path, 1, length(?1) + 1) IN (?1 || '/', ?1 || '\')`,
+			[]any{projectPath}, func(row []driver.Value) error {
+				n = row[0].(int64)
+				return nil
+			})
+	})
+	return n, storageError("counting the sessions of "+projectPath, err)
 }

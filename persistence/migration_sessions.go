@@ -28,6 +28,7 @@ var sessionManagementMigration = []string{
 	`ALTER TABLE sessions ADD COLUMN sdk_session_id TEXT NOT NULL DEFAULT ''`,
 	`ALTER TABLE sessions ADD COLUMN seen_seq INTEGER NOT NULL DEFAULT 0`,
 	`CREATE UNIQUE INDEX sessions_by_key ON sessions(session_key) WHERE session_key IS NOT NULL`,
+	`CREATE INDEX sessions_open ON sessions(sid) WHERE is_open = 1`,
 	`UPDATE sessions SET
 		tool_count = (SELECT COUNT(*) FROM tool_uses t WHERE t.sid = sessions.sid),
 		last_message_at = coalesce((SELECT MAX(created_at) FROM messages m WHERE m.sid = sessions.sid), 0),

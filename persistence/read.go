@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -62,30 +63,29 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 		var m session.StoredMessage
 		current := int64(-1)
 		err = c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
-				m.provider, m.request_id, m.meta, m.extra, b.body, bl.data, m.is_sidechain, m.continues
+				m.provider, m.request_id, m.meta, m.extra, b.body, bl.data, m.is_sidechain, m.continues, b.idx
 			FROM messages m
 			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
 			LEFT JOIN blobs bl ON bl.id = b.blob_id
 			WHERE m.sid = ? AND m.seq >= ? ORDER BY m.seq, b.idx`, []any{sid, fromSeq}, func(row []driver.Value) error {
-			if seq := row[0].(int64); seq != current {
+			if seq, ok := row[0].(int64); !ok || seq != current {
 				if current >= 0 {
 					if err := fn(&m); err != nil {
 						return err
 					}
 				}
-				current = seq
-				m = session.StoredMessage{
-					Seq: seq, UUID: row[1].(string), ParentUUID: row[2].(string), SessionID: sessionID,
-					Type: row[3].(string), Role: row[4].(string), Turn: row[5].(int64), Status: row[6].(string),
-					CreatedAt: time.UnixMilli(row[7].(int64)), Provider: row[8].(string), RequestID: row[9].(string),
-					Meta: asBytes(row[10]), Extra: asBytes(row[11]), Blocks: m.Blocks[:0],
-					IsSidechain: row[14].(int64) != 0, Continues: row[15].(int64) != 0,
+				var err error
+				if m, err = scanMessageRow(row, sessionID, m.Blocks[:0]); err != nil {
+					return err
 				}
+				current = m.Seq
 			}
 			if body := asBytes(row[12]); body != nil {
 				m.Blocks = append(m.Blocks, body)
 			} else if data := asBytes(row[13]); data != nil {
 				m.Blocks = append(m.Blocks, data)
+			} else if row[16] != nil {
+				return fmt.Errorf("%w: block %v of message %d has no content: its blob is missing", session.ErrSessionCorrupt, row[16], m.Seq)
 			}
 			return nil
 		})
@@ -94,6 +94,23 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 		}
 		return storageError("reading messages of session "+sessionID, err)
 	})
+}
+
+// scanMessageRow reads the message columns of a ScanMessages row; a column of the wrong
+// type (a damaged file) is ErrSessionCorrupt.
+func scanMessageRow(row []driver.Value, sessionID string, blocks [][]byte) (session.StoredMessage, error) {
+	d := rowDecoder{row: row}
+	m := session.StoredMessage{
+		Seq: d.integer(0, "seq"), UUID: d.text(1, "uuid"), ParentUUID: d.text(2, "parent_uuid"), SessionID: sessionID,
+		Type: d.text(3, "type"), Role: d.text(4, "role"), Turn: d.integer(5, "turn"), Status: d.text(6, "status"),
+		CreatedAt: time.UnixMilli(d.integer(7, "created_at")), Provider: d.text(8, "provider"), RequestID: d.text(9, "request_id"),
+		Meta: asBytes(row[10]), Extra: asBytes(row[11]), Blocks: blocks,
+		IsSidechain: d.integer(14, "is_sidechain") != 0, Continues: d.integer(15, "continues") != 0,
+	}
+	if len(d.bad) > 0 {
+		return m, fmt.Errorf("%w: the message at seq %v has unreadable columns: %s", session.ErrSessionCorrupt, row[0], strings.Join(d.bad, ", "))
+	}
+	return m, nil
 }
 
 // asBytes returns a BLOB or TEXT column's bytes, nil for NULL.
@@ -150,4 +167,35 @@ func (s *Store) HasToolUse(sessionID, toolUseID string) (bool, error) {
 			})
 	})
 	return found, storageError("looking up a tool use", err)
+}
+
+// MessageUUIDs returns the uuids of a session's messages and records.
+func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
+	uuids := map[string]struct{}{}
+	err := s.read(func(c *conn) error {
+		sid, err := lookupSID(c, sessionID)
+		if err != nil {
+			return notFound(sessionID, err)
+		}
+		err = c.query(`SELECT uuid FROM messages WHERE sid = ?`, []any{sid}, func(row []driver.Value) error {
+			uuids[row[0].(string)] = struct{}{}
+			return nil
+		})
+		return storageError("reading the records of session "+sessionID, err)
+	})
+	return uuids, err
+}
+
+// ToolUseTurn returns the turn of the message holding a session's tool_use block with the
+// given id.
+func (s *Store) ToolUseTurn(sessionID, toolUseID string) (turn int64, found bool, err error) {
+	err = s.read(func(c *conn) error {
+		return c.query(`SELECT m.turn FROM tool_uses t JOIN messages m ON m.sid = t.sid AND m.seq = t.seq
+			WHERE t.sid = (SELECT sid FROM sessions WHERE id = ?) AND t.tool_use_id = ?`,
+			[]any{sessionID, toolUseID}, func(row []driver.Value) error {
+				turn, found = row[0].(int64), true
+				return nil
+			})
+	})
+	return turn, found, storageError("looking up the turn of a tool use", err)
 }

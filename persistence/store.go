@@ -18,6 +18,8 @@ type Store struct {
 	mu      sync.Mutex
 	readers []*conn // idle read connections
 	closed  bool
+
+	recovered []RecoveredSession // what opening the store found interrupted
 }
 
 var _ session.Store = (*Store)(nil)
@@ -49,20 +51,25 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := setUp(c); err != nil {
+	recovered, err := setUp(c)
+	if err != nil {
 		c.close()
 		return nil, err
 	}
-	return &Store{path: path, w: newWriter(c, processOwner())}, nil
+	return &Store{path: path, w: newWriter(c, processOwner()), recovered: recovered}, nil
 }
 
 // setUp migrates the schema and recovers what a crash left unfinished.
-func setUp(c *conn) error {
+func setUp(c *conn) ([]RecoveredSession, error) {
 	if err := migrate(c); err != nil {
-		return err
+		return nil, err
 	}
 	return markInterrupted(c)
 }
+
+// Recovered returns the sessions that opening the store found left open by a process that
+// is gone, and marked interrupted.
+func (s *Store) Recovered() []RecoveredSession { return s.recovered }
 
 // createFile creates the database file with owner-only permissions; SQLite gives its WAL
 // and shared-memory files the same mode.

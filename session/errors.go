@@ -50,8 +50,29 @@ var (
 	ErrInvalidContext = errors.New("invalid context")
 )
 
+// Errors of importing and exporting transcripts.
+var (
+	// ErrFileAccess: a file or folder to import from or export to could not be read or
+	// written.
+	ErrFileAccess = errors.New("file access failed")
+)
+
 // Errors of finding and addressing sessions.
 var (
 	// ErrAmbiguousID: an id prefix that matches more than one session.
 	ErrAmbiguousID = errors.New("ambiguous session id")
+)
+
+// Errors of hosted agents' sessions.
+var (
+	// ErrWorkspaceRequired: a session key without a workspace, on a store not opened for one.
+	ErrWorkspaceRequired = errors.New("session key has no workspace")
+)
+
+// Errors of damaged data.
+var (
+	// ErrSessionCorrupt: rows of one session cannot be read (a column of the wrong type, a
+	// block that is not JSON, a missing blob). The session is marked corrupted; every other
+	// session is unaffected.
+	ErrSessionCorrupt = errors.New("session is corrupted")
 )

@@ -29,3 +29,39 @@ func (AccessSession) op()           {}
 func (AccessSession) managementOp() {}
 func (CloseSession) op()            {}
 func (CloseSession) managementOp()  {}
+
+// RenameSession sets the session's title, replacing one made from its first prompt.
+type RenameSession struct {
+	SessionID string
+	Title     string
+}
+
+// SetArchived archives the session at At, or unarchives it when At is zero.
+type SetArchived struct {
+	SessionID string
+	At        time.Time
+}
+
+// DeleteSession deletes the session and everything it holds. Only an explicit call of the
+// user's makes this Op: sessionkeep never deletes on its own.
+type DeleteSession struct{ SessionID string }
+
+// MoveProject moves the sessions of project From, and of the folders inside it, to To.
+type MoveProject struct{ From, To string }
+
+// MarkCorrupted records why the session's stored rows cannot be read.
+type MarkCorrupted struct {
+	SessionID string
+	Reason    string
+}
+
+func (RenameSession) op()           {}
+func (RenameSession) managementOp() {}
+func (SetArchived) op()             {}
+func (SetArchived) managementOp()   {}
+func (DeleteSession) op()           {}
+func (DeleteSession) managementOp() {}
+func (MoveProject) op()             {}
+func (MoveProject) managementOp()   {}
+func (MarkCorrupted) op()           {}
+func (MarkCorrupted) managementOp() {}

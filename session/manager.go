@@ -35,7 +35,10 @@ type CreateOptions struct {
 }
 
 // Create starts a new, empty session.
-func (m *Manager) Create(opts CreateOptions) (*Session, error) {
+func (m *Manager) Create(opts CreateOptions) (*Session, error) { return m.create(opts, "") }
+
+// create starts a new, empty session, addressed by a hosted agent's key when key is set.
+func (m *Manager) create(opts CreateOptions, key string) (*Session, error) {
 	if opts.ContextWindow < 0 {
 		return nil, fmt.Errorf("%w: contextWindow must not be negative", ErrInvalidArgument)
 	}
@@ -55,15 +58,31 @@ func (m *Manager) Create(opts CreateOptions) (*Session, error) {
 		CreatedAt:     now,
 		UpdatedAt:     now,
 		Status:        StatusActive,
+		Key:           key,
 	}
 	m.store.Apply(CreateSession{Info: info})
 	s := newSession(m, SessionState{Info: info})
+	s.accessed = true
 	m.live[info.ID] = s
 	return s, nil
 }
 
-// Open returns the live Session of id, loading it from the store when it is not open yet.
+// Open returns the live Session of id, loading it from the store when it is not open yet,
+// and records the access.
 func (m *Manager) Open(id string) (*Session, error) {
+	s, err := m.acquire(id)
+	if err == nil {
+		s.mu.Lock()
+		s.accessed = true
+		s.mu.Unlock()
+		m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
+	}
+	return s, err
+}
+
+// acquire returns the live Session of id, loading it from the store when it is not open
+// yet, without counting as an access (an import or export is not someone opening it).
+func (m *Manager) acquire(id string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -73,7 +92,6 @@ func (m *Manager) Open(id string) (*Session, error) {
 		s.mu.Lock()
 		s.refs++
 		s.mu.Unlock()
-		m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
 		return s, nil
 	}
 	if err := m.store.Sync(); err != nil {
@@ -85,14 +103,13 @@ func (m *Manager) Open(id string) (*Session, error) {
 	}
 	s := newSession(m, state)
 	m.live[id] = s
-	m.store.Apply(AccessSession{SessionID: id, At: m.now().UTC()})
 	return s, nil
 }
 
 // List returns sessions newest first.
 func (m *Manager) List(filter ListFilter) ([]SessionInfo, error) {
-	if filter.Limit < 0 {
-		return nil, fmt.Errorf("%w: limit must not be negative", ErrInvalidArgument)
+	if filter.Limit < 0 || filter.Offset < 0 {
+		return nil, fmt.Errorf("%w: limit and offset must not be negative", ErrInvalidArgument)
 	}
 	if err := m.usable(); err != nil {
 		return nil, err

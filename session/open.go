@@ -13,7 +13,7 @@ type openMessage struct {
 	blocks    int // complete blocks so far; the streaming block, if any, gets this index
 	meta      messageMeta
 	givenMeta []byte // a restored message's fields, kept exactly as given instead of meta
-	extra     envelopeExtra
+	extra     EnvelopeExtra
 	usage     Usage
 	hasUsage  bool
 	blockJSON [][]byte // the complete blocks, for counting the message's tokens when it ends
@@ -30,23 +30,6 @@ type messageMeta struct {
 }
 
 func (m messageMeta) encode() []byte { return mustJSON(m) }
-
-// envelopeExtra are the envelope fields a message may carry beside the standard ones.
-type envelopeExtra struct {
-	// AgentID and ParentToolUseID describe the sidechain of a subagent's message.
-	AgentID         string `json:"agentId,omitempty"`
-	ParentToolUseID string `json:"parentToolUseId,omitempty"`
-	// Context, Todos and ThinkingMetadata are the message's state, JSON kept verbatim.
-	Context          json.RawMessage `json:"context,omitempty"`
-	Todos            json.RawMessage `json:"todos,omitempty"`
-	ThinkingMetadata json.RawMessage `json:"thinkingMetadata,omitempty"`
-	// ToolUseResults holds the raw execution record of each tool result, by tool_use_id.
-	ToolUseResults map[string]json.RawMessage `json:"toolUseResults,omitempty"`
-	// Error is the message of the stream error that ended the message.
-	Error string `json:"error,omitempty"`
-}
-
-func (e envelopeExtra) encode() []byte { return mustJSON(e) }
 
 // openBlock is a block still streaming: text, thinking, or tool_use input JSON.
 type openBlock struct {

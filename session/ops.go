@@ -63,13 +63,21 @@ type SetTracker struct {
 	Tracker   TokenTracker
 }
 
-// SetTitle records the session's title.
+// SetTitle records the title made from the session's first prompt, unless it has one.
 type SetTitle struct {
 	SessionID string
 	Title     string
 }
 
+// SetUpdatedAt records when the session was last active, for a session written with
+// records of the past (an import) rather than now.
+type SetUpdatedAt struct {
+	SessionID string
+	Time      time.Time
+}
+
 func (CreateSession) op() {}
+func (SetUpdatedAt) op()  {}
 func (BeginMessage) op()  {}
 func (PutBlock) op()      {}
 func (EndMessage) op()    {}

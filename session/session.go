@@ -28,11 +28,15 @@ type Session struct {
 	nextSeq  int64
 	lastUUID string // the last message of the main conversation
 	lastTurn int64
+	talking  bool              // the main conversation has a message: the next prompt starts a turn
+	accessed bool              // opened or created for use, not only imported into or exported
 	sideLast map[string]string // the last message of each sidechain, by sidechain.key
 	lastSide sidechain         // the chain of the last message begun
 	context  []byte            // stamped on each new message: SetContext
 	tracker  TokenTracker
 	toolUses map[string]sidechain // tool_use ids known to this process, with their chain
+	hosted   HostedState
+	seenSeq  int64 // the first message a hosted agent has not seen
 
 	msg             *openMessage // the message being written, if any
 	blk             *openBlock   // the block streaming into msg, if any
@@ -52,9 +56,12 @@ func newSession(m *Manager, st SessionState) *Session {
 		nextSeq:  st.NextSeq,
 		lastUUID: st.LastUUID,
 		lastTurn: st.LastTurn,
+		talking:  st.LastUUID != "",
 		tracker:  st.Tracker,
 		sideLast: map[string]string{},
 		toolUses: map[string]sidechain{},
+		hosted:   HostedState{Checkpoint: st.Info.Checkpoint, SDKSessionID: st.Info.SDKSession},
+		seenSeq:  st.Info.SeenSeq,
 	}
 }
 
@@ -102,21 +109,21 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	}
 	if !withEnvelope {
 		c := conversation{buf: append(make([]byte, 0, 4096), '[')}
-		err := s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
+		err := s.markIfCorrupt(s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
 			c.add(m)
 			return nil
-		})
+		}))
 		c.end()
 		return append(c.buf, ']'), err
 	}
 	buf := append(make([]byte, 0, 4096), '[')
-	err := s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
+	err := s.markIfCorrupt(s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
 		buf = AppendEnvelope(buf, m)
 		return nil
-	})
+	}))
 	return append(buf, ']'), err
 }
 
@@ -174,7 +181,11 @@ func (s *Session) shutdown(atExit bool) {
 		s.endMessage(MessageInterrupted)
 	}
 	s.closed = true
-	s.mgr.store.Apply(CloseSession{SessionID: s.id, At: s.mgr.now().UTC(), Interrupted: cut || (atExit && s.keyed)})
+	var at time.Time // a session only imported into or exported was not accessed
+	if s.accessed {
+		at = s.mgr.now().UTC()
+	}
+	s.mgr.store.Apply(CloseSession{SessionID: s.id, At: at, Interrupted: cut || (atExit && s.keyed)})
 }
 
 // armCheckpoint makes sure the block now streaming is checkpointed within
@@ -206,11 +217,11 @@ func (s *Session) checkpoint() {
 // beginMessage starts a message on chain side, with the envelope state extra, and queues
 // it. Each chain links its own messages; a sidechain's messages stay in the turn that
 // started them.
-func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string, side sidechain, extra envelopeExtra) {
+func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string, side sidechain, extra EnvelopeExtra) {
 	if provider == "" {
 		provider = s.provider
 	}
-	parent, turn := s.lastUUID, nextTurn(s.lastTurn, s.lastUUID == "", typ == TypeUser)
+	parent, turn := s.lastUUID, nextTurn(s.lastTurn, !s.talking, typ == TypeUser)
 	if side.on {
 		parent, turn = s.sideLast[side.key()], s.lastTurn
 	}
@@ -226,13 +237,13 @@ func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, req
 		RequestID:   requestID,
 		IsSidechain: side.on,
 		Meta:        meta.encode(),
-		Extra:       extra.encode(),
+		Extra:       extra.Encode(),
 	}
 	s.nextSeq++
 	if side.on {
 		s.sideLast[side.key()] = hdr.UUID
 	} else {
-		s.lastUUID, s.lastTurn = hdr.UUID, hdr.Turn
+		s.lastUUID, s.lastTurn, s.talking = hdr.UUID, hdr.Turn, true
 	}
 	s.lastSide = side
 	s.msg = &openMessage{hdr: hdr, side: side, meta: meta, extra: extra}
@@ -272,7 +283,7 @@ func (s *Session) endMessage(status string) {
 	if meta == nil {
 		meta = m.meta.encode()
 	}
-	s.mgr.store.Apply(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.encode(), Usage: m.usage})
+	s.mgr.store.Apply(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.Encode(), Usage: m.usage})
 	if m.hasUsage {
 		s.countUsage(m.usage)
 	}

@@ -113,9 +113,9 @@ func (s *Session) SetContext(context []byte) error {
 }
 
 // stateFor returns the envelope state of a new message given opts.
-func (s *Session) stateFor(opts MessageOptions) (sidechain, envelopeExtra) {
+func (s *Session) stateFor(opts MessageOptions) (sidechain, EnvelopeExtra) {
 	side := opts.sidechain()
-	extra := envelopeExtra{
+	extra := EnvelopeExtra{
 		AgentID:          side.agentID,
 		ParentToolUseID:  side.parentToolUseID,
 		Context:          bytes.Clone(opts.Context),
@@ -130,13 +130,13 @@ func (s *Session) stateFor(opts MessageOptions) (sidechain, envelopeExtra) {
 
 // inheritedState is the state of model output begun with no message_start: it stays on the
 // chain of the message before it.
-func (s *Session) inheritedState() (sidechain, envelopeExtra) {
+func (s *Session) inheritedState() (sidechain, EnvelopeExtra) {
 	return s.lastSide, s.chainState(s.lastSide)
 }
 
 // chainState is the envelope state of a message on side given no options.
-func (s *Session) chainState(side sidechain) envelopeExtra {
-	return envelopeExtra{AgentID: side.agentID, ParentToolUseID: side.parentToolUseID, Context: s.context}
+func (s *Session) chainState(side sidechain) EnvelopeExtra {
+	return EnvelopeExtra{AgentID: side.agentID, ParentToolUseID: side.parentToolUseID, Context: s.context}
 }
 
 // toolUseChain returns the chain of the tool call id answers: tool results go on the chain

@@ -39,8 +39,27 @@ type Store interface {
 	// SessionDetails returns what SessionInfo lists of a session with its message counts
 	// and its token usage by model.
 	SessionDetails(id string) (SessionDetails, error)
+	// CountProjectSessions counts the sessions of projectPath and of the folders inside it.
+	CountProjectSessions(projectPath string) (int64, error)
+	// SessionIDByKey returns the id of the session of a hosted agent's key; "" when none.
+	SessionIDByKey(key string) (string, error)
+	// History returns the last limit entries (all when limit is 0) of a session's manual
+	// history, oldest first.
+	History(sessionID string, limit int) ([]HistoryEntry, error)
+	// ScanMessagesBackward calls fn for the messages of a session's main conversation (not
+	// its sidechains) from the last back to seq fromSeq, until fn returns false.
+	ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*StoredMessage) bool) error
+	// Search returns the messages whose text matches q, best first.
+	Search(q SearchQuery) ([]SearchHit, error)
+	// UsageByDay sums the usage of messages by day and model, in day then model order.
+	UsageByDay(filter StatsFilter) ([]UsageRow, error)
 	// ScanMessagesFrom is ScanMessages from message fromSeq on, found through the index.
 	ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*StoredMessage) error) error
+	// MessageUUIDs returns the uuids of a session's messages and records.
+	MessageUUIDs(sessionID string) (map[string]struct{}, error)
+	// ToolUseTurn returns the turn of the message holding a session's tool_use block with
+	// the given id; found is false when there is none.
+	ToolUseTurn(sessionID, toolUseID string) (turn int64, found bool, err error)
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume
@@ -67,6 +86,8 @@ type SessionInfo struct {
 	Key        string `json:"key,omitempty"`        // workspace:channel:handle, for hosted agents
 	Checkpoint *int64 `json:"checkpoint,omitempty"` // the last committed pubsub id
 	SDKSession string `json:"sdkSessionId,omitempty"`
+	// SeenSeq is the seq of the first message a hosted agent has not seen.
+	SeenSeq int64 `json:"-"`
 }
 
 // MarshalJSON writes the times as envelopes do: ISO 8601 UTC with milliseconds; a time

@@ -119,7 +119,7 @@ func (s *Session) setTitle(blocks []checkedBlock) {
 		if json.Unmarshal(b.json, &t) != nil {
 			continue
 		}
-		if title := titleFrom(t.Text); title != "" {
+		if title := TitleFrom(t.Text); title != "" {
 			s.titled = true
 			s.mgr.store.Apply(SetTitle{SessionID: s.id, Title: title})
 			return
@@ -127,8 +127,8 @@ func (s *Session) setTitle(blocks []checkedBlock) {
 	}
 }
 
-// titleFrom returns the first line of text, cut to titleLength characters.
-func titleFrom(text string) string {
+// TitleFrom returns the first line of text, cut to titleLength characters.
+func TitleFrom(text string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
 	line = strings.TrimSpace(line)
 	if utf8.RuneCountInString(line) <= titleLength {

@@ -157,6 +157,8 @@ test('info: counts, times, token totals and usage by model, priced when prices a
   assert.ok(Math.abs(partly.cost - haiku) < 1e-12);
   assert.ok(Math.abs(s.info({ prices: { '*': { input: 1, output: 1 } } }).cost - (6000 + 300 + 8000) / 1e6) < 1e-12);
 
+  assert.deepEqual(await s.infoAsync({ prices }), priced, 'infoAsync reads the same off the JS thread');
+  await assert.rejects(s.infoAsync({ prices: { x: { input: -1, output: 0 } } }), sessionError('INVALID_ARGUMENT'));
   assert.throws(() => s.info({ prices: { x: { input: -1, output: 0 } } }), sessionError('INVALID_ARGUMENT', /prices/));
   assert.throws(() => s.info('cheap'), TypeError);
 });
@@ -171,7 +173,7 @@ test('info: a restored token tracker beyond what messages report counts for the 
   ]);
 });
 
-test('resumeSummary: seed 003 summary as data and as text', (t) => {
+test('resumeSummary: seed 003 summary as data and as text', async (t) => {
   const { store } = tempStore(t);
   const s = store.createSession({ model: 'claude-sonnet-4-5', contextWindow: 200000 });
   for (let i = 0; i < 12; i++) {
@@ -204,6 +206,7 @@ test('resumeSummary: seed 003 summary as data and as text', (t) => {
   assert.ok(lines.includes(`Total Tokens Used: ${(input + 120).toLocaleString('en-US')}`));
   assert.ok(lines.includes(`Total Cost: $${((input * 3 + 120 * 15) / 1e6).toFixed(2)}`));
   assert.ok(lines.includes('Context Usage: 22,451 / 200,000 tokens (11%)'), summary.text);
+  assert.deepEqual(await s.resumeSummaryAsync({ now, prices: { 'claude-sonnet-4-5': { input: 3, output: 15 } } }), summary);
 
   // Without a window or prices, the summary says what it knows.
   const bare = store.createSession();

@@ -1,4 +1,4 @@
-export { openStore, Store } from './store';
+export { openStore, openWorkspaceStore, Store } from './store';
 export { Session } from './session';
 export { SessionError } from './errors';
 export type * from './types';
@@ -6,7 +6,11 @@ export { validateContext } from './context';
 export type * from './context-types';
 export { relativeTime } from './relative-time';
 export type * from './management-types';
+export { handleSignals } from './shutdown';
 export type * from './message-state';
+export type * from './interop-types';
+export { parseResumeArgs, resolveSession, promptResume } from './resume';
+export type { ResumeRequest, Resolution, ResolveSessionOptions, PromptResumeOptions } from './resume';
 export { fromAnthropicStream } from './adapters/anthropic';
 export { fromOpenAIStream } from './adapters/openai';
 export { fromAISDKStream } from './adapters/ai-sdk';

@@ -74,3 +74,93 @@ export interface ResumeSummaryOptions extends PriceOptions {
   /** The time "ago" is measured from; defaults to now. */
   now?: Date;
 }
+
+export interface SessionByKeyOptions {
+  /** Create the session when no session has the key; without it, a missing key gives null. */
+  create?: boolean;
+  /** For a session created here; hosted sessions have no project unless given one. */
+  projectPath?: string;
+  title?: string;
+  provider?: string;
+  model?: string;
+  contextWindow?: number;
+}
+
+export interface WorkspaceStoreOptions {
+  /** The folder of the workspace's store; defaults to the folder of the default store. */
+  dir?: string;
+}
+
+/** One entry of a stateless responder's manual history. */
+export interface HistoryEntry {
+  role: 'user' | 'assistant';
+  content: string;
+  timestamp: string;
+}
+
+export interface MissedContextOptions {
+  /** At most this many characters (UTF-16 code units, as String.length counts); default 8000. */
+  maxChars?: number;
+}
+
+/** The messages a hosted agent missed, formatted for its next prompt. */
+export interface MissedContext {
+  /** How many missed messages `formatted` holds. */
+  count: number;
+  /** How many older missed messages did not fit. */
+  omitted: number;
+  formatted: string;
+}
+
+/** A session that opening the store found left open by a process that is gone, and marked interrupted. */
+export interface RecoveredSession {
+  id: string;
+  projectPath: string;
+  title: string;
+  /** Messages that were still streaming: kept, partial blocks included, and marked interrupted. */
+  interruptedMessages: number;
+}
+
+export interface SearchOptions {
+  /** Only sessions of this project. */
+  projectPath?: string;
+  /** At most this many messages; default 50. */
+  limit?: number;
+  /** Put around each match in snippets, e.g. ['**', '**']; none by default. */
+  highlight?: [string, string];
+}
+
+/** A message whose text matches a search, best first. */
+export interface SearchHit {
+  sessionId: string;
+  messageUuid: string;
+  /** The matching text with some words around it, '…' where it was cut. */
+  snippet: string;
+  role: 'user' | 'assistant';
+  timestamp: string;
+  sessionTitle: string;
+  projectPath: string;
+}
+
+export interface StatsOptions extends PriceOptions {
+  projectPath?: string;
+  /** Only usage at or after this time. */
+  since?: Date | string;
+  /** Only usage before this time. */
+  until?: Date | string;
+  /** Days are calendar days at this offset from UTC; defaults to the local zone's. */
+  utcOffsetMinutes?: number;
+}
+
+/** The usage of one model on one day. */
+export interface UsageRow extends ModelUsage {
+  /** YYYY-MM-DD */
+  day: string;
+}
+
+export interface Stats {
+  days: UsageRow[];
+  /** Sums over every row; `model` is '*'. */
+  totals: ModelUsage;
+  unpricedModels?: string[];
+}

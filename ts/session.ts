@@ -5,9 +5,13 @@ import { toJSON } from './serialize';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
 import * as context from './context';
 import type { BuildContextAsyncOptions, BuildContextOptions, CompactOptions, CompactResult, ContextReport, ContextResult } from './context-types';
-import type { PriceOptions, ResumeSummary, ResumeSummaryOptions, SessionDetails } from './management-types';
+import type { SessionStatus } from './types';
+import type {
+  HistoryEntry, MissedContext, MissedContextOptions, PriceOptions, ResumeSummary, ResumeSummaryOptions, SessionDetails,
+} from './management-types';
 import { optionsJSON } from './options';
 import { resumeSummary } from './resume-summary';
+import { parseStored } from './corrupt';
 import type { MessageContext, MessageOptions } from './message-state';
 
 /**
@@ -58,22 +62,22 @@ export class Session {
 
   /** messages returns the conversation as the provider API takes it, every block included. */
   messages(): Message[] {
-    return JSON.parse(native.messages(this.#h));
+    return parseStored(this.#h, native.messages(this.#h));
   }
 
   /** envelopes returns the messages with their envelopes (uuid, parentUuid, status, turn, …). */
   envelopes(): Envelope[] {
-    return JSON.parse(native.envelopes(this.#h));
+    return parseStored(this.#h, native.envelopes(this.#h));
   }
 
   /** messagesAsync is messages() read off the JS thread, for large sessions. */
   async messagesAsync(): Promise<Message[]> {
-    return JSON.parse(await native.messagesAsync(this.#h));
+    return parseStored(this.#h, await native.messagesAsync(this.#h));
   }
 
   /** envelopesAsync is envelopes() read off the JS thread. */
   async envelopesAsync(): Promise<Envelope[]> {
-    return JSON.parse(await native.envelopesAsync(this.#h));
+    return parseStored(this.#h, await native.envelopesAsync(this.#h));
   }
 
   /**
@@ -121,13 +125,84 @@ export class Session {
     return JSON.parse(native.sessionInfo(this.#h, optionsJSON(options)));
   }
 
+  /** infoAsync is info() read off the JS thread, for large sessions. */
+  async infoAsync(options: PriceOptions = {}): Promise<SessionDetails> {
+    return JSON.parse(await native.sessionInfoAsync(this.#h, optionsJSON(options)));
+  }
+
   /**
    * resumeSummary returns what to show when the session is resumed (seed 003): id, last
    * activity ("2 hours ago"), interactions, tokens, cost when priced, context usage of the
    * window; `text` is the same for people.
    */
   resumeSummary(options: ResumeSummaryOptions = {}): ResumeSummary {
-    return resumeSummary(this.info(options), options.now);
+    return resumeSummary(this.info({ prices: options.prices }), options.now);
+  }
+
+  /** resumeSummaryAsync is resumeSummary() read off the JS thread. */
+  async resumeSummaryAsync(options: ResumeSummaryOptions = {}): Promise<ResumeSummary> {
+    return resumeSummary(await this.infoAsync({ prices: options.prices }), options.now);
+  }
+
+  /**
+   * status is the session's stored status: 'active', 'interrupted' (a process died or was
+   * stopped with it open, or a reply was cut off), 'archived' or 'corrupted'.
+   */
+  get status(): SessionStatus {
+    return native.sessionStatus(this.#h) as SessionStatus;
+  }
+
+  /** checkpoint is the last pubsub id committed with commitCheckpoint(), undefined before any. */
+  get checkpoint(): number | undefined {
+    return JSON.parse(native.hostedState(this.#h)).checkpoint;
+  }
+
+  /** sdkSessionId is the SDK's own session id recorded with updateSdkSession(), if any. */
+  get sdkSessionId(): string | undefined {
+    return JSON.parse(native.hostedState(this.#h)).sdkSessionId;
+  }
+
+  /**
+   * commitCheckpoint records that the pubsub message `pubsubId` has been safely processed, and
+   * with it everything recorded in the session so far. The session is active again.
+   */
+  commitCheckpoint(pubsubId: number): void {
+    if (typeof pubsubId !== 'number') throw argTypeError('pubsubId', 'a number');
+    native.commitCheckpoint(this.#h, JSON.stringify(pubsubId));
+  }
+
+  /** updateSdkSession records the SDK's own session id once the model has finished. */
+  updateSdkSession(sessionId: string): void {
+    native.updateSdkSession(this.#h, sessionId);
+  }
+
+  /** clearSdkSession forgets the SDK's session id, so the next run starts a fresh one. */
+  clearSdkSession(): void {
+    native.clearSdkSession(this.#h);
+  }
+
+  /** storeMessage appends to the manual history of a stateless responder. */
+  storeMessage(role: 'user' | 'assistant', content: string): void {
+    native.storeMessage(this.#h, role, content);
+  }
+
+  /** getHistory returns the last `limit` history entries (all without a limit), oldest first. */
+  getHistory(limit?: number): HistoryEntry[] {
+    if (limit !== undefined && typeof limit !== 'number') throw argTypeError('limit', 'a number');
+    return JSON.parse(native.getHistory(this.#h, limit === undefined ? undefined : JSON.stringify(limit)));
+  }
+
+  /** clearHistory deletes the manual history; the session's messages stay. */
+  clearHistory(): void {
+    native.clearHistory(this.#h);
+  }
+
+  /**
+   * formatMissedContext formats the messages recorded since the last commitCheckpoint() or
+   * updateSdkSession(), newest kept, in at most `maxChars` characters (default 8000).
+   */
+  formatMissedContext(options: MissedContextOptions = {}): MissedContext {
+    return JSON.parse(native.formatMissedContext(this.#h, optionsJSON(options)));
   }
 
   /** flush resolves once everything ingested so far is durable on disk. */

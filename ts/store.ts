@@ -1,19 +1,15 @@
+import * as nodePath from 'node:path';
 import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { Session } from './session';
+import { optionsJSON } from './options';
+import { trackStore, untrackStore } from './shutdown';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
+import type { ExportOptions, ImportOptions, ImportResult } from './interop-types';
+import type {
+  RecoveredSession, SearchHit, SearchOptions, SessionByKeyOptions, Stats, StatsOptions, WorkspaceStoreOptions,
+} from './management-types';
 
-/** Stores still open, closed (and so flushed) when the process or worker exits. */
-const open = new Set<Store>();
-let exitHookInstalled = false;
-
-function closeAllAtExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const store of open) store.close();
-  });
-}
 
 /**
  * Store is one sessionkeep database: a SQLite file in WAL mode. Open it with openStore().
@@ -21,12 +17,15 @@ function closeAllAtExit(): void {
 export class Store {
   /** The database file's path. */
   readonly path: string;
+  /** The workspace this store holds, when opened with openWorkspaceStore(). */
+  readonly workspace: string | undefined;
   readonly #h: Handle;
 
   /** @internal */
-  constructor(handle: Handle, path: string) {
+  constructor(handle: Handle, path: string, workspace?: string) {
     this.#h = handle;
     this.path = path;
+    this.workspace = workspace;
   }
 
   /** createSession starts a new, empty session. */
@@ -72,6 +71,137 @@ export class Store {
     return new Session(h, id);
   }
 
+  /** listSessionsAsync is listSessions() read off the JS thread, for long listings. */
+  async listSessionsAsync(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
+    return JSON.parse(await native.listSessionsAsync(this.#h, optionsJSON(options)));
+  }
+
+  /** renameSession sets a session's title; its first prompt no longer names it. */
+  renameSession(id: string, title: string): void {
+    native.renameSession(this.#h, id, title);
+  }
+
+  /** archiveSession hides a session from listings and latestSession() until unarchived or written to. */
+  archiveSession(id: string): void {
+    native.archiveSession(this.#h, id);
+  }
+
+  /** unarchiveSession lists an archived session again. */
+  unarchiveSession(id: string): void {
+    native.unarchiveSession(this.#h, id);
+  }
+
+  /** deleteSession deletes a session and everything it holds, for good. Nothing else ever deletes. */
+  deleteSession(id: string): void {
+    native.deleteSession(this.#h, id);
+  }
+
+  /** deleteSessionAsync is deleteSession() run off the JS thread, for large sessions. */
+  async deleteSessionAsync(id: string): Promise<void> {
+    return native.deleteSessionAsync(this.#h, id);
+  }
+
+  /**
+   * moveProject moves the sessions of a project, and of the folders inside it, to its new
+   * path, and returns how many moved. Sessions are keyed by id and keep everything else.
+   */
+  moveProject(oldPath: string, newPath: string): number {
+    return JSON.parse(native.moveProject(this.#h, oldPath, newPath));
+  }
+
+  /** moveProjectAsync is moveProject() run off the JS thread: it reads every session's path. */
+  async moveProjectAsync(oldPath: string, newPath: string): Promise<number> {
+    return JSON.parse(await native.moveProjectAsync(this.#h, oldPath, newPath));
+  }
+
+  /**
+   * sessionByKey opens the session of a hosted agent's key, `workspace:channel:handle` (on a
+   * workspace store, `channel:handle` will do). When none has the key, it creates one with
+   * `{ create: true }` and returns null otherwise. A key without a workspace throws
+   * WORKSPACE_REQUIRED.
+   */
+  sessionByKey(key: string, options: SessionByKeyOptions = {}): Session | null {
+    const found = native.sessionByKey(this.#h, key, this.workspace, optionsJSON(options));
+    return found ? new Session(found[0], found[1]) : null;
+  }
+
+  /**
+   * search finds the messages of every session (of one project with `projectPath`) whose
+   * text contains every word of `text`, as a word or the start of one, best match first
+   * (SQLite FTS5). Text, tool calls and tool results are searched; thinking is not.
+   */
+  search(text: string, options: SearchOptions = {}): SearchHit[] {
+    return JSON.parse(native.search(this.#h, searchJSON(text, options)));
+  }
+
+  /** searchAsync is search() run off the JS thread. */
+  async searchAsync(text: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    return JSON.parse(await native.searchAsync(this.#h, searchJSON(text, options)));
+  }
+
+  /** stats sums token usage by day and model over every session, priced when `prices` are given. */
+  stats(options: StatsOptions = {}): Stats {
+    return JSON.parse(native.stats(this.#h, statsJSON(options)));
+  }
+
+  /** statsAsync is stats() run off the JS thread. */
+  async statsAsync(options: StatsOptions = {}): Promise<Stats> {
+    return JSON.parse(await native.statsAsync(this.#h, statsJSON(options)));
+  }
+
+  /**
+   * recovered lists the sessions that opening this store found left open by a process that
+   * is gone (it crashed or was killed) and marked interrupted, with how many of their
+   * messages were cut off mid-stream.
+   */
+  recovered(): RecoveredSession[] {
+    return JSON.parse(native.recoveredSessions(this.#h));
+  }
+
+  /**
+   * sessionInfo returns the listing of the session whose id is `idOrPrefix`, or of the one
+   * session whose id starts with it, without opening it. Throws as findSession() does.
+   */
+  sessionInfo(idOrPrefix: string): SessionInfo {
+    return JSON.parse(native.resolveSession(this.#h, idOrPrefix));
+  }
+
+  /**
+   * import reads transcripts (Claude Code, Codex CLI, or sessionkeep's own export) from a
+   * file or a folder into this store, off the JS thread. Records keep their uuids, so
+   * importing the same files again adds nothing; damaged lines are reported and skipped.
+   */
+  async import(path: string, options: ImportOptions = {}): Promise<ImportResult> {
+    if (typeof path !== 'string' || path === '') throw argTypeError('path', 'a non-empty string');
+    if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object');
+    const { format, onProgress } = options;
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw argTypeError('options.onProgress', 'a function');
+    let thrown: { error: unknown } | undefined;
+    const report = onProgress && ((json: string) => {
+      if (thrown) return;
+      try {
+        onProgress(JSON.parse(json));
+      } catch (error) {
+        thrown = { error };
+      }
+    });
+    const result = await native.importTranscripts(this.#h, nodePath.resolve(path), JSON.stringify({ format }), report);
+    if (thrown) throw thrown.error;
+    return JSON.parse(result);
+  }
+
+  /**
+   * export writes session id as a Claude Code transcript, sessionkeep's own JSONL or JSON,
+   * or Markdown, off the JS thread: the text, or with `path`, the file (mode 0600).
+   */
+  async export(id: string, options: ExportOptions): Promise<string | undefined> {
+    if (typeof id !== 'string') throw argTypeError('id', 'a string');
+    if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object with a format');
+    const { format, path } = options;
+    if (path !== undefined && (typeof path !== 'string' || path === '')) throw argTypeError('options.path', 'a non-empty string');
+    return native.exportSession(this.#h, id, JSON.stringify({ format, path: path && nodePath.resolve(path) }));
+  }
+
   /** flush resolves once everything recorded in any session of this store is durable. */
   async flush(): Promise<void> {
     return native.storeFlush(this.#h);
@@ -79,21 +209,47 @@ export class Store {
 
   /** close ends unfinished messages as interrupted, flushes, and closes the database. */
   close(): void {
-    open.delete(this);
+    untrackStore(this);
     native.storeClose(this.#h);
   }
 
   /** @internal */
-  static open(path?: string): Store {
+  static open(path?: string, workspace?: string): Store {
     if (path !== undefined && typeof path !== 'string') {
       throw argTypeError('path', 'a string');
     }
     const [h, resolved] = native.openStore(path);
-    const store = new Store(h, resolved);
-    open.add(store);
-    closeAllAtExit();
+    const store = new Store(h, resolved, workspace);
+    trackStore(store);
     return store;
   }
+}
+
+function searchJSON(text: string, options: SearchOptions): string {
+  if (typeof text !== 'string') throw argTypeError('text', 'a string');
+  optionsJSON(options);
+  return JSON.stringify({ ...options, text });
+}
+
+function statsJSON(options: StatsOptions): string {
+  optionsJSON(options);
+  const iso = (d: Date | string | undefined) => (d instanceof Date ? d.toISOString() : d);
+  return JSON.stringify({
+    utcOffsetMinutes: -new Date().getTimezoneOffset(),
+    ...options,
+    since: iso(options.since),
+    until: iso(options.until),
+  });
+}
+
+/**
+ * openWorkspaceStore opens (creating if needed) the store of one workspace of hosted agents:
+ * workspace-<id>-sessions.db in `dir`, by default beside the default store. Its sessionByKey()
+ * takes keys with or without the workspace.
+ */
+export function openWorkspaceStore(workspaceId: string, options: WorkspaceStoreOptions = {}): Store {
+  if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object');
+  return Store.open(native.workspaceStorePath(workspaceId, options.dir), workspaceId);
 }
 
 /**

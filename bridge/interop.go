@@ -1,0 +1,78 @@
+package bridge
+
+import (
+	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/native"
+	"github.com/sessionkeep/sessionkeep/persistence/interop"
+)
+
+func init() {
+	native.Register("importTranscripts", importTranscripts)
+	native.Register("exportSession", exportSession)
+}
+
+// importTranscripts(store, path, optionsJSON?, onProgress?) -> Promise<JSON of the
+// ImportResult>; onProgress(progressJSON) is called as the import goes, before it settles.
+func importTranscripts(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	path, err := c.StringArg(1, "path")
+	if err != nil {
+		return native.Value{}, err
+	}
+	var opts struct {
+		Format string `json:"format"`
+	}
+	if err := decodeArg(c, 2, "options", &opts); err != nil {
+		return native.Value{}, err
+	}
+	return c.ProgressPromise(3, "onProgress", func(report func(string)) (native.Settler, error) {
+		progress := func(p interop.Progress) {
+			b, _ := json.Marshal(p) // plain numbers and strings always encode
+			report(string(b))
+		}
+		result, err := interop.Import(h.sessions, path, interop.ImportOptions{Format: opts.Format, Progress: progress})
+		if err != nil {
+			return nil, err
+		}
+		return jsonSettler(result)
+	})
+}
+
+// exportSession(store, id, optionsJSON) -> Promise<string | undefined>: the text, or
+// undefined once it is written to options.path.
+func exportSession(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	id, err := c.StringArg(1, "id")
+	if err != nil {
+		return native.Value{}, err
+	}
+	var opts struct {
+		Format string `json:"format"`
+		Path   string `json:"path"`
+	}
+	if err := decodeArg(c, 2, "options", &opts); err != nil {
+		return native.Value{}, err
+	}
+	return c.Promise(func() (native.Settler, error) {
+		text, err := interop.Export(h.sessions, id, interop.ExportOptions{Format: opts.Format, Path: opts.Path})
+		if err != nil || opts.Path != "" {
+			return undefinedSettler, err
+		}
+		return func(s *native.Scope) (native.Value, error) { return s.StringFromBytes(text), nil }, nil
+	})
+}
+
+// jsonSettler encodes v off the JS thread, for a Promise to resolve with its JSON text.
+func jsonSettler(v any) (native.Settler, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return func(s *native.Scope) (native.Value, error) { return s.StringFromBytes(b), nil }, nil
+}

@@ -1,0 +1,18 @@
+package bridge
+
+import (
+	"github.com/sessionkeep/sessionkeep/native"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// Full-text search and usage statistics over every session of a store, each also off the
+// JS thread: both can read a large part of the database.
+func init() {
+	native.Register("search", storeQuery(search, false))
+	native.Register("searchAsync", storeQuery(search, true))
+	native.Register("stats", storeQuery(stats, false))
+	native.Register("statsAsync", storeQuery(stats, true))
+}
+
+func search(h *storeHandle, q session.SearchQuery) (any, error) { return h.sessions.Search(q) }
+func stats(h *storeHandle, f session.StatsFilter) (any, error)  { return h.sessions.Stats(f) }

@@ -1,0 +1,248 @@
+package codex
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/persistence/transcript"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// converter turns the records of one rollout into session records, in order.
+type converter struct {
+	sessionID   string
+	projectPath string
+	title       string
+	model       string
+	cwd, branch string
+	occurrences transcript.Occurrences
+	recs        []session.Record
+	lastTotal   []byte // total_token_usage of the last token count, to drop repeated reports
+}
+
+// noteSession learns the session's id, project and branch from its session_meta.
+func (c *converter) noteSession(l line) {
+	if l.Type != "session_meta" || c.projectPath != "" {
+		return
+	}
+	var meta struct {
+		ID  string `json:"id"`
+		Cwd string `json:"cwd"`
+		Git struct {
+			Branch string `json:"branch"`
+		} `json:"git"`
+	}
+	if json.Unmarshal(l.Payload, &meta) == nil {
+		if meta.ID != "" {
+			c.sessionID = meta.ID
+		}
+		c.projectPath, c.cwd, c.branch = meta.Cwd, meta.Cwd, meta.Git.Branch
+	}
+}
+
+// payload is a response_item's payload, the fields sessionkeep maps.
+type payload struct {
+	Type      string            `json:"type"`
+	Role      string            `json:"role"`
+	Content   []json.RawMessage `json:"content"`
+	Name      string            `json:"name"`
+	Arguments json.RawMessage   `json:"arguments"`
+	CallID    string            `json:"call_id"`
+	Output    json.RawMessage   `json:"output"`
+}
+
+// record converts one rollout record and appends it. An error means the record is
+// damaged and is left out.
+func (c *converter) record(l line, text []byte) error {
+	rec := session.Record{
+		UUID:      transcript.SyntheticUUID(c.sessionID, text, c.occurrences.Next(text)),
+		Type:      l.Type,
+		CreatedAt: transcript.ParseTime(l.Timestamp),
+	}
+	if n := len(c.recs); n > 0 {
+		rec.ParentUUID = c.recs[n-1].UUID
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(text, &fields); err != nil {
+		return fmt.Errorf("not a JSON object")
+	}
+	extra := session.EnvelopeExtra{}
+	switch l.Type {
+	case "response_item":
+		if err := c.responseItem(l.Payload, &rec, &extra, fields); err != nil {
+			return err
+		}
+	case "turn_context":
+		c.turnContext(l.Payload)
+	case "event_msg":
+		c.event(l.Payload, &rec)
+	}
+	extra.Context = c.context()
+	extra.Source = mustJSON(map[string]any{"format": Format, "record": fields})
+	rec.Extra = extra.Encode()
+	c.continues(&rec)
+	c.recs = append(c.recs, rec)
+	return nil
+}
+
+// responseItem maps a model or user item to a message record; an item of a kind it does not
+// know stays a record that is not a message. The fields it maps leave the record's payload.
+func (c *converter) responseItem(raw json.RawMessage, rec *session.Record, extra *session.EnvelopeExtra, fields map[string]json.RawMessage) error {
+	var p payload
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return fmt.Errorf("payload: %v", err)
+	}
+	var mapped []string
+	switch p.Type {
+	case "message":
+		if p.Role != "user" && p.Role != "assistant" {
+			return nil
+		}
+		blocks, err := contentBlocks(p.Content)
+		if err != nil || len(blocks) == 0 {
+			return err
+		}
+		rec.Role, rec.Blocks, mapped = p.Role, blocks, []string{"role", "content"}
+		if p.Role == "user" && c.title == "" {
+			c.title = requestOf(blocks)
+		}
+	case "function_call":
+		rec.Role, mapped = "assistant", []string{"name", "arguments", "call_id"}
+		rec.Blocks = []session.RecordBlock{{JSON: toolUse(p.CallID, p.Name, p.Arguments), ToolUseID: p.CallID}}
+	case "function_call_output":
+		block, execution, err := toolResult(p.CallID, p.Output)
+		if err != nil {
+			return err
+		}
+		rec.Role, rec.Blocks, mapped = "user", []session.RecordBlock{{JSON: block}}, []string{"call_id", "output"}
+		if execution != nil {
+			extra.ToolUseResults = map[string]json.RawMessage{p.CallID: execution}
+		}
+	case "reasoning":
+		rec.Role, rec.Blocks = "assistant", []session.RecordBlock{{JSON: raw}}
+		mapped = []string{"summary", "content", "encrypted_content"}
+	default:
+		return nil
+	}
+	rec.Type = map[string]string{"assistant": session.TypeAssistant, "user": session.TypeUser}[rec.Role]
+	if p.Type == "function_call_output" {
+		rec.Type = session.TypeToolResult
+	}
+	fields["payload"] = without(raw, mapped)
+	return nil
+}
+
+// turnContext follows the working directory and model of the turns that follow.
+func (c *converter) turnContext(raw json.RawMessage) {
+	var tc struct {
+		Cwd   string `json:"cwd"`
+		Model string `json:"model"`
+	}
+	if json.Unmarshal(raw, &tc) == nil {
+		if tc.Cwd != "" {
+			c.cwd = tc.Cwd
+		}
+		if tc.Model != "" {
+			c.model = tc.Model
+		}
+	}
+}
+
+// event counts a token report's usage, once, and marks the answer an aborted turn cut off.
+func (c *converter) event(raw json.RawMessage, rec *session.Record) {
+	var ev struct {
+		Type string `json:"type"`
+		Info *struct {
+			Total json.RawMessage `json:"total_token_usage"`
+			Last  struct {
+				Input  int64 `json:"input_tokens"`
+				Cached int64 `json:"cached_input_tokens"`
+				Output int64 `json:"output_tokens"`
+			} `json:"last_token_usage"`
+		} `json:"info"`
+	}
+	if json.Unmarshal(raw, &ev) != nil {
+		return
+	}
+	switch {
+	case ev.Type == "token_count" && ev.Info != nil && !bytes.Equal(ev.Info.Total, c.lastTotal):
+		c.lastTotal = ev.Info.Total
+		l := ev.Info.Last
+		rec.Usage = &session.Usage{InputTokens: l.Input - l.Cached, OutputTokens: l.Output, CacheReadInputTokens: l.Cached}
+	case ev.Type == "turn_aborted":
+		for i := len(c.recs) - 1; i >= 0 && c.recs[i].Role != "user"; i-- {
+			if c.recs[i].Role == "assistant" {
+				c.recs[i].Status = session.MessageInterrupted
+				return
+			}
+		}
+	}
+}
+
+// continues marks a record that continues the message before it: the model's items of one
+// response, or the outputs of its calls.
+func (c *converter) continues(rec *session.Record) {
+	if rec.Role == "" {
+		return
+	}
+	for i := len(c.recs) - 1; i >= 0; i-- {
+		if p := c.recs[i]; p.Role != "" {
+			rec.Continues = p.Role == rec.Role && (rec.Role == "assistant" || (rec.Type == session.TypeToolResult && p.Type == session.TypeToolResult))
+			return
+		}
+	}
+}
+
+// context is the envelope context of the records now.
+func (c *converter) context() []byte {
+	ctx := map[string]string{}
+	if c.cwd != "" {
+		ctx["cwd"] = c.cwd
+	}
+	if c.branch != "" {
+		ctx["gitBranch"] = c.branch
+	}
+	if len(ctx) == 0 {
+		return nil
+	}
+	return mustJSON(ctx)
+}
+
+// requestOf returns what a user message asks, for the session's title: not the context
+// Codex adds (<environment_context>, <user_instructions>), and from an IDE's message only
+// the request.
+func requestOf(blocks []session.RecordBlock) string {
+	var t struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(blocks[0].JSON, &t) != nil || strings.HasPrefix(strings.TrimSpace(t.Text), "<") {
+		return ""
+	}
+	if _, request, ok := strings.Cut(t.Text, "## My request for Codex:"); ok {
+		return strings.TrimSpace(request)
+	}
+	return t.Text
+}
+
+// without returns the JSON object obj without the named fields.
+func without(obj json.RawMessage, names []string) json.RawMessage {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(obj, &fields) != nil {
+		return obj
+	}
+	for _, n := range names {
+		delete(fields, n)
+	}
+	return mustJSON(fields)
+}
+
+// mustJSON encodes a value decoded from JSON, which cannot fail to encode.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("codex: encoding %T: %v", v, err))
+	}
+	return b
+}

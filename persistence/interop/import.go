@@ -1,0 +1,181 @@
+package interop
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/persistence/archive"
+	"github.com/sessionkeep/sessionkeep/persistence/claudecode"
+	"github.com/sessionkeep/sessionkeep/persistence/codex"
+	"github.com/sessionkeep/sessionkeep/persistence/transcript"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// ImportOptions describe an import. Format is one of the import formats, or "" to tell
+// each file's format from its first record. Progress, unless nil, is called as the import
+// goes (at most every ProgressInterval, and after each file), from the importing goroutine.
+type ImportOptions struct {
+	Format   string
+	Progress func(Progress)
+}
+
+// ProgressInterval is the least time between two progress reports within a file.
+const ProgressInterval = 50 * time.Millisecond
+
+// Progress is how far an import has come: what a progress bar needs.
+type Progress struct {
+	File       string `json:"file"` // the file being read
+	FilesDone  int    `json:"filesDone"`
+	FilesTotal int    `json:"filesTotal"`
+	BytesDone  int64  `json:"bytesDone"`
+	BytesTotal int64  `json:"bytesTotal"`
+	Records    int    `json:"records"`  // records added so far
+	Existing   int    `json:"existing"` // records found already stored so far
+	Skipped    int    `json:"skipped"`  // lines left out so far
+}
+
+// ImportResult is what an import did.
+type ImportResult struct {
+	Sessions []string             `json:"sessions"` // the sessions the files hold, created or not
+	Records  int                  `json:"records"`  // records added
+	Existing int                  `json:"existing"` // records the store already held, left as they were
+	Skipped  []transcript.Skipped `json:"skipped"`  // lines (or, with line 0, whole files) left out
+}
+
+// Import reads the transcripts at path, a file or a folder, into the sessions of mgr. A
+// Claude Code transcript brings its subagent transcripts from beside it. A damaged line is
+// reported in Skipped and left out, and so is a file that cannot be read or is not of the
+// format asked for; everything else is imported. Records are matched by uuid, so importing
+// the same files again adds nothing.
+func Import(mgr *session.Manager, path string, opts ImportOptions) (ImportResult, error) {
+	if opts.Format != "" && !importFormats[opts.Format] {
+		return ImportResult{}, fmt.Errorf("%w: format %q: import reads claude-code, codex, jsonl or json", session.ErrInvalidArgument, opts.Format)
+	}
+	files, err := findFiles(path, opts.Format)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	run := &importRun{mgr: mgr, opts: opts, result: ImportResult{Sessions: []string{}, Skipped: []transcript.Skipped{}}, seen: map[string]bool{}}
+	for _, f := range files {
+		run.progress.FilesTotal += 1 + len(f.subagents)
+		run.progress.BytesTotal += f.size
+		for _, sub := range f.subagents {
+			run.progress.BytesTotal += sub.size
+		}
+	}
+	for _, f := range files {
+		calls, err := run.file(f, nil)
+		if err != nil {
+			return run.result, err
+		}
+		for _, sub := range f.subagents {
+			if _, err := run.file(sub, calls); err != nil {
+				return run.result, err
+			}
+		}
+	}
+	run.report(true)
+	return run.result, nil
+}
+
+// importRun is one Import under way.
+type importRun struct {
+	mgr      *session.Manager
+	opts     ImportOptions
+	result   ImportResult
+	seen     map[string]bool // sessions already in result
+	progress Progress
+	bytesIn  int64 // bytes of the files done
+	reported time.Time
+}
+
+// file imports one file; for a Claude Code transcript it returns the subagents it ran, by
+// the tool calls that ran them, for its subagent transcripts.
+func (run *importRun) file(src source, agentCalls map[string]string) (map[string]string, error) {
+	run.progress.File = src.path
+	defer func() {
+		run.bytesIn += src.size
+		run.progress.FilesDone++
+		run.progress.BytesDone = run.bytesIn
+		run.report(true)
+	}()
+	format := detect(src.path)
+	if run.opts.Format != "" && format != run.opts.Format && !(format == "" && run.opts.Format == FormatClaudeCode) {
+		run.skipFile(src.path, fmt.Sprintf("not a %s file (it reads as %s)", run.opts.Format, orUnknown(format)))
+		return nil, nil
+	}
+	f, err := os.Open(src.path)
+	if err != nil {
+		run.skipFile(src.path, err.Error())
+		return nil, nil
+	}
+	defer f.Close()
+	onBytes := func(n int64) {
+		run.progress.BytesDone = run.bytesIn + n
+		run.report(false)
+	}
+	var file *transcript.File
+	var calls map[string]string
+	switch format {
+	case FormatCodex:
+		file, err = codex.Read(f, src.path, onBytes)
+	case FormatJSONL:
+		file, err = archive.ReadJSONL(f, src.path, onBytes)
+	case FormatJSON:
+		file, err = archive.ReadJSON(f, src.path, onBytes)
+	default:
+		var t *claudecode.Transcript
+		if t, err = claudecode.Read(f, src.path, agentCalls, onBytes); err == nil {
+			file, calls = &t.File, t.AgentCalls
+		}
+	}
+	if err != nil {
+		run.skipFile(src.path, err.Error())
+		return nil, nil
+	}
+	return calls, run.store(file)
+}
+
+// store hands a file's records to the session manager.
+func (run *importRun) store(file *transcript.File) error {
+	run.result.Skipped = append(run.result.Skipped, file.Skipped...)
+	run.progress.Skipped += len(file.Skipped)
+	if len(file.Records) == 0 {
+		return nil
+	}
+	count, err := run.mgr.Import(file.Target, file.Records)
+	if err != nil {
+		return err
+	}
+	id := file.Target.Info.ID
+	if !run.seen[id] {
+		run.seen[id] = true
+		run.result.Sessions = append(run.result.Sessions, id)
+	}
+	run.result.Records += count.Added
+	run.result.Existing += count.Existing
+	run.progress.Records, run.progress.Existing = run.result.Records, run.result.Existing
+	return nil
+}
+
+func (run *importRun) skipFile(path, reason string) {
+	run.result.Skipped = append(run.result.Skipped, transcript.Skipped{File: path, Line: 0, Reason: reason})
+	run.progress.Skipped++
+}
+
+// report calls the progress callback, at most every ProgressInterval unless now is set.
+func (run *importRun) report(now bool) {
+	if run.opts.Progress == nil || (!now && time.Since(run.reported) < ProgressInterval) {
+		return
+	}
+	run.reported = time.Now()
+	run.opts.Progress(run.progress)
+}
+
+func orUnknown(format string) string {
+	if format == "" {
+		return "nothing known"
+	}
+	return format
+}

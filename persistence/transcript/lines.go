@@ -1,0 +1,44 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+)
+
+// Lines reads JSONL: each call to Next returns the next line that is not blank, with its
+// 1-based number, without its line ending. Lines may be of any length (a line can hold a
+// base64 image of megabytes).
+type Lines struct {
+	r    *bufio.Reader
+	n    int
+	read int64 // bytes read so far
+}
+
+// NewLines reads lines from r.
+func NewLines(r io.Reader) *Lines { return &Lines{r: bufio.NewReaderSize(r, 64*1024)} }
+
+// Next returns the next line that is not blank; ok is false at the end of the input.
+// The line is valid until the next call.
+func (l *Lines) Next() (line []byte, number int, ok bool, err error) {
+	for {
+		raw, err := l.r.ReadBytes('\n')
+		l.read += int64(len(raw))
+		if len(raw) == 0 && err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return nil, 0, false, err
+		}
+		l.n++
+		if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 {
+			return trimmed, l.n, true, nil
+		}
+		if err != nil && err != io.EOF {
+			return nil, 0, false, err
+		}
+	}
+}
+
+// BytesRead returns how many bytes of the input have been read.
+func (l *Lines) BytesRead() int64 { return l.read }

@@ -1,0 +1,102 @@
+package session
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestParseKey(t *testing.T) {
+	cases := []struct {
+		key, workspace, want string
+		err                  error
+	}{
+		{"my-app:chat-a1b2:claude", "", "my-app:chat-a1b2:claude", nil},
+		{"chat-a1b2:claude", "my-app", "my-app:chat-a1b2:claude", nil},
+		{"my-app:chat-a1b2:claude", "my-app", "my-app:chat-a1b2:claude", nil},
+		{"chat-a1b2:claude", "", "", ErrWorkspaceRequired},
+		{":chat-a1b2:claude", "", "", ErrWorkspaceRequired},
+		{"other:chat:claude", "my-app", "", ErrInvalidArgument},
+		{"a:b:c:d", "", "", ErrInvalidArgument},
+		{"a::c", "", "", ErrInvalidArgument},
+		{"", "", "", ErrInvalidArgument},
+	}
+	for _, c := range cases {
+		got, err := ParseKey(c.key, c.workspace)
+		if got != c.want || !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
+			t.Errorf("ParseKey(%q, %q) = %q, %v; want %q, %v", c.key, c.workspace, got, err, c.want, c.err)
+		}
+	}
+}
+
+func TestPricesLookupByLongestPrefix(t *testing.T) {
+	read := 0.3
+	p := Prices{
+		"claude":            {Input: 1, Output: 1},
+		"claude-sonnet-4-5": {Input: 3, Output: 15, CacheRead: &read},
+		"*":                 {Input: 9, Output: 9},
+	}
+	for model, want := range map[string]float64{
+		"claude-sonnet-4-5-20250929": 3,
+		"claude-sonnet-4-5":          3,
+		"claude-haiku-4-5":           1,
+		"gpt-5":                      9,
+	} {
+		if got, ok := p.Lookup(model); !ok || got.Input != want {
+			t.Errorf("Lookup(%q) = %+v, %v; want input %v", model, got, ok, want)
+		}
+	}
+	cost, _ := p.Cost("claude-sonnet-4-5", Usage{InputTokens: 1e6, OutputTokens: 1e6, CacheReadInputTokens: 1e6, CacheCreationInputTokens: 1e6})
+	if want := 3 + 15 + 0.3 + 3.0; cost != want { // cache writes at the input rate when not given
+		t.Errorf("cost %v, want %v", cost, want)
+	}
+	if _, ok := (Prices{"claude": {}}).Cost("gpt-5", Usage{}); ok {
+		t.Error("a model without a price was priced")
+	}
+	if err := (Prices{"x": {Input: -1}}).Validate(); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("negative rate: %v", err)
+	}
+}
+
+func TestMatchExpressionTakesWordsLiterally(t *testing.T) {
+	got, err := SearchQuery{Text: `  say "hi"  NOT a*b `}.MatchExpression()
+	if want := `"say"* """hi"""* "NOT"* "a*b"*`; err != nil || got != want {
+		t.Errorf("MatchExpression = %q, %v; want %q", got, err, want)
+	}
+	if _, err := (SearchQuery{Text: " \t\n"}).MatchExpression(); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("blank text: %v", err)
+	}
+}
+
+func TestBlocksTextForMissedContext(t *testing.T) {
+	blocks := [][]byte{
+		[]byte(`{"type":"thinking","thinking":"private","signature":"s"}`),
+		[]byte(`{"type":"text","text":"Let me look."}`),
+		[]byte(`{"type":"tool_use","id":"t1","name":"grep","input":{"q":"x"}}`),
+		[]byte(`{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"a.go:1"},{"type":"image","source":{}}],"is_error":true}`),
+		[]byte(`{"type":"document","source":{},"title":"spec.pdf"}`),
+		[]byte(`{"type":"server_tool_use","id":"s1"}`),
+		[]byte(`not json`),
+	}
+	want := `Let me look. [tool_use grep {"q":"x"}] [tool_result error a.go:1 [image]] [document spec.pdf] [server_tool_use]`
+	if got := BlocksText(blocks); got != want {
+		t.Errorf("BlocksText =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestCutUTF16CountsAsJavaScriptDoes(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		max  int
+		want string
+	}{
+		{"hello", 10, "hello"},
+		{"hello", 3, "he…"},
+		{"a🚀b", 3, "a…"}, // the rocket is two code units: it does not fit beside the ellipsis
+		{"a🚀b", 4, "a🚀…"},
+		{"abc", 1, "…"},
+	} {
+		if got := cutUTF16(c.s, c.max); got != c.want || utf16Len(got) > c.max {
+			t.Errorf("cutUTF16(%q, %d) = %q, want %q", c.s, c.max, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-json"
+)
+
+// SearchQuery is a full-text search over the text of every session's messages.
+type SearchQuery struct {
+	Text        string    `json:"text"`
+	ProjectPath string    `json:"projectPath"`
+	Limit       int       `json:"limit"`
+	Highlight   [2]string `json:"highlight"` // put around each match in snippets
+}
+
+// DefaultSearchLimit is how many hits a search returns when no limit is given.
+const DefaultSearchLimit = 50
+
+// SearchHit is one message that matches, best first.
+type SearchHit struct {
+	SessionID    string    `json:"sessionId"`
+	MessageUUID  string    `json:"messageUuid"`
+	Snippet      string    `json:"snippet"`
+	Role         string    `json:"role"`
+	Timestamp    time.Time `json:"-"`
+	SessionTitle string    `json:"sessionTitle"`
+	ProjectPath  string    `json:"projectPath"`
+}
+
+// MarshalJSON writes the time as envelopes do.
+func (h SearchHit) MarshalJSON() ([]byte, error) {
+	type plain SearchHit
+	return json.Marshal(struct {
+		plain
+		Timestamp string `json:"timestamp"`
+	}{plain(h), FormatTime(h.Timestamp)})
+}
+
+// MatchExpression turns what a person typed into an FTS5 query: every word must occur, as
+// a word or the start of one, and characters FTS5 would read as syntax are taken literally.
+func (q SearchQuery) MatchExpression() (string, error) {
+	words := strings.Fields(q.Text)
+	if len(words) == 0 {
+		return "", fmt.Errorf("%w: the search text is empty", ErrInvalidArgument)
+	}
+	terms := make([]string, len(words))
+	for i, w := range words {
+		terms[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"*`
+	}
+	return strings.Join(terms, " "), nil
+}
+
+// Search finds the messages whose text matches q, best first.
+func (m *Manager) Search(q SearchQuery) ([]SearchHit, error) {
+	if q.Limit < 0 {
+		return nil, fmt.Errorf("%w: limit must not be negative", ErrInvalidArgument)
+	}
+	if q.Limit == 0 {
+		q.Limit = DefaultSearchLimit
+	}
+	if _, err := q.MatchExpression(); err != nil {
+		return nil, err
+	}
+	if err := m.usable(); err != nil {
+		return nil, err
+	}
+	if err := m.store.Sync(); err != nil {
+		return nil, err
+	}
+	return m.store.Search(q)
+}

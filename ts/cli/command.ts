@@ -1,0 +1,14 @@
+import type { Context } from './context';
+import type { Parsed } from './args';
+
+/** Command is one `sessionkeep <name>` command, in its own file. */
+export interface Command {
+  name: string;
+  /** One line for the list of commands. */
+  summary: string;
+  /** The usage line, after `sessionkeep`. */
+  usage: string;
+  /** The command's own options, beside --db, --json and --help. */
+  options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
+  run(ctx: Context, args: Parsed): Promise<void>;
+}

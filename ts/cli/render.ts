@@ -1,0 +1,147 @@
+import type { Block, Envelope, SessionInfo } from '../types';
+import type { Style } from './term';
+import { localTime } from '../resume-summary';
+import { relativeTime } from '../relative-time';
+
+/** How many lines of a tool result or of thinking `show` prints unless --full. */
+export const SHOWN_LINES = 12;
+
+/** blockList is a message's content as blocks. */
+function blocks(e: Envelope): Block[] {
+  return Array.isArray(e.message?.content) ? e.message.content : [];
+}
+
+/** toolNames maps each tool_use id of the session to its tool's name, to label results. */
+function toolNames(envelopes: Envelope[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const e of envelopes) {
+    for (const b of blocks(e)) if (b.type === 'tool_use') names.set(String(b.id), String(b.name));
+  }
+  return names;
+}
+
+/** resultText is a tool result's content as text: the string, or its text blocks. */
+export function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((b) => (b?.type === 'text' ? String(b.text) : `[${b?.type ?? 'block'}]`)).join('\n');
+}
+
+/** inputSummary is a tool call's input on one line: key: value, … */
+function inputSummary(input: unknown): string {
+  if (input === null || typeof input !== 'object') return JSON.stringify(input) ?? '';
+  return Object.entries(input as Record<string, unknown>).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ');
+}
+
+function limitLines(text: string, full: boolean, style: Style): string[] {
+  const lines = text.replace(/\n+$/, '').split('\n');
+  if (full || lines.length <= SHOWN_LINES) return lines;
+  return [...lines.slice(0, SHOWN_LINES), style.dim(`… ${lines.length - SHOWN_LINES} more lines (--full shows everything)`)];
+}
+
+/** header is the top of `show` and `info`: title, id, project, model, counts, status, times. */
+export function header(info: SessionInfo, style: Style): string[] {
+  const facts = [info.id, info.projectPath || info.key || '', info.model ?? '', count(info.messageCount, 'message'), count(info.toolCount, 'tool call')]
+    .filter(Boolean);
+  const status = info.status === 'active' ? info.status : style.yellow(info.status);
+  const last = info.lastMessageAt ?? info.createdAt;
+  return [
+    style.bold(info.title || '(untitled)'),
+    style.dim(facts.join(' · ')) + style.dim(' · ') + status,
+    style.dim(`started ${localTime(new Date(info.createdAt))} · last message ${relativeTime(last)}`),
+  ];
+}
+
+/** count writes n with its noun, plural unless n is 1. */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', tool_result: 'Tool results' };
+
+/**
+ * conversation renders a session for people: each message under its author and time, text
+ * as it is, thinking dimmed, tool calls as name(input) and their results beneath, cut to a
+ * few lines unless full.
+ */
+export function conversation(envelopes: Envelope[], style: Style, full: boolean): string[] {
+  const names = toolNames(envelopes);
+  const out: string[] = [];
+  for (const e of envelopes) {
+    const label = ROLE_LABEL[e.type] ?? e.type;
+    const colour = e.type === 'user' ? style.cyan : e.type === 'assistant' ? style.magenta : style.dim;
+    let title = `${colour('▌')} ${style.bold(label)} ${style.dim(localTime(new Date(e.timestamp)).slice(11))}`;
+    if (e.isSidechain) title += style.dim(' (sidechain)');
+    if (e.status !== 'complete') title += ' ' + style.yellow(`[${e.status}]`);
+    out.push('', title);
+    for (const b of blocks(e)) out.push(...block(b, names, style, full));
+    if (e.error) out.push(style.red(`error: ${e.error}`));
+  }
+  return out;
+}
+
+function block(b: Block, names: Map<string, string>, style: Style, full: boolean): string[] {
+  switch (b.type) {
+    case 'text':
+      return String(b.text).split('\n');
+    case 'thinking':
+      return limitLines(String(b.thinking), full, style).map((l) => style.dim(`✻ ${l}`));
+    case 'redacted_thinking':
+      return [style.dim('✻ [redacted thinking]')];
+    case 'tool_use':
+      return [`${style.green('⏺')} ${style.bold(String(b.name))}(${inputSummary(b.input)})`];
+    case 'tool_result': {
+      const name = names.get(String(b.tool_use_id)) ?? String(b.tool_use_id);
+      const lines = limitLines(resultText(b.content), full, style);
+      const mark = b.is_error ? style.red('⎿ error') : '⎿';
+      return [`  ${mark} ${style.dim(name)}`, ...lines.map((l) => `    ${b.is_error ? style.red(l) : l}`)];
+    }
+    default:
+      return [style.dim(`[${b.type}${typeof b.title === 'string' ? `: ${b.title}` : ''}]`)];
+  }
+}
+
+/** fence returns a Markdown code fence longer than any run of backticks in text. */
+function fence(text: string): string {
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+function codeBlock(text: string, lang = ''): string[] {
+  const f = fence(text);
+  return [f + lang, text.replace(/\n+$/, ''), f];
+}
+
+/** markdown renders a whole session as a Markdown document: every block, nothing cut. */
+export function markdown(info: SessionInfo, envelopes: Envelope[]): string {
+  const names = toolNames(envelopes);
+  const out = [`# ${info.title || 'Untitled session'}`, ''];
+  out.push(`- Session: \`${info.id}\``);
+  if (info.projectPath) out.push(`- Project: \`${info.projectPath}\``);
+  if (info.key) out.push(`- Key: \`${info.key}\``);
+  if (info.model) out.push(`- Model: ${info.model}`);
+  out.push(`- Created: ${info.createdAt}`, `- Messages: ${info.messageCount}, tool calls: ${info.toolCount}`, `- Status: ${info.status}`);
+  for (const e of envelopes) {
+    out.push('', `## ${ROLE_LABEL[e.type] ?? e.type} · ${e.timestamp}${e.status === 'complete' ? '' : ` · ${e.status}`}${e.isSidechain ? ' · sidechain' : ''}`, '');
+    for (const b of blocks(e)) {
+      switch (b.type) {
+        case 'text':
+          out.push(String(b.text), '');
+          break;
+        case 'thinking':
+          out.push('<details><summary>Thinking</summary>', '', ...codeBlock(String(b.thinking)), '', '</details>', '');
+          break;
+        case 'tool_use':
+          out.push(`**Tool call** \`${b.name}\` (\`${b.id}\`)`, '', ...codeBlock(JSON.stringify(b.input, null, 2), 'json'), '');
+          break;
+        case 'tool_result':
+          out.push(`**Tool result**${b.is_error ? ' (error)' : ''} for \`${names.get(String(b.tool_use_id)) ?? b.tool_use_id}\``, '', ...codeBlock(resultText(b.content)), '');
+          break;
+        default:
+          out.push(`*[${b.type} block]*`, '');
+      }
+    }
+    if (e.error) out.push(`> Error: ${e.error}`, '');
+  }
+  return out.join('\n').replace(/\n+$/, '\n');
+}
