@@ -26,9 +26,14 @@ const (
 	RepairEmptyMessage     = "dropped_empty_message"
 	RepairMerged           = "merged_messages" // consecutive messages of one role became one
 	RepairMisplacedBlock   = "dropped_misplaced_block"
+	RepairForeignBlock     = "dropped_foreign_block" // another API's block, such as Codex's reasoning
 	RepairStrippedFields   = "stripped_fields" // sessionkeep's own fields left out of a tool call
 	RepairLeadingUser      = "added_leading_user"
 )
+
+// blockReasoning is an OpenAI Responses reasoning item, kept verbatim by the Codex import;
+// neither the Messages API nor Chat Completions takes it back.
+const blockReasoning = "reasoning"
 
 // interruptedResult is the content of the result given to a tool call that has none.
 const interruptedResult = "The tool call was interrupted before it returned a result; no result was recorded."
@@ -118,6 +123,8 @@ func (r *repairer) cleanBlock(m *ctxMessage, raw []byte, seen map[string]bool) (
 		if m.role != "user" {
 			return drop(RepairMisplacedBlock, b.ToolUseID)
 		}
+	case blockReasoning:
+		return drop(RepairForeignBlock, "")
 	}
 	return raw, true
 }

@@ -53,6 +53,9 @@ func TestRepairMakesDamagedHistoriesValid(t *testing.T) {
 		"a tool that printed nothing": {
 			[]*ctxMessage{msg(0, "user", prompt), msg(1, "assistant", useB), msg(2, "user", `{"type":"tool_result","tool_use_id":"toolu_b","content":""}`)},
 			nil},
+		"a reply imported from Codex with its reasoning item": {
+			[]*ctxMessage{msg(0, "user", prompt), msg(1, "assistant", `{"type":"reasoning","encrypted_content":"gAAA","summary":[]}`, reply)},
+			[]string{RepairForeignBlock}},
 		"a history that starts with the assistant": {
 			[]*ctxMessage{msg(0, "assistant", reply), msg(1, "user", prompt)},
 			[]string{RepairLeadingUser}},
