@@ -27,7 +27,7 @@ const (
 	RepairMerged           = "merged_messages" // consecutive messages of one role became one
 	RepairMisplacedBlock   = "dropped_misplaced_block"
 	RepairForeignBlock     = "dropped_foreign_block" // another API's block, such as Codex's reasoning
-	RepairStrippedFields   = "stripped_fields" // sessionkeep's own fields left out of a tool call
+	RepairStrippedFields   = "stripped_fields"       // sessionkeep's own fields left out of a tool call
 	RepairLeadingUser      = "added_leading_user"
 )
 
