@@ -33,11 +33,7 @@ func importTranscripts(c *native.Call) (native.Value, error) {
 			b, _ := json.Marshal(p) // plain numbers and strings always encode
 			report(string(b))
 		}
-		result, err := interop.Import(h.sessions, path, interop.ImportOptions{Format: opts.Format, Progress: progress})
-		if err != nil {
-			return nil, err
-		}
-		return jsonSettler(result)
+		return jsonSettler(interop.Import(h.sessions, path, interop.ImportOptions{Format: opts.Format, Progress: progress}))
 	})
 }
 
@@ -66,13 +62,4 @@ func exportSession(c *native.Call) (native.Value, error) {
 		}
 		return func(s *native.Scope) (native.Value, error) { return s.StringFromBytes(text), nil }, nil
 	})
-}
-
-// jsonSettler encodes v off the JS thread, for a Promise to resolve with its JSON text.
-func jsonSettler(v any) (native.Settler, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return func(s *native.Scope) (native.Value, error) { return s.StringFromBytes(b), nil }, nil
 }

@@ -29,3 +29,13 @@ func jsonResult(c *native.Call, v any) (native.Value, error) {
 	}
 	return c.StringFromBytes(b), nil
 }
+
+// jsonSettler resolves a Promise with v encoded as JSON off the JS thread, unless err
+// rejects it.
+func jsonSettler(v any, err error) (native.Settler, error) {
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(v)
+	return func(sc *native.Scope) (native.Value, error) { return sc.StringFromBytes(b), nil }, err
+}

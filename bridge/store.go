@@ -98,12 +98,18 @@ func openSession(c *native.Call) (native.Value, error) {
 }
 
 func sessionResult(c *native.Call, s *session.Session) (native.Value, error) {
-	v, err := c.NewHandle(&sessionRef{s: s}, sessionTag)
+	return sessionValue(&c.Scope, s)
+}
+
+// sessionValue hands an open session to JavaScript as [session, id]; the session is
+// closed when that fails.
+func sessionValue(sc *native.Scope, s *session.Session) (native.Value, error) {
+	v, err := sc.NewHandle(&sessionRef{s: s}, sessionTag)
 	if err != nil {
 		s.Close()
 		return native.Value{}, err
 	}
-	return c.Array(v, c.String(s.ID())), nil
+	return sc.Array(v, sc.String(s.ID())), nil
 }
 
 // listSessions(store, filterJSON?) -> JSON of SessionInfo[]

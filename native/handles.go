@@ -22,16 +22,17 @@ func (t Tag) c() C.napi_type_tag {
 }
 
 // NewHandle wraps obj for JavaScript: an external holding a cgo.Handle, tagged with tag.
-// When JavaScript drops the external, the handle is deleted and obj can be collected.
-func (c *Call) NewHandle(obj any, tag Tag) (Value, error) {
+// When JavaScript drops the external, the handle is deleted and obj can be collected. It
+// is on Scope so that a Promise's Settler can hand out a handle too.
+func (s *Scope) NewHandle(obj any, tag Tag) (Value, error) {
 	h := cgo.NewHandle(obj)
 	var v C.napi_value
-	if err := c.check(C.sk_create_external(c.env, C.uintptr_t(h), &v)); err != nil {
+	if err := s.check(C.sk_create_external(s.env, C.uintptr_t(h), &v)); err != nil {
 		h.Delete()
 		return Value{}, err
 	}
 	ct := tag.c()
-	if err := c.check(C.napi_type_tag_object(c.env, v, &ct)); err != nil {
+	if err := s.check(C.napi_type_tag_object(s.env, v, &ct)); err != nil {
 		return Value{}, err
 	}
 	return Value{v}, nil

@@ -59,6 +59,9 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	if create, ok := op.(session.CreateSession); ok {
 		return w.createSession(create.Info)
 	}
+	if fork, ok := op.(session.ForkSession); ok {
+		return w.fork(fork)
+	}
 	if op, ok := op.(session.ManagementOp); ok {
 		return w.applyManagement(op)
 	}
@@ -98,6 +101,10 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ? AND title = ''`, op.Title, sid)
 	case session.SetUpdatedAt:
 		t.updatedAt = op.Time.UnixMilli()
+	case session.MoveHead:
+		err = w.moveHead(sid, op)
+	case session.PutFileSnapshot:
+		err = w.putFileSnapshot(sid, op.Snapshot)
 	default:
 		err = w.applyContextOp(sid, op)
 	}
@@ -118,6 +125,10 @@ func opSession(op session.Op) string {
 	case session.SetTitle:
 		return op.SessionID
 	case session.SetUpdatedAt:
+		return op.SessionID
+	case session.MoveHead:
+		return op.SessionID
+	case session.PutFileSnapshot:
 		return op.SessionID
 	case interface{ SessionOf() string }:
 		return op.SessionOf()

@@ -75,18 +75,21 @@ func (w *writer) update(id, query string, args ...any) error {
 	return err
 }
 
-// deleteSession deletes a session's rows, and the blobs no other session shares. Blocks go
-// first, while their blobs are still there for the search index's delete triggers.
+// deleteSession deletes a session's rows (its file snapshots and rewinds with them), and
+// the blobs no block or snapshot of another session shares. Blocks go first, while their
+// blobs are still there for the search index's delete triggers.
 func (w *writer) deleteSession(id string) error {
 	sid, err := w.sid(id)
 	if err != nil {
 		return err
 	}
 	var blobs []int64
-	err = w.c.query(`SELECT DISTINCT blob_id FROM blocks WHERE sid = ? AND blob_id IS NOT NULL`, []any{sid}, func(row []driver.Value) error {
-		blobs = append(blobs, row[0].(int64))
-		return nil
-	})
+	err = w.c.query(`SELECT blob_id FROM blocks WHERE sid = ?1 AND blob_id IS NOT NULL
+		UNION SELECT f.blob_id FROM snapshot_files f JOIN file_snapshots s ON s.fsid = f.fsid WHERE s.sid = ?1 AND f.blob_id IS NOT NULL`,
+		[]any{sid}, func(row []driver.Value) error {
+			blobs = append(blobs, row[0].(int64))
+			return nil
+		})
 	if err != nil {
 		return err
 	}
@@ -95,6 +98,9 @@ func (w *writer) deleteSession(id string) error {
 		`DELETE FROM messages WHERE sid = ?`,
 		`DELETE FROM tool_uses WHERE sid = ?`,
 		`DELETE FROM history WHERE sid = ?`,
+		`DELETE FROM snapshot_files WHERE fsid IN (SELECT fsid FROM file_snapshots WHERE sid = ?)`,
+		`DELETE FROM file_snapshots WHERE sid = ?`,
+		`DELETE FROM rewinds WHERE sid = ?`,
 		`DELETE FROM sessions WHERE sid = ?`,
 	} {
 		if _, err := w.c.exec(stmt, sid); err != nil {
@@ -102,7 +108,8 @@ func (w *writer) deleteSession(id string) error {
 		}
 	}
 	for _, blob := range blobs {
-		if _, err := w.c.exec(`DELETE FROM blobs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM blocks WHERE blob_id = ?)`, blob, blob); err != nil {
+		if _, err := w.c.exec(`DELETE FROM blobs WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM blocks WHERE blob_id = ?1)
+			AND NOT EXISTS (SELECT 1 FROM snapshot_files WHERE blob_id = ?1)`, blob); err != nil {
 			return err
 		}
 	}

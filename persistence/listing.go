@@ -13,7 +13,7 @@ import (
 const sessionColumns = `id, project_path, title, provider, model, context_window, created_at, updated_at,
 	last_message_at, last_accessed_at, archived_at, message_count, tool_count,
 	input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, context_tokens,
-	status, corruption, session_key, checkpoint, sdk_session_id, seen_seq`
+	status, corruption, session_key, checkpoint, sdk_session_id, seen_seq, forked_from, forked_from_uuid`
 
 // scanInfo reads a session's listing. A column holding a value of the wrong type (the
 // file was damaged or edited by hand) does not fail the listing: the session is listed as
@@ -47,6 +47,9 @@ func scanInfo(row []driver.Value) session.SessionInfo {
 		Checkpoint: d.optionalInteger(21, "checkpoint"),
 		SDKSession: d.text(22, "sdk_session_id"),
 		SeenSeq:    d.integer(23, "seen_seq"),
+	}
+	if from := d.text(24, "forked_from"); from != "" {
+		info.ForkedFrom = &session.ForkOrigin{SessionID: from, UUID: d.text(25, "forked_from_uuid")}
 	}
 	if len(d.bad) > 0 {
 		info.Corruption = strings.TrimPrefix(info.Corruption+"; ", "; ") + "unreadable columns: " + strings.Join(d.bad, ", ")

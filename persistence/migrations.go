@@ -133,6 +133,7 @@ var migrations = []migration{
 		`ALTER TABLE messages ADD COLUMN is_sidechain INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE messages ADD COLUMN continues INTEGER NOT NULL DEFAULT 0`,
 	}},
+	{5, "branches: rewinds of the head, fork lineage, file-history snapshots", branchesMigration},
 }
 
 // migrate brings the database's schema up to the newest migration.

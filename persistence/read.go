@@ -37,11 +37,7 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 			return storageError("loading the last message of session "+id, err)
 		}
 		// The next message continues the main conversation, whatever sidechain came last.
-		err = c.query(`SELECT uuid, turn FROM messages WHERE sid = ? AND is_sidechain = 0 ORDER BY seq DESC LIMIT 1`, []any{sid}, func(row []driver.Value) error {
-			st.LastUUID, st.LastTurn = row[0].(string), row[1].(int64)
-			return nil
-		})
-		return storageError("loading the last message of session "+id, err)
+		return storageError("loading the head of session "+id, loadHead(c, sid, &st))
 	})
 	return st, err
 }

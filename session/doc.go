@@ -10,6 +10,13 @@
 // is preserved verbatim. Messages come back from a Store as StoredMessage values and are
 // encoded to JSON (AppendMessage, AppendEnvelope) without decoding their blocks again.
 //
+// Records link to their parent by parentUuid, so a session is a tree (tree.go); its head
+// is the main-chain record the next message follows, and reads follow the branch that ends
+// there (branches.go: Rewind, Fork). File-history snapshots (snapshots.go) are the one place
+// a Session touches files other than through its Store: SnapshotFiles reads the files an
+// agent works on and RestoreFiles writes them back, inside a folder it never leaves
+// (file_paths.go).
+//
 // The context builder (context.go) rebuilds what goes to the model for each call within a
 // token budget: every message is counted once when it ends (counter.go), with cumulative
 // totals stored beside it, so strategies (strategy*.go) decide from counts what fits and

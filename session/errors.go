@@ -52,8 +52,9 @@ var (
 
 // Errors of importing and exporting transcripts.
 var (
-	// ErrFileAccess: a file or folder to import from or export to could not be read or
-	// written.
+	// ErrFileAccess: a file or folder could not be read or written: one to import from or
+	// export to, or the files of a snapshot (permissions, a directory where a file must go,
+	// a full disk).
 	ErrFileAccess = errors.New("file access failed")
 )
 
@@ -75,4 +76,19 @@ var (
 	// block that is not JSON, a missing blob). The session is marked corrupted; every other
 	// session is unaffected.
 	ErrSessionCorrupt = errors.New("session is corrupted")
+)
+
+// Errors of branches and file-history snapshots.
+var (
+	// ErrMessageNotFound: no record of the session has the given uuid.
+	ErrMessageNotFound = errors.New("message not found")
+	// ErrPathEscape: a file path that leads out of the folder it must stay in: absolute, with
+	// "..", or through a symbolic link that points out. Nothing was read or written.
+	ErrPathEscape = errors.New("path escapes its folder")
+	// ErrSnapshotNotFound: restoring files at a message with no file snapshot at it or
+	// before it on its branch.
+	ErrSnapshotNotFound = errors.New("no file snapshot")
+	// ErrBackupMissing: restoring a file the snapshot says was present but holds no content
+	// of (a snapshot imported without its backups). Nothing was written.
+	ErrBackupMissing = errors.New("file backup missing")
 )

@@ -35,6 +35,7 @@ type Session struct {
 	context  []byte            // stamped on each new message: SetContext
 	tracker  TokenTracker
 	toolUses map[string]sidechain // tool_use ids known to this process, with their chain
+	branch   *branchMemo          // the branch last worked out, for reads until the next write
 	hosted   HostedState
 	seenSeq  int64 // the first message a hosted agent has not seen
 
@@ -98,18 +99,19 @@ func (s *Session) RestoreTokenTracker(t TokenTracker) error {
 	return nil
 }
 
-// Messages returns the session's messages as one JSON array. With withEnvelope it is
-// every record with its envelope, sidechains and records that are not messages included;
-// without, it is the main conversation as the model is given it (see conversation). A
-// block still streaming is included as far as it has come. The session is not locked while
-// the store reads, so ingest goes on during an async read.
+// Messages returns the session's messages as one JSON array: those of the branch that ends
+// at the head (see Rewind). With withEnvelope it is every record with its envelope,
+// sidechains and records that are not messages included; without, it is the main
+// conversation as the model is given it (see conversation). A block still streaming is
+// included as far as it has come. The session is not locked while the store reads, so
+// ingest goes on during an async read.
 func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	if err := s.readable(); err != nil {
 		return nil, err
 	}
 	if !withEnvelope {
 		c := conversation{buf: append(make([]byte, 0, 4096), '[')}
-		err := s.markIfCorrupt(s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
+		err := s.markIfCorrupt(s.scanBranch(func(m *StoredMessage) error {
 			c.add(m)
 			return nil
 		}))
@@ -117,7 +119,7 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 		return append(c.buf, ']'), err
 	}
 	buf := append(make([]byte, 0, 4096), '[')
-	err := s.markIfCorrupt(s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
+	err := s.markIfCorrupt(s.scanBranch(func(m *StoredMessage) error {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
@@ -127,12 +129,19 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	return append(buf, ']'), err
 }
 
-// Turns returns the session's turns.
+// Turns returns the session's turns: those of the branch that ends at the head.
 func (s *Session) Turns() ([]Turn, error) {
 	if err := s.readable(); err != nil {
 		return nil, err
 	}
-	return s.mgr.store.Turns(s.id)
+	t, on, err := s.currentBranch()
+	switch {
+	case err != nil:
+		return nil, err
+	case t == nil:
+		return s.mgr.store.Turns(s.id)
+	}
+	return t.turns(on), nil
 }
 
 // readable checkpoints the block streaming, if any, and waits until everything recorded

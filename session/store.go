@@ -60,6 +60,20 @@ type Store interface {
 	// ToolUseTurn returns the turn of the message holding a session's tool_use block with
 	// the given id; found is false when there is none.
 	ToolUseTurn(sessionID, toolUseID string) (turn int64, found bool, err error)
+
+	// Branched reports whether a session may hold records off the branch that ends at its
+	// newest main-chain record: it was rewound, or a record's parent is not the main-chain
+	// record written before it. A session that never branched is read without its tree.
+	Branched(sessionID string) (bool, error)
+	// ScanLinks calls fn for each record of a session, in order, with its place in the
+	// tree. The Link is valid only during the call.
+	ScanLinks(sessionID string, fn func(*Link) error) error
+	// FileSnapshots returns the file snapshots of a session in the order they were put,
+	// each with its files in path order, without their content.
+	FileSnapshots(sessionID string) ([]FileSnapshot, error)
+	// FileContent returns the content stored for file path of the snapshot snapshotID of a
+	// session; nil when the snapshot holds no content for it.
+	FileContent(sessionID, snapshotID, path string) ([]byte, error)
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume
@@ -86,6 +100,8 @@ type SessionInfo struct {
 	Key        string `json:"key,omitempty"`        // workspace:channel:handle, for hosted agents
 	Checkpoint *int64 `json:"checkpoint,omitempty"` // the last committed pubsub id
 	SDKSession string `json:"sdkSessionId,omitempty"`
+	// ForkedFrom names the session and record this one was forked from, nil when it was not.
+	ForkedFrom *ForkOrigin `json:"forkedFrom,omitempty"`
 	// SeenSeq is the seq of the first message a hosted agent has not seen.
 	SeenSeq int64 `json:"-"`
 }
@@ -125,7 +141,7 @@ type SessionState struct {
 	Info     SessionInfo
 	Tracker  TokenTracker
 	NextSeq  int64  // the seq the next message gets
-	LastUUID string // the uuid of the last message, the next one's parent
+	LastUUID string // the head: the main-chain record the next message follows
 	LastTurn int64
 }
 

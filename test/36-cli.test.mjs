@@ -123,10 +123,11 @@ test('show renders the conversation with its tool call and result', async () => 
   }
 });
 
-test('export as JSONL, JSON and Markdown, to stdout, a file, or a folder of 1,000', async () => {
+test('export as JSONL, JSON, Markdown and Claude Code, to stdout, a file, or a folder of 1,000', async () => {
   const jsonl = await cli(['export', tooled, '--db', db, '--format', 'jsonl']);
   assert.equal(jsonl.code, 0, jsonl.stderr);
-  const envelopes = jsonl.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const [header, ...envelopes] = jsonl.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.equal(header.session.id, tooled, 'the backup format leads with the session');
   assert.deepEqual(envelopes.map((e) => e.type), ['user', 'assistant', 'tool_result', 'assistant']);
   assert.equal(envelopes[2].message.content[0].content.split('\n').length, 30);
 
@@ -134,13 +135,17 @@ test('export as JSONL, JSON and Markdown, to stdout, a file, or a folder of 1,00
   assert.equal((await cli(['export', tooled.slice(0, 32), '--db', db, '--format', 'json', '-o', file])).code, 0);
   const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
   assert.equal(doc.session.id, tooled);
-  assert.deepEqual(doc.messages, envelopes);
+  assert.deepEqual(doc.envelopes, envelopes);
   assert.equal(fs.statSync(file).mode & 0o777, 0o600);
 
   const md = (await cli(['export', tooled, '--db', db, '--format', 'md'])).stdout;
   assert.match(md, /^# Task number 999\n/);
-  assert.match(md, /\n## Assistant · .*\n\nLet me look\.\n\n\*\*Tool call\*\* `bash` \(`toolu_ls`\)\n\n```json\n\{\n {2}"command": "ls -1 src"\n\}\n```\n/);
-  assert.match(md, /\*\*Tool result\*\* for `bash`\n\n```\nfile0\.ts\n(file\d+\.ts\n){28}file29\.ts\n```/);
+  assert.match(md, /\n## Assistant\n\n\*.*\*\n\nLet me look\.\n\n\*\*Tool call\*\* `bash` \(`toolu_ls`\)\n\n```json\n\{\n {2}"command": "ls -1 src"\n\}\n```\n/);
+  assert.match(md, /\*\*Result\*\* of `bash` \(`toolu_ls`\)\n\n```\nfile0\.ts\n(file\d+\.ts\n){28}file29\.ts\n```/);
+
+  const claude = (await cli(['export', tooled, '--db', db, '--format', 'claude-code'])).stdout;
+  const records = claude.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.ok(records.some((r) => r.type === 'assistant' && r.message.content.some((b) => b.type === 'tool_use' && b.id === 'toolu_ls')));
 
   const folder = path.join(dir, 'all');
   const all = await cli(['export', '--all', '--db', db, '--format', 'jsonl', '-o', folder]);
@@ -151,7 +156,7 @@ test('export as JSONL, JSON and Markdown, to stdout, a file, or a folder of 1,00
   assert.equal(files.length, 1000);
   assert.deepEqual(new Set(files), new Set(ids.map((id) => `${id}.jsonl`)));
   const needleLines = fs.readFileSync(path.join(folder, `${needle}.jsonl`), 'utf8').trimEnd().split('\n');
-  assert.equal(JSON.parse(needleLines[0]).message.content[0].text, 'Why does the flux capacitor overheat?');
+  assert.equal(JSON.parse(needleLines[1]).message.content[0].text, 'Why does the flux capacitor overheat?');
 
   assert.equal((await cli(['export', tooled, '--db', db, '--format', 'pdf'])).code, 2);
   assert.equal((await cli(['export', ids[0], ids[1], '--db', db])).code, 2, 'several sessions need a folder');

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { tempStore } from './helpers/common.mjs';
-import { CLAUDE_CODE, jsonlFiles, readRecords, census, blocksOf } from './helpers/transcripts.mjs';
+import { CLAUDE_CODE, jsonlFiles, readRecords, census, blocksOf, allEnvelopes } from './helpers/transcripts.mjs';
 
 const files = jsonlFiles(CLAUDE_CODE);
 
@@ -17,13 +17,11 @@ async function importAll(t) {
   return { store, result };
 }
 
-/** byUuid maps every stored record of the sessions to its envelope. */
-function envelopesByUuid(store, ids) {
+/** envelopesByUuid maps every stored record of the sessions, on every branch, to its envelope. */
+async function envelopesByUuid(store, ids) {
   const map = new Map();
   for (const id of ids) {
-    const s = store.openSession(id);
-    for (const e of s.envelopes()) map.set(e.uuid, e);
-    s.close();
+    for (const e of await allEnvelopes(store, id)) map.set(e.uuid, e);
   }
   return map;
 }
@@ -44,7 +42,7 @@ test('every file imports: only the lines that are not records are left out', asy
 
 test('per file, the census of the source equals the census of the store', async (t) => {
   const { store, result } = await importAll(t);
-  const stored = envelopesByUuid(store, result.sessions);
+  const stored = await envelopesByUuid(store, result.sessions);
   const totals = {};
   for (const file of files) {
     const { records } = readRecords(file);
@@ -66,7 +64,7 @@ test('per file, the census of the source equals the census of the store', async 
 
 test('every record keeps its uuid, parentUuid and timestamp', async (t) => {
   const { store, result } = await importAll(t);
-  const stored = envelopesByUuid(store, result.sessions);
+  const stored = await envelopesByUuid(store, result.sessions);
   for (const file of files) {
     for (const { value: r } of readRecords(file).records) {
       if (typeof r.uuid !== 'string') continue;
@@ -86,7 +84,7 @@ test('every record keeps its uuid, parentUuid and timestamp', async (t) => {
 
 test('subagent records are sidechains linked to the Task call that ran them', async (t) => {
   const { store, result } = await importAll(t);
-  const stored = envelopesByUuid(store, result.sessions);
+  const stored = await envelopesByUuid(store, result.sessions);
   // Every parent transcript says which subagent each Task call ran (toolUseResult.agentId).
   const ran = new Map();
   for (const file of files) {

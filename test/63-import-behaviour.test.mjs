@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempStore, tempDir, sessionError } from './helpers/common.mjs';
-import { CLAUDE_CODE, CODEX, REAL, jsonlFiles, readRecords } from './helpers/transcripts.mjs';
+import { CLAUDE_CODE, CODEX, REAL, jsonlFiles, readRecords, allEnvelopes } from './helpers/transcripts.mjs';
 
 const PARENT = path.join(CLAUDE_CODE, 'moredip__session-share__samples__claude-code-projects__0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl');
 const SESSION = '0ccf1a04-1b4c-43b6-8aa5-79e41db43a68';
@@ -28,7 +28,7 @@ test('a damaged line is reported with its number and skipped; every other line i
     { file, line: lines.length + 2, reason: 'not a JSON object' },
   ]);
   assert.equal(result.records, lines.length - 1);
-  const uuids = new Set(store.openSession(SESSION).envelopes().map((e) => e.uuid));
+  const uuids = new Set((await allEnvelopes(store, SESSION)).map((e) => e.uuid));
   for (const [i, line] of lines.entries()) {
     const uuid = JSON.parse(i === 10 ? '{}' : line).uuid;
     if (uuid) assert.equal(uuids.has(uuid), i !== 10, `line ${i + 1}`);
@@ -72,7 +72,7 @@ test('an import of a subagent transcript and then its parent puts both in one se
   assert.deepEqual(parent.sessions, [SESSION]);
   assert.equal(parent.existing, readRecords(SUBAGENTS[0]).records.length);
   const total = [PARENT, ...SUBAGENTS].reduce((n, f) => n + readRecords(f).records.length, 0);
-  assert.equal(store.openSession(SESSION).envelopes().length, total);
+  assert.equal((await allEnvelopes(store, SESSION)).length, total);
 });
 
 test('subagent transcripts are found beside their parent in Claude Code\'s own layout', async (t) => {
@@ -84,7 +84,7 @@ test('subagent transcripts are found beside their parent in Claude Code\'s own l
 
   const { store } = tempStore(t);
   const result = await store.import(path.join(project, `${SESSION}.jsonl`));
-  const env = store.openSession(SESSION).envelopes();
+  const env = await allEnvelopes(store, SESSION);
   const side = env.filter((e) => e.isSidechain);
   assert.equal(side.length, SUBAGENTS.reduce((n, f) => n + readRecords(f).records.length, 0));
   assert.ok(side.every((e) => e.agentId && e.parentToolUseId?.startsWith('toolu_')), 'every subagent record names the call that ran it');
@@ -170,4 +170,19 @@ test('importing and exporting do not count as using a session', async (t) => {
   await store.export(SESSION, { format: 'markdown' });
   await store.import(PARENT);
   assert.deepEqual(store.listSessions(), listed);
+});
+
+test('envelopes() follows the branch at the head and keeps every record that is not a message', async (t) => {
+  const { store } = tempStore(t);
+  await store.import(PARENT);
+  const s = store.openSession(SESSION);
+  const onBranch = new Set(s.envelopes().map((e) => e.uuid));
+  const all = await allEnvelopes(store, SESSION);
+  const notMessages = all.filter((e) => !e.message);
+  assert.ok(notMessages.length > 10, 'queue operations and file-history snapshots');
+  for (const e of notMessages) assert.ok(onBranch.has(e.uuid), `${e.type} ${e.uuid} is on the branch`);
+  const abandoned = all.filter((e) => !onBranch.has(e.uuid));
+  assert.deepEqual(abandoned.map((e) => e.message.content[0].text ?? e.message.content), ['are they still being written?', '[Request interrupted by user]'],
+    'only the prompt the user interrupted and asked again is off the branch');
+  s.close();
 });

@@ -18,3 +18,5 @@ export type { AdapterOptions, StreamSource } from './adapters/common';
 export type { AnthropicStreamEvent } from './adapters/anthropic';
 export type { OpenAIStreamEvent } from './adapters/openai';
 export type { AISDKStreamPart } from './adapters/ai-sdk';
+export type * from './branches';
+export type * from './file-snapshots';

@@ -83,6 +83,14 @@ export interface NativeAddon {
   ingestBlockStart(s: Handle, blockJSON: string | undefined): void;
   ingestBlockFields(s: Handle, fieldsJSON: string | undefined): void;
   lastEnvelopeAsync(session: Handle): Promise<string>;
+  tree(session: Handle): string;
+  treeAsync(session: Handle): Promise<string>;
+  rewind(session: Handle, toUuid: string): Promise<void>;
+  fork(session: Handle, fromUuid: string | undefined): Promise<[Handle, string]>;
+  snapshotFiles(session: Handle, pathsJSON: string, optionsJSON: string | undefined): Promise<string>;
+  fileSnapshots(session: Handle, messageUuid: string | undefined): string;
+  fileSnapshotsAsync(session: Handle, messageUuid: string | undefined): Promise<string>;
+  restoreFiles(session: Handle, messageUuid: string, optionsJSON: string): Promise<string>;
 }
 
 /** addonPath is where the build puts the addon, relative to this file in dist/. */

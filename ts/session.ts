@@ -13,6 +13,8 @@ import { optionsJSON } from './options';
 import { resumeSummary } from './resume-summary';
 import { parseStored } from './corrupt';
 import type { MessageContext, MessageOptions } from './message-state';
+import type { SessionTree } from './branches';
+import type { FileSnapshot, RestoreFilesOptions, RestoreFilesResult, SnapshotFilesOptions } from './file-snapshots';
 
 /**
  * Session is one conversation, recorded with full fidelity as it streams. Get one from
@@ -232,5 +234,76 @@ export class Session {
   /** debugContext returns what the last built context held and why (/debug context), null before any. */
   debugContext(): ContextReport | null {
     return context.debugContext(this.#h);
+  }
+
+  /**
+   * tree returns the session's records as a tree (seed 002): each with its children, the
+   * head and the branch that ends at it marked, sidechains under the tool call that started
+   * them. Nothing is ever left out, whatever branch is current.
+   */
+  tree(): SessionTree {
+    return JSON.parse(native.tree(this.#h));
+  }
+
+  /** treeAsync is tree() read off the JS thread. */
+  async treeAsync(): Promise<SessionTree> {
+    return JSON.parse(await native.treeAsync(this.#h));
+  }
+
+  /**
+   * rewind moves the session's head back to the main-chain message `toUuid`, deleting
+   * nothing: messages(), envelopes(), turns() and tokenTracker() then follow the branch that
+   * ends there, and the next message starts a new branch. Rewinding to a message of another
+   * branch switches to it. Calls on this session made before the Promise settles wait for it.
+   */
+  async rewind(toUuid: string): Promise<void> {
+    return native.rewind(this.#h, toUuid);
+  }
+
+  /**
+   * fork makes a new session sharing this one's history up to the main-chain message
+   * `fromUuid` (the head, by default), and opens it. The new session's info names where it
+   * came from (`forkedFrom`); this one is left as it is.
+   */
+  async fork(fromUuid?: string): Promise<Session> {
+    const [h, id] = await native.fork(this.#h, fromUuid);
+    return new Session(h, id);
+  }
+
+  /**
+   * snapshotFiles records the files at `paths` (relative to `options.root`, or absolute inside
+   * it) as they are now, at a message (the head, by default): present ones with their hash,
+   * mode and content, missing ones as deleted. A path outside the root throws PATH_ESCAPE.
+   */
+  async snapshotFiles(paths: string[], options: SnapshotFilesOptions = {}): Promise<FileSnapshot> {
+    if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string')) {
+      throw argTypeError('paths', 'an array of strings');
+    }
+    if (typeof options !== 'object' || options === null) {
+      throw argTypeError('options', 'an object');
+    }
+    return JSON.parse(await native.snapshotFiles(this.#h, JSON.stringify(paths), JSON.stringify(options)));
+  }
+
+  /** fileSnapshots lists the session's file snapshots (of one message, when given), oldest first, without content. */
+  fileSnapshots(messageUuid?: string): FileSnapshot[] {
+    return JSON.parse(native.fileSnapshots(this.#h, messageUuid));
+  }
+
+  /** fileSnapshotsAsync is fileSnapshots() read off the JS thread. */
+  async fileSnapshotsAsync(messageUuid?: string): Promise<FileSnapshot[]> {
+    return JSON.parse(await native.fileSnapshotsAsync(this.#h, messageUuid));
+  }
+
+  /**
+   * restoreFiles puts files back as they were at message `messageUuid` into `options.into`.
+   * Every path is checked first: one that would lead outside `into` (absolute, `..`, a
+   * symbolic link pointing out) throws PATH_ESCAPE and nothing is written.
+   */
+  async restoreFiles(messageUuid: string, options: RestoreFilesOptions): Promise<RestoreFilesResult> {
+    if (typeof options !== 'object' || options === null || typeof options.into !== 'string') {
+      throw argTypeError('options', 'an object with an "into" folder');
+    }
+    return JSON.parse(await native.restoreFiles(this.#h, messageUuid, JSON.stringify(options)));
   }
 }

@@ -1,4 +1,5 @@
 import type { MessageContext, MessageOptions, RecordSource, ThinkingMetadata, TodoItem } from './message-state';
+import type { ForkOrigin } from './branches';
 
 /** Block types follow the Anthropic Messages API. A type sessionkeep does not know is kept verbatim. */
 export type Block =
@@ -178,6 +179,8 @@ export interface SessionInfo {
   checkpoint?: number;
   /** The SDK's own session id (Claude Agent SDK, Codex), when recorded. */
   sdkSessionId?: string;
+  /** The session and record this one was forked from (session.fork()). */
+  forkedFrom?: ForkOrigin;
 }
 
 export interface CreateSessionOptions {

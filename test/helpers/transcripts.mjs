@@ -68,3 +68,13 @@ export function census(items) {
   }
   return n;
 }
+
+/**
+ * allEnvelopes returns every record of session id, on every branch, through sessionkeep's own
+ * JSONL export (its first line describes the session). envelopes() holds only the branch that
+ * ends at the session's head; a transcript's abandoned branches are stored too.
+ */
+export async function allEnvelopes(store, id) {
+  const [, ...records] = (await store.export(id, { format: 'jsonl' })).trimEnd().split('\n');
+  return records.map((line) => JSON.parse(line));
+}

@@ -10,5 +10,7 @@ export interface Command {
   usage: string;
   /** The command's own options, beside --db, --json and --help. */
   options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
+  /** The command may create the store: it runs when --db names a file that does not exist yet. */
+  createsStore?: boolean;
   run(ctx: Context, args: Parsed): Promise<void>;
 }

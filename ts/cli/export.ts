@@ -3,22 +3,29 @@ import path from 'node:path';
 import type { Command } from './command';
 import type { Context } from './context';
 import { UsageError, flag, stringOption } from './args';
-import { markdown } from './render';
 import { progress } from './term';
 import type { SessionInfo } from '../types';
+import type { ExportFormat } from '../interop-types';
 
-const FORMATS = { md: 'md', json: 'json', jsonl: 'jsonl' } as const;
-type Format = keyof typeof FORMATS;
+/** FORMATS maps each --format the CLI takes to the store's export format and a file extension. */
+const FORMATS: Record<string, { format: ExportFormat; ext: string }> = {
+  md: { format: 'markdown', ext: 'md' },
+  markdown: { format: 'markdown', ext: 'md' },
+  json: { format: 'json', ext: 'json' },
+  jsonl: { format: 'jsonl', ext: 'jsonl' },
+  'claude-code': { format: 'claude-code', ext: 'jsonl' },
+};
 
 /**
- * export writes sessions out: Markdown for people, JSON ({ session, messages }) or JSONL (one
- * envelope a line) for programs. One session goes to stdout or -o <file>; several, or --all,
- * go to -o <folder>, one file each, with a progress bar on a terminal.
+ * export writes sessions out through store.export: Markdown for people, sessionkeep's JSON or
+ * JSONL (every field; `sessionkeep import` reads them back), or a Claude Code transcript. One
+ * session goes to stdout or -o <file>; several, or --all, go to -o <folder>, one file each,
+ * with a progress bar on a terminal.
  */
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'write sessions out as Markdown, JSON or JSONL',
-  usage: 'export <id...> | --all [--project <path>]  --format md|json|jsonl [-o <file|folder>]',
+  summary: 'write sessions out as Markdown, JSON, JSONL or a Claude Code transcript',
+  usage: 'export <id...> | --all [--project <path>]  --format md|json|jsonl|claude-code [-o <file|folder>]',
   options: {
     format: { type: 'string', short: 'f' },
     output: { type: 'string', short: 'o' },
@@ -26,21 +33,14 @@ export const exportCommand: Command = {
     project: { type: 'string' },
   },
   async run(ctx, args) {
-    const format = stringOption(args, 'format') ?? 'md';
-    if (!(format in FORMATS)) throw new UsageError(`--format must be md, json or jsonl, not ${JSON.stringify(format)}`);
+    const name = stringOption(args, 'format') ?? 'md';
+    const format = FORMATS[name];
+    if (!format) throw new UsageError(`--format must be one of ${Object.keys(FORMATS).join(', ')}, not ${JSON.stringify(name)}`);
     const output = stringOption(args, 'output');
-    let sessions: SessionInfo[];
-    if (flag(args, 'all')) {
-      if (args.positionals.length > 0) throw new UsageError('give session ids or --all, not both');
-      sessions = await ctx.store.listSessionsAsync({ projectPath: stringOption(args, 'project'), includeArchived: true });
-    } else {
-      if (args.positionals.length === 0) throw new UsageError('give the session ids to export, or --all');
-      sessions = args.positionals.map((id) => ctx.store.sessionInfo(id));
-    }
+    const sessions = await chosenSessions(ctx, args);
     if (sessions.length === 1 && !flag(args, 'all')) {
-      const text = await render(ctx, sessions[0], format as Format);
-      if (output) fs.writeFileSync(output, text, { mode: 0o600 });
-      else ctx.out(text);
+      const text = await ctx.store.export(sessions[0].id, { format: format.format, path: output });
+      if (!output) ctx.out(text ?? '');
       return;
     }
     if (!output) throw new UsageError('exporting several sessions needs -o <folder>');
@@ -48,7 +48,7 @@ export const exportCommand: Command = {
     const bar = progress('exporting', sessions.length);
     try {
       for (const info of sessions) {
-        fs.writeFileSync(path.join(output, `${info.id}.${format}`), await render(ctx, info, format as Format), { mode: 0o600 });
+        await ctx.store.export(info.id, { format: format.format, path: path.join(output, `${info.id}.${format.ext}`) });
         bar.tick();
       }
     } finally {
@@ -58,19 +58,11 @@ export const exportCommand: Command = {
   },
 };
 
-async function render(ctx: Context, info: SessionInfo, format: Format): Promise<string> {
-  const session = ctx.store.openSession(info.id);
-  try {
-    const envelopes = await session.envelopesAsync();
-    switch (format) {
-      case 'json':
-        return JSON.stringify({ session: info, messages: envelopes }, null, 2) + '\n';
-      case 'jsonl':
-        return envelopes.map((e) => JSON.stringify(e) + '\n').join('');
-      default:
-        return markdown(info, envelopes);
-    }
-  } finally {
-    session.close();
+async function chosenSessions(ctx: Context, args: Parameters<Command['run']>[1]): Promise<SessionInfo[]> {
+  if (flag(args, 'all')) {
+    if (args.positionals.length > 0) throw new UsageError('give session ids or --all, not both');
+    return ctx.store.listSessionsAsync({ projectPath: stringOption(args, 'project'), includeArchived: true });
   }
+  if (args.positionals.length === 0) throw new UsageError('give the session ids to export, or --all');
+  return args.positionals.map((id) => ctx.store.sessionInfo(id));
 }

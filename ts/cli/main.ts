@@ -18,13 +18,14 @@ import { deleteCommand } from './delete';
 import { rename } from './rename';
 import { stats } from './stats';
 import { search } from './search';
+import { importCommand } from './import';
 
 /**
  * The commands, in the order `sessionkeep help` lists them. A new command is a file in this
  * folder and a line here. `debug-context <id>` (what the context builder would send the
  * model) joins them when the context builder lands.
  */
-const COMMANDS: Command[] = [ls, show, info, search, exportCommand, rename, archive, unarchive, deleteCommand, stats];
+const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats];
 
 function usage(): string {
   const lines = ['usage: sessionkeep <command> [options]', '', 'commands:'];
@@ -59,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const db = stringOption(args, 'db') ?? native.defaultStorePath();
-    if (!fs.existsSync(db)) {
+    if (!command.createsStore && !fs.existsSync(db)) {
       process.stderr.write(`sessionkeep: no store at ${db}; give one with --db <path>\n`);
       return 1;
     }

@@ -1,0 +1,201 @@
+package session_test
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// exchange records a prompt and a text reply with usage; it returns the envelopes of both.
+func exchange(t *testing.T, s *session.Session, prompt, reply string, input int) (map[string]any, map[string]any) {
+	t.Helper()
+	user := decodeObject(t, must(s.AppendUserMessage(mustMarshal(t, prompt))))
+	feed(t, s, start("msg_"+reply), text(reply), done("end_turn", `{"input_tokens":`+strconv.Itoa(input)+`,"output_tokens":10}`))
+	env := envelopes(t, s)
+	return user, env[len(env)-1]
+}
+
+// texts returns the first text of each message of the session's conversation.
+func texts(t *testing.T, s *session.Session) []string {
+	t.Helper()
+	var out []string
+	for _, m := range messages(t, s) {
+		out = append(out, content(t, m)[0]["text"].(string))
+	}
+	return out
+}
+
+func turns(t *testing.T, s *session.Session) []session.Turn {
+	t.Helper()
+	return must(s.Turns())
+}
+
+func sessionTree(t *testing.T, s *session.Session) session.Tree {
+	t.Helper()
+	var tree session.Tree
+	if err := json.Unmarshal(must(s.Tree()), &tree); err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+func TestRewindStartsABranchAndSwitchesBack(t *testing.T) {
+	e := newEnv(t)
+	s := e.create(t)
+	_, a1 := exchange(t, s, "one", "first", 100)
+	_, a2 := exchange(t, s, "two", "second", 200)
+
+	if err := s.Rewind(a1["uuid"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	if got := texts(t, s); !reflect.DeepEqual(got, []string{"one", "first"}) {
+		t.Fatalf("after the rewind the conversation is %q", got)
+	}
+	if got := tracker(t, s); got.InputTokens != 100 || got.OutputTokens != 10 || got.ContextTokens != 100 {
+		t.Fatalf("after the rewind the tracker is %+v, want the first request's", got)
+	}
+	if got := turns(t, s); !reflect.DeepEqual(got, []session.Turn{{Index: 0, StartIndex: 0, EndIndex: 1}}) {
+		t.Fatalf("turns after the rewind: %+v", got)
+	}
+	if n := len(envelopes(t, s)); n != 2 {
+		t.Fatalf("envelopes after the rewind: %d, want 2", n)
+	}
+
+	u3, _ := exchange(t, s, "three", "third", 300)
+	if u3["parentUuid"] != a1["uuid"] || u3["turn"] != float64(1) {
+		t.Fatalf("the first message after a rewind follows the head: parent %v turn %v", u3["parentUuid"], u3["turn"])
+	}
+	if got := texts(t, s); !reflect.DeepEqual(got, []string{"one", "first", "three", "third"}) {
+		t.Fatalf("the new branch reads %q", got)
+	}
+	if got := tracker(t, s); got.InputTokens != 400 || got.ContextTokens != 300 {
+		t.Fatalf("tracker on the new branch: %+v", got)
+	}
+
+	// Back to the branch left: the second exchange again, and its requests count again.
+	if err := s.Rewind(a2["uuid"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	if got := texts(t, s); !reflect.DeepEqual(got, []string{"one", "first", "two", "second"}) {
+		t.Fatalf("the first branch reads %q", got)
+	}
+	if got := tracker(t, s); got.InputTokens != 300 || got.OutputTokens != 20 || got.ContextTokens != 200 {
+		t.Fatalf("tracker back on the first branch: %+v", got)
+	}
+	if got := turns(t, s); !reflect.DeepEqual(got, []session.Turn{{0, 0, 1}, {1, 2, 3}}) {
+		t.Fatalf("turns back on the first branch: %+v", got)
+	}
+
+	// Nothing was deleted: the tree holds all six records, the two branches under a1.
+	tree := sessionTree(t, s)
+	if len(tree.Nodes) != 6 || *tree.Head != a2["uuid"] {
+		t.Fatalf("tree: %d nodes, head %v", len(tree.Nodes), *tree.Head)
+	}
+	if kids := tree.Nodes[1].Children; len(kids) != 2 || kids[1] != u3["uuid"] {
+		t.Fatalf("a1's children: %v", kids)
+	}
+	var onBranch []bool
+	for _, n := range tree.Nodes {
+		onBranch = append(onBranch, n.OnBranch)
+	}
+	if !reflect.DeepEqual(onBranch, []bool{true, true, true, true, false, false}) {
+		t.Fatalf("onBranch: %v", onBranch)
+	}
+
+	// The rewind and the tracker survive a reopen; the next message follows the head.
+	id := s.ID()
+	e2 := e.reopen(t)
+	s2 := e2.open(t, id)
+	if got := texts(t, s2); !reflect.DeepEqual(got, []string{"one", "first", "two", "second"}) {
+		t.Fatalf("after reopening the conversation is %q", got)
+	}
+	if got := tracker(t, s2); got.InputTokens != 300 || got.ContextTokens != 200 {
+		t.Fatalf("tracker after reopening: %+v", got)
+	}
+	u4 := prompt(t, s2, "four")
+	if u4["parentUuid"] != a2["uuid"] || u4["turn"] != float64(2) {
+		t.Fatalf("after reopening the next message has parent %v turn %v", u4["parentUuid"], u4["turn"])
+	}
+}
+
+func TestRewindWithoutNewMessagesSurvivesReopen(t *testing.T) {
+	e := newEnv(t)
+	s := e.create(t)
+	u1, _ := exchange(t, s, "one", "first", 1)
+	exchange(t, s, "two", "second", 2)
+	if err := s.Rewind(u1["uuid"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	// A sidechain message after the rewind does not move the head.
+	if _, err := s.AppendUserMessageWith(mustMarshal(t, "side"), session.MessageOptions{AgentID: "a1"}); err != nil {
+		t.Fatal(err)
+	}
+	id := s.ID()
+	s2 := e.reopen(t).open(t, id)
+	if got := texts(t, s2); !reflect.DeepEqual(got, []string{"one"}) {
+		t.Fatalf("after reopening the conversation is %q", got)
+	}
+	feed(t, s2, text("answer"), done("end_turn", ""))
+	env := envelopes(t, s2)
+	if last := env[len(env)-1]; last["parentUuid"] != u1["uuid"] {
+		t.Fatalf("the reply follows %v, want the head %v", last["parentUuid"], u1["uuid"])
+	}
+}
+
+func TestRewindRefusesWhatIsNotOnTheMainChain(t *testing.T) {
+	e := newEnv(t)
+	s := e.create(t)
+	exchange(t, s, "one", "first", 1)
+	side := decodeObject(t, must(s.AppendUserMessageWith(mustMarshal(t, "sub"), session.MessageOptions{AgentID: "a1"})))
+	before := envelopes(t, s)
+	for _, c := range []struct {
+		uuid string
+		want error
+	}{
+		{"", session.ErrInvalidArgument},
+		{"0190ffff-0000-7000-8000-000000000000", session.ErrMessageNotFound},
+		{side["uuid"].(string), session.ErrInvalidArgument},
+	} {
+		if err := s.Rewind(c.uuid); !errors.Is(err, c.want) {
+			t.Errorf("Rewind(%q) = %v, want %v", c.uuid, err, c.want)
+		}
+	}
+	if !reflect.DeepEqual(envelopes(t, s), before) {
+		t.Fatal("a refused rewind changed the session")
+	}
+}
+
+func TestRewindInterruptsTheMessageStreaming(t *testing.T) {
+	e := newEnv(t)
+	s := e.create(t)
+	u1 := prompt(t, s, "one")
+	feed(t, s, start("msg_1"), text("half an ans"))
+	if err := s.Rewind(u1["uuid"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	tree := sessionTree(t, s)
+	if got := tree.Nodes[1]; got.Status != session.MessageInterrupted || got.OnBranch || got.Preview != "half an ans" {
+		t.Fatalf("the reply cut off by the rewind: %+v", got)
+	}
+}
+
+func TestRewindKeepsTokensRestoredFromElsewhere(t *testing.T) {
+	e := newEnv(t)
+	s := e.create(t)
+	u1, _ := exchange(t, s, "one", "first", 100)
+	if err := s.RestoreTokenTracker(session.TokenTracker{InputTokens: 5100, OutputTokens: 1010, ContextTokens: 100}); err != nil {
+		t.Fatal(err)
+	}
+	exchange(t, s, "two", "second", 200)
+	if err := s.Rewind(u1["uuid"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	want := session.TokenTracker{InputTokens: 5000, OutputTokens: 1000}
+	if got := tracker(t, s); got != want {
+		t.Fatalf("tracker at the first prompt: %+v, want %+v (the restored tokens beyond the messages' stay)", got, want)
+	}
+}

@@ -1,0 +1,57 @@
+import type { Command } from './command';
+import { UsageError, stringOption } from './args';
+import { printJSON } from './context';
+import { progress, type Progress } from './term';
+import type { ImportFormat, ImportProgress } from '../interop-types';
+
+const FORMATS: ImportFormat[] = ['claude-code', 'codex', 'jsonl', 'json'];
+
+/**
+ * import reads transcripts into the store: a file, or a folder such as ~/.claude/projects,
+ * with a progress bar over the bytes read on a terminal. Records keep their uuids, so running
+ * it again adds nothing; damaged lines are listed and skipped.
+ */
+export const importCommand: Command = {
+  name: 'import',
+  summary: 'read Claude Code, Codex or sessionkeep transcripts into the store',
+  usage: 'import <file|folder...> [--format claude-code|codex|jsonl|json]',
+  options: { format: { type: 'string', short: 'f' } },
+  createsStore: true,
+  async run(ctx, args) {
+    if (args.positionals.length === 0) throw new UsageError('give the files or folders to import');
+    const format = stringOption(args, 'format') as ImportFormat | undefined;
+    if (format !== undefined && !FORMATS.includes(format)) {
+      throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not ${JSON.stringify(format)}`);
+    }
+    const results = [];
+    for (const source of args.positionals) {
+      const bar = byteProgress(source);
+      try {
+        results.push({ source, ...(await ctx.store.import(source, { format, onProgress: bar.report })) });
+      } finally {
+        bar.done();
+      }
+    }
+    if (ctx.json) return printJSON(ctx, results);
+    for (const r of results) {
+      ctx.out(`${r.source}: ${r.sessions.length} session${r.sessions.length === 1 ? '' : 's'}, ${r.records} records added, ${r.existing} already stored\n`);
+      for (const s of r.skipped) ctx.out(ctx.style.yellow(`  skipped ${s.file}:${s.line}: ${s.reason}\n`));
+    }
+  },
+};
+
+/** byteProgress draws a bar over the bytes of `source` as import progress reports arrive. */
+function byteProgress(source: string): { report(p: ImportProgress): void; done(): void } {
+  let bar: Progress | undefined;
+  let shown = 0;
+  return {
+    report(p) {
+      bar ??= progress(`importing ${source}`, p.bytesTotal);
+      bar.tick(p.bytesDone - shown);
+      shown = p.bytesDone;
+    },
+    done() {
+      bar?.done();
+    },
+  };
+}
