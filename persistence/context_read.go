@@ -37,8 +37,8 @@ func (s *Store) ContextIndex(sessionID string) (session.ContextIndex, error) {
 		}
 		return c.query(`SELECT boundary_seq, reason, tokens_before, tokens_after, created_at FROM compactions
 			WHERE sid = ? ORDER BY id DESC LIMIT 1`, []any{sid}, func(row []driver.Value) error {
-			idx.Boundary = &session.Compaction{Seq: row[0].(int64), Trigger: row[1].(string),
-				TokensBefore: row[2].(int64), TokensAfter: row[3].(int64), CreatedAt: time.UnixMilli(row[4].(int64)).UTC()}
+			c := scanCompaction(row)
+			idx.Boundary = &c
 			return nil
 		})
 	})
@@ -169,6 +169,35 @@ func (s *Store) Summaries(sessionID string, minTo int64) ([]session.Summary, err
 			})
 	})
 	return list, err
+}
+
+// Counts calls fn with the counts of each counted record, in seq order.
+func (s *Store) Counts(sessionID string, fn func(seq int64, c session.Cum)) error {
+	return s.readSession(sessionID, "reading counts", func(c *conn, sid int64) error {
+		return c.query(`SELECT seq, tokens, pruned_tokens FROM messages WHERE sid = ? AND tokens IS NOT NULL ORDER BY seq`,
+			[]any{sid}, func(row []driver.Value) error {
+				fn(row[0].(int64), session.Cum{Tokens: row[1].(int64), Pruned: row[2].(int64)})
+				return nil
+			})
+	})
+}
+
+// Compactions returns a session's compaction boundaries, oldest first.
+func (s *Store) Compactions(sessionID string) ([]session.Compaction, error) {
+	var list []session.Compaction
+	err := s.readSession(sessionID, "reading compactions", func(c *conn, sid int64) error {
+		return c.query(`SELECT boundary_seq, reason, tokens_before, tokens_after, created_at FROM compactions
+			WHERE sid = ? ORDER BY id`, []any{sid}, func(row []driver.Value) error {
+			list = append(list, scanCompaction(row))
+			return nil
+		})
+	})
+	return list, err
+}
+
+func scanCompaction(row []driver.Value) session.Compaction {
+	return session.Compaction{Seq: row[0].(int64), Trigger: row[1].(string), TokensBefore: row[2].(int64),
+		TokensAfter: row[3].(int64), CreatedAt: time.UnixMilli(row[4].(int64)).UTC()}
 }
 
 // ContextState returns the session state folded so far, and through which message.

@@ -68,7 +68,7 @@ func (v *view) planCut(plan *CompactPlan, keep int64) error {
 		plan.Reason = fmt.Sprintf("the session has %d turn(s) and the last %d are kept", v.idx.LastTurn+1, keep)
 		return nil
 	}
-	cut, found, err := v.store.TurnStart(v.s.id, first)
+	cut, found, err := v.pos.turnStart(first)
 	if err != nil || !found {
 		return err
 	}

@@ -35,6 +35,10 @@ type ContextStore interface {
 	Summaries(sessionID string, minTo int64) ([]Summary, error)
 	// ContextState returns the session state folded through a message, if any.
 	ContextState(sessionID string) (state []byte, through int64, err error)
+	// Counts calls fn with the counts of each counted record, in seq order.
+	Counts(sessionID string, fn func(seq int64, c Cum)) error
+	// Compactions returns a session's compaction boundaries, oldest first.
+	Compactions(sessionID string) ([]Compaction, error)
 }
 
 // ContextIndex is what the builder learns of a session before reading any message.

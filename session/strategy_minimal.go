@@ -36,12 +36,12 @@ func (minimalState) build(v *view, budget int64) (*draft, error) {
 // prompt's blocks, and the prompt's seq (-1 when the last turn has none).
 func (v *view) opening(text string) (*ctxMessage, int64, error) {
 	m := userText(text)
-	seq, found, err := v.store.TurnStart(v.s.id, v.idx.LastTurn)
+	seq, found, err := v.pos.turnStart(v.idx.LastTurn)
 	if err != nil || !found {
 		return m, -1, err
 	}
 	var prompt *ctxMessage
-	err = v.store.ScanContext(v.s.id, seq, seq, func(cm *ContextMessage) error {
+	err = v.pos.scan(seq, seq, func(cm *ContextMessage) error {
 		if cm.Type == TypeUser {
 			prompt = fromStored(cm)
 		}
@@ -61,12 +61,12 @@ func (v *view) lastSteps(prompt, raw int64) ([]*ctxMessage, error) {
 		return nil, nil
 	}
 	from := max(prompt+1, v.start)
-	if p, found, err := v.store.FirstSeqReaching(v.s.id, v.idx.Total.Tokens-raw); err != nil {
+	if p, found, err := v.pos.firstSeqReaching(v.idx.Total.Tokens - raw); err != nil {
 		return nil, err
 	} else if found {
 		from = max(from, p+1)
 	}
-	cut, found, err := v.store.CutAtOrAfter(v.s.id, from, true)
+	cut, found, err := v.pos.cut(from, true, false)
 	if err != nil || !found || cut > v.idx.LastSeq {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func (v *view) candidateSummaries() ([]Summary, error) {
 	list, err := v.store.Summaries(v.s.id, v.start)
 	out := list[:0]
 	for _, s := range list {
-		if s.FromSeq == 0 && s.ToSeq < v.idx.LastSeq {
+		if s.FromSeq == 0 && s.ToSeq < v.idx.LastSeq && v.pos.onBranch(s.ToSeq) {
 			out = append(out, s)
 		}
 	}

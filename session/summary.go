@@ -67,8 +67,8 @@ func (s *Session) summaryView(toSeq int64) (*view, error) {
 		return nil, err
 	}
 	v, err := newView(s, &BuildOptions{Provider: ProviderFamilyOr(s.provider), RecentTurns: DefaultRecentTurns})
-	if err == nil && (toSeq < 0 || toSeq > v.idx.LastSeq) {
-		err = fmt.Errorf("%w: message %d is not in the session (it has %d counted messages)", ErrInvalidArgument, toSeq, v.idx.LastSeq+1)
+	if err == nil && (toSeq < 0 || toSeq > v.idx.LastSeq || !v.pos.onBranch(toSeq)) {
+		err = fmt.Errorf("%w: message %d is not on the session's current branch (its last counted message is %d)", ErrInvalidArgument, toSeq, v.idx.LastSeq)
 	}
 	return v, err
 }
@@ -86,7 +86,7 @@ func (v *view) latestSummaryUpTo(toSeq int64) (*Summary, error) {
 	list, err := v.store.Summaries(v.s.id, -1)
 	var best *Summary
 	for i := range list {
-		if list[i].FromSeq == 0 && list[i].ToSeq <= toSeq {
+		if list[i].FromSeq == 0 && list[i].ToSeq <= toSeq && v.pos.onBranch(list[i].ToSeq) {
 			best = &list[i]
 		}
 	}
@@ -101,18 +101,18 @@ func (v *view) stepEnd(from, toSeq int64, opts SummaryOptions) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	last, err := v.store.CumAt(v.s.id, toSeq)
+	last, err := v.pos.cumAt(toSeq)
 	if err != nil || last.Pruned-before.Pruned <= maxRaw {
 		return toSeq, err
 	}
-	p, found, err := v.store.FirstSeqReaching(v.s.id, before.Tokens+maxRaw)
+	p, found, err := v.pos.firstSeqReaching(before.Tokens + maxRaw)
 	if err != nil || !found {
 		return toSeq, err
 	}
-	if cut, ok, err := v.store.CutAtOrBefore(v.s.id, p, true); err != nil || (ok && cut > from) {
+	if cut, ok, err := v.pos.cut(p, true, true); err != nil || (ok && cut > from) {
 		return min(cut-1, toSeq), err
 	}
-	cut, ok, err := v.store.CutAtOrAfter(v.s.id, from+1, true)
+	cut, ok, err := v.pos.cut(from+1, true, false)
 	if err != nil || !ok {
 		return toSeq, err
 	}
@@ -156,7 +156,7 @@ func (s *Session) StoreSummary(toSeq int64, text, model string) (*Summary, error
 	if err != nil {
 		return nil, err
 	}
-	cum, err := v.store.CumAt(s.id, toSeq)
+	cum, err := v.pos.cumAt(toSeq)
 	if err != nil {
 		return nil, err
 	}
@@ -188,12 +188,12 @@ func (s *Session) SummaryCutFor(opts BuildOptions) (cut int64, ok bool, err erro
 		return 0, false, err
 	}
 	keep := rawUnits(int64(recentShare*float64(opts.budget().AvailableTokens))-defaultTargetTokens, v.factor)
-	p, found, err := v.store.FirstSeqReaching(s.id, v.idx.Total.Tokens-keep)
+	p, found, err := v.pos.firstSeqReaching(v.idx.Total.Tokens - keep)
 	if err != nil || !found || keep <= 0 {
 		return 0, false, err
 	}
 	for _, steps := range []bool{false, true} {
-		cut, found, err := v.store.CutAtOrAfter(s.id, p+1, steps)
+		cut, found, err := v.pos.cut(p+1, steps, false)
 		if err != nil {
 			return 0, false, err
 		}

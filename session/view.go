@@ -8,6 +8,7 @@ import "fmt"
 type view struct {
 	s       *Session
 	store   Store
+	pos     positions // where the branch's messages are
 	idx     ContextIndex
 	start   int64    // the first message of the view
 	summary *Summary // the boundary's summary, standing for the messages before start
@@ -21,17 +22,17 @@ const summaryPrefix = "Summary of the earlier conversation (its messages are sto
 
 // newView reads the index of a session and the summary of its latest boundary.
 func newView(s *Session, opts *BuildOptions) (*view, error) {
-	store := s.mgr.store
-	idx, err := store.ContextIndex(s.id)
+	pos, err := newPositions(s)
 	if err != nil {
 		return nil, err
 	}
-	v := &view{s: s, store: store, idx: idx, factor: Calibration(opts.Provider), recent: int64(opts.RecentTurns)}
+	idx := pos.index()
+	v := &view{s: s, store: s.mgr.store, pos: pos, idx: idx, factor: Calibration(opts.Provider), recent: int64(opts.RecentTurns)}
 	if idx.Boundary == nil {
 		return v, nil
 	}
 	v.start = idx.Boundary.Seq
-	summaries, err := store.Summaries(s.id, v.start-1)
+	summaries, err := v.store.Summaries(s.id, v.start-1)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +47,7 @@ func newView(s *Session, opts *BuildOptions) (*view, error) {
 func (v *view) empty() bool { return v.idx.LastSeq < v.start }
 
 // cumBefore returns the cumulative counts before message seq.
-func (v *view) cumBefore(seq int64) (Cum, error) { return v.store.CumAt(v.s.id, seq-1) }
+func (v *view) cumBefore(seq int64) (Cum, error) { return v.pos.cumAt(seq - 1) }
 
 // tokensFrom returns the raw counts of the messages from seq to the end.
 func (v *view) tokensFrom(seq int64) (Cum, error) {
@@ -75,7 +76,7 @@ func (v *view) recentStart() (int64, error) {
 	if turn <= 0 {
 		return v.start, nil
 	}
-	seq, found, err := v.store.TurnStart(v.s.id, turn)
+	seq, found, err := v.pos.turnStart(turn)
 	if err != nil || !found {
 		return v.start, err
 	}
@@ -85,7 +86,7 @@ func (v *view) recentStart() (int64, error) {
 // load reads the messages of the main conversation from seq to the end of the view.
 func (v *view) load(from int64) ([]*ctxMessage, error) {
 	var out []*ctxMessage
-	err := v.store.ScanContext(v.s.id, from, v.idx.LastSeq, func(m *ContextMessage) error {
+	err := v.pos.scan(from, v.idx.LastSeq, func(m *ContextMessage) error {
 		if m.IsConversation() {
 			out = append(out, fromStored(m))
 		}
@@ -100,7 +101,7 @@ func (v *view) loadPruned(from, to, recent int64) ([]*ctxMessage, int64, error) 
 	var out []*ctxMessage
 	var pruned int64
 	names := toolNames{}
-	err := v.store.ScanContext(v.s.id, from, to, func(m *ContextMessage) error {
+	err := v.pos.scan(from, to, func(m *ContextMessage) error {
 		if !m.IsConversation() {
 			return nil
 		}

@@ -15,13 +15,13 @@ func (v *view) workState() (*WorkState, error) {
 		return nil, err
 	}
 	st := &WorkState{}
-	if len(raw) > 0 && json.Unmarshal(raw, st) != nil {
-		st, through = &WorkState{}, -1 // written by another version: fold again
+	if len(raw) > 0 && json.Unmarshal(raw, st) != nil || through >= 0 && !v.pos.onBranch(through) {
+		st, through = &WorkState{}, -1 // written by another version, or folded on another branch: fold again
 	}
 	if through >= v.idx.LastSeq {
 		return st, nil
 	}
-	err = v.store.ScanContext(v.s.id, through+1, v.idx.LastSeq, func(m *ContextMessage) error {
+	err = v.pos.scan(through+1, v.idx.LastSeq, func(m *ContextMessage) error {
 		if m.IsConversation() {
 			st.fold(m)
 		}

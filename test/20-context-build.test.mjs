@@ -140,3 +140,18 @@ test('debugContext reports what was sent, as data and as text', (t) => {
   assert.match(r.text, /Repairs: 1 synthetic result/);
   assert.match(r.text, /compaction is due/);
 });
+
+test('after a rewind the context is the branch at the head, not what the rewind left', async (t) => {
+  const { store } = tempStore(t);
+  const s = sessionWith(store, conversation(40));
+  const envelopes = s.envelopes();
+  await s.rewind(envelopes[23].uuid); // the end of turn 5
+  s.appendUserMessage('Try another way');
+  const ctx = s.buildContext({ contextWindow: 200_000 });
+  checkContext(ctx);
+  assert.deepEqual(ctx.messages, s.messages().map((m) => ({ role: m.role, content: m.content })));
+  assert.equal(ctx.messages.length, 25);
+  assert.ok(!JSON.stringify(ctx.messages).includes('Turn 6:'));
+  await s.rewind(envelopes[39].uuid);
+  assert.equal(s.buildContext({ contextWindow: 200_000 }).messages.length, 40);
+});
