@@ -65,6 +65,9 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	if op, ok := op.(session.ManagementOp); ok {
 		return w.applyManagement(op)
 	}
+	if op, ok := op.(session.ContextOp); ok {
+		return w.applyContextOp(op)
+	}
 	sid, err := w.sid(opSession(op))
 	if err != nil {
 		return err
@@ -106,7 +109,7 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	case session.PutFileSnapshot:
 		err = w.putFileSnapshot(sid, op.Snapshot)
 	default:
-		err = w.applyContextOp(sid, op)
+		err = fmt.Errorf("unknown op %T", op)
 	}
 	return err
 }
@@ -130,8 +133,6 @@ func opSession(op session.Op) string {
 		return op.SessionID
 	case session.PutFileSnapshot:
 		return op.SessionID
-	case interface{ SessionOf() string }:
-		return op.SessionOf()
 	}
 	return ""
 }

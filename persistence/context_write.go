@@ -2,14 +2,23 @@ package persistence
 
 import (
 	"database/sql/driver"
+	"errors"
 	"fmt"
 
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // applyContextOp applies the Ops of the context builder: counts, summaries, boundaries
-// and folded state.
-func (w *writer) applyContextOp(sid int64, op session.Op) error {
+// and folded state. They are bookkeeping beside the messages, not activity: they leave the
+// session's listing (updated_at, owner, status) as it is.
+func (w *writer) applyContextOp(op session.ContextOp) error {
+	sid, err := w.sid(op.SessionOf())
+	if errors.Is(err, errUnknownSession) {
+		return nil // the session was deleted after this was queued: nothing to keep it for
+	}
+	if err != nil {
+		return err
+	}
 	switch op := op.(type) {
 	case session.SetTokens:
 		return w.setTokens(sid, op)

@@ -105,3 +105,22 @@ func TestAnEmptySessionHasNoContext(t *testing.T) {
 	prompt(t, s, "hello")
 	build(t, s, session.BuildOptions{ContextWindow: 8000})
 }
+
+// TestCountingAndCompactingLeaveTheListingAlone: token counts, summaries and boundaries are
+// bookkeeping, not activity, so a session does not move up the list when they are written.
+func TestCountingAndCompactingLeaveTheListingAlone(t *testing.T) {
+	e := newEnv(t)
+	a := withMessages(t, e, conversation(200, false))
+	b := e.create(t)
+	prompt(t, b, "the newest session")
+	before, err := e.mgr.List(session.ListFilter{})
+	if err != nil || len(before) != 2 || before[0].ID != b.ID() {
+		t.Fatalf("listing before: %+v %v", before, err)
+	}
+	build(t, a, session.BuildOptions{ContextWindow: 8000})
+	compact(t, a, 3, &summarizer{})
+	after, _ := e.mgr.List(session.ListFilter{})
+	if after[0].ID != b.ID() || !after[1].UpdatedAt.Equal(before[1].UpdatedAt) {
+		t.Fatalf("counting and compacting moved session %s: %v then %v", a.ID(), before[1].UpdatedAt, after[1].UpdatedAt)
+	}
+}

@@ -108,6 +108,13 @@ type PutContextState struct {
 	Through   int64
 }
 
+// ContextOp is an Op of the context builder. Its writes are bookkeeping beside the
+// messages, not activity, so they leave a session's listing (when it was last updated) alone.
+type ContextOp interface {
+	Op
+	SessionOf() string
+}
+
 func (SetTokens) op()       {}
 func (PutSummary) op()      {}
 func (PutCompaction) op()   {}

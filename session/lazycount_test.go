@@ -43,3 +43,29 @@ func TestMessagesWithoutCountsAreCountedOnceWhenNeeded(t *testing.T) {
 		t.Fatalf("cumulative counts %+v", idx)
 	}
 }
+
+// TestDeletingASessionDeletesItsSummariesAndBoundaries, and bookkeeping still queued for it
+// (counts of its last messages) is dropped quietly rather than reported as a conflict.
+func TestDeletingASessionDeletesItsSummariesAndBoundaries(t *testing.T) {
+	e := newEnv(t)
+	s := withMessages(t, e, conversation(120, false))
+	compact(t, s, 3, &summarizer{})
+	prompt(t, s, "one more")
+	if err := e.mgr.Delete(s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.Flush(); err != nil {
+		t.Fatalf("Flush after deleting: %v", err)
+	}
+	db, err := sql.Open("sqlite", e.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, table := range []string{"summaries", "compactions", "context_states"} {
+		var n int
+		if err := db.QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s holds %d rows after the session was deleted (%v)", table, n, err)
+		}
+	}
+}
