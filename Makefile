@@ -5,9 +5,12 @@ GO      ?= go
 NPM     ?= npm
 ADDON   := build/Release/sessionkeep.node
 GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.sh') go.mod go.sum
-TS_SRC  := $(shell find ts -name '*.ts') tsconfig.json
+TS_SRC  := $(shell find ts -name '*.ts' -not -path 'ts/ink/*') tsconfig.json
+INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.json tsconfig.ink.json
+EXAMPLE := examples/agent-modal
+EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts demo test test-go test-node bench bench-context clean
+.PHONY: all deps build addon ts example demo demo-agent test test-go test-node bench bench-context clean
 
 all: build
 
@@ -31,13 +34,35 @@ dist/.built: $(TS_SRC) node_modules/.package-lock.json
 	npx tsc -p .
 	@touch $@
 
-ts: dist/.built
+# The Ink kit, sessionkeep/ink: an ES module of its own (Ink 6 is ESM-only), compiled after
+# the core it imports; its package.json marks dist/ink as ESM inside the CommonJS package.
+dist/ink/.built: $(INK_SRC) dist/.built
+	npx tsc -p tsconfig.ink.json
+	cp ts/ink/package.json dist/ink/package.json
+	@touch $@
 
-build: addon ts
+ts: dist/.built dist/ink/.built
+
+# The example agent imports 'sessionkeep' and 'sessionkeep/ink' as an app would; the link
+# stands in for installing this checkout into it.
+$(EXAMPLE)/dist/.built: $(EXAMPLE_SRC) dist/ink/.built
+	@mkdir -p $(EXAMPLE)/node_modules
+	ln -sfn ../../.. $(EXAMPLE)/node_modules/sessionkeep
+	npx tsc -p $(EXAMPLE)
+	@touch $@
+
+example: $(EXAMPLE)/dist/.built
+
+build: addon ts example
 
 # The demo streams seed 000's conversation in one process and restores it in another.
 demo: build
 	node dist/demo/seed000.js
+
+# The example agent (examples/agent-modal) in this terminal, on this checkout:
+# make demo-agent ARGS=--continue (or --resume, --new). Offline unless ANTHROPIC_API_KEY is set.
+demo-agent: build
+	node $(EXAMPLE)/dist/main.js $(ARGS)
 
 test: build
 	$(MAKE) test-go test-node
@@ -50,7 +75,7 @@ test-node: build
 	node --test --test-concurrency=1 test/*.test.mjs
 
 clean:
-	rm -rf build dist .go-modules
+	rm -rf build dist .go-modules $(EXAMPLE)/dist $(EXAMPLE)/node_modules
 
 # The core figures: addon load, ingest of 10,000 chunks until durable, restore of 2,000
 # messages, each in fresh processes.

@@ -96,7 +96,7 @@ func (p *branchPositions) cut(seq int64, steps, before bool) (int64, bool, error
 		}
 		return 0, false, nil
 	}
-	for i := p.at(seq - 1) + 1; i < len(p.seqs); i++ {
+	for i := p.at(seq-1) + 1; i < len(p.seqs); i++ {
 		if ok(i) {
 			return p.seqs[i], true, nil
 		}

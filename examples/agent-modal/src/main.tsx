@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+/**
+ * agent-modal: a terminal coding agent whose every message, tool call and tool result is
+ * recorded by sessionkeep as it streams, and resumed exactly with --continue or --resume.
+ */
+import { useMemo, useState } from 'react';
+import { render } from 'ink';
+import { openStore, resolveSession, SessionError, type ResumeRequest, type SessionInfo, type Store } from 'sessionkeep';
+import { SessionPicker } from 'sessionkeep/ink';
+import { AgentModal } from './AgentModal.js';
+import { anthropicModel } from './anthropic-model.js';
+import { parseArgs, USAGE } from './args.js';
+import type { Model } from './model.js';
+import { scriptedModel } from './scripted-model.js';
+
+/** What the screen starts with: a session (null: a new one) or the picker over `sessions`. */
+type Opening = { pick: true; sessions: SessionInfo[] } | Chat;
+type Chat = { pick: false; sessionId: string | null; note: string[] };
+
+const NEW: Chat = { pick: false, sessionId: null, note: ['New session.'] };
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`agent-modal: ${(err as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!process.stdin.isTTY) {
+    process.stderr.write('agent-modal: it reads keys from a terminal; run it in one (stdin is not a TTY)\n');
+    return 2;
+  }
+  const root = process.cwd();
+  const store = openStore(args.db);
+  try {
+    const model = await chooseModel(root);
+    let opening: Opening;
+    try {
+      opening = open(store, args.request, root, model);
+    } catch (err) {
+      if (!(err instanceof SessionError)) throw err;
+      process.stderr.write(`agent-modal: ${err.message}\n`);
+      return 1;
+    }
+    const seen: { sessionId?: string } = {};
+    const app = render(<App store={store} root={root} model={model} opening={opening} onSession={(id) => { seen.sessionId = id; }} />);
+    // A signal ends the app as Ctrl-C does: unmounting closes the session, then the store flushes.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => app.unmount());
+    await app.waitUntilExit();
+    await store.flush();
+    if (seen.sessionId) {
+      process.stdout.write(`Session ${seen.sessionId} is saved in ${store.path}.\n`
+        + `Go on with it: agent-modal --continue, or agent-modal --resume ${seen.sessionId.slice(0, 8)}\n`);
+    }
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * open decides what the screen starts with. --continue and --resume go through sessionkeep's
+ * resolveSession; a new session (--new, or no flag) is left to the screen, which creates it
+ * with the first prompt, so starting and quitting leaves no empty session.
+ */
+function open(store: Store, request: ResumeRequest, root: string, model: Model): Opening {
+  if (request.mode === 'new' || request.mode === 'default') return NEW;
+  const r = resolveSession(store, request, { projectPath: root, provider: model.provider, model: model.model, contextWindow: model.contextWindow });
+  if (r.action === 'pick') return { pick: true, sessions: r.sessions };
+  // The screen opens the session it shows; this object is let go.
+  r.session.close();
+  if (r.action === 'created') return { pick: false, sessionId: r.session.id, note: ['No earlier session in this folder: this is a new one.'] };
+  return { pick: false, sessionId: r.session.id, note: r.summary.text.split('\n') };
+}
+
+/** resumed is the screen for a session picked from the list, with its resume summary. */
+function resumed(store: Store, id: string): Chat {
+  const session = store.openSession(id);
+  try {
+    return { pick: false, sessionId: id, note: session.resumeSummary().text.split('\n') };
+  } finally {
+    session.close();
+  }
+}
+
+/** chooseModel is Claude when there is an API key, else the scripted model. */
+async function chooseModel(root: string): Promise<Model> {
+  const key = process.env.ANTHROPIC_API_KEY;
+  if (key) return anthropicModel(key, root);
+  const delay = Number(process.env.AGENT_MODAL_DELAY_MS ?? 15);
+  return scriptedModel(root, Number.isFinite(delay) && delay >= 0 ? delay : 15);
+}
+
+interface AppProps {
+  store: Store;
+  root: string;
+  model: Model;
+  opening: Opening;
+  onSession: (id: string) => void;
+}
+
+/** App shows the session picker first when --resume came without an id, then the agent. */
+function App({ store, root, model, opening, onSession }: AppProps) {
+  const [current, setCurrent] = useState(opening);
+  const note = current.pick ? null : current.note;
+  const banner = useMemo(() => [`sessionkeep agent-modal · ${model.label} · tools run in ${root}`, ...(note ?? [])], [model, root, note]);
+  if (current.pick) {
+    return (
+      <SessionPicker
+        sessions={current.sessions}
+        onResume={(info) => setCurrent(resumed(store, info.id))}
+        onNew={() => setCurrent(NEW)}
+      />
+    );
+  }
+  return <AgentModal store={store} sessionId={current.sessionId} model={model} root={root} banner={banner} onSession={onSession} />;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,206 @@
+// The example agent (examples/agent-modal) in a real terminal: tmux runs it, the test types
+// and reads the screen. The scripted model plays the assistant and really runs the tools in
+// a temp project folder; everything goes to a temp database.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStore, tempDir } from './helpers/common.mjs';
+import { Terminal, tmuxVersion } from './helpers/tmux.mjs';
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../examples/agent-modal/dist/main.js');
+const FIRST_PROMPT = 'read notes.txt and look for "port"';
+
+before(() => {
+  assert.ok(tmuxVersion(), 'these tests need tmux (.ci/run installs it: apt-get install -y tmux)');
+  assert.ok(fs.existsSync(MAIN), `${MAIN} is missing: run make build`);
+});
+
+/**
+ * project makes a project folder, a database beside it, and a terminal whose shell is in
+ * the folder. `delayMs` paces the scripted model's stream.
+ */
+function project(t, { delayMs = 5 } = {}) {
+  const dir = tempDir(t, 'sessionkeep-agent-');
+  const root = path.join(dir, 'shop');
+  fs.mkdirSync(path.join(root, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'notes.txt'), 'port: 8080\nhost: localhost\n');
+  fs.writeFileSync(path.join(root, 'README.md'), '# Shop\nTODO: explain the config\n');
+  fs.writeFileSync(path.join(root, 'src', 'server.js'), 'const host = "localhost";\nlisten(8080);\n');
+  const db = path.join(dir, 'sessions.db');
+  const env = { ...process.env, SESSIONKEEP_DB: db };
+  delete env.ANTHROPIC_API_KEY;
+  const term = new Terminal(t, { cwd: root, env });
+  /** agent starts the agent in the terminal; `pace` overrides the model's delay for this run. */
+  const agent = (args = '', pace = delayMs) => term.run(`AGENT_MODAL_DELAY_MS=${pace} '${process.execPath}' '${MAIN}' ${args}`.trim());
+  return { root, db, term, agent };
+}
+
+/** ready waits until the agent waits for a prompt: its input line, empty, is the last line. */
+function ready(term, what = 'the agent to wait for a prompt') {
+  return term.waitFor((screen) => /\nContext .*\n>$/.test(screen), { what });
+}
+
+/** converse types a prompt and waits for the scripted model's whole answer. */
+async function converse(term, prompt, toolCalls) {
+  term.type(prompt);
+  term.press('Enter');
+  await term.waitFor(new RegExp(`This conversation has made ${toolCalls} tool calls so far \\(.*\\)\\.`), { what: `the answer to ${prompt}` });
+  return ready(term);
+}
+
+/** quit leaves the agent with /exit, waits for the shell, and returns the screen. */
+async function quit(term) {
+  term.type('/exit');
+  term.press('Enter');
+  await term.shellReady();
+  return term.screen();
+}
+
+/** The first turn's tool calls and results, as the transcript draws them. */
+const FIRST_TURN = [
+  '> read notes.txt and look for "port"',
+  '● list_dir(path: ".")',
+  '⎿  README.md',
+  'notes.txt',
+  'src/',
+  '● read_file(path: "notes.txt")',
+  '⎿  port: 8080',
+  'host: localhost',
+  '● grep(pattern: "port", path: ".")',
+  '⎿  notes.txt:1: port: 8080',
+];
+
+function assertShowsInOrder(screen, parts) {
+  let at = 0;
+  for (const part of parts) {
+    const found = screen.indexOf(part, at);
+    assert.ok(found >= 0, `the screen should show ${JSON.stringify(part)} after position ${at}:\n${screen}`);
+    at = found + part.length;
+  }
+}
+
+test('a conversation with tool calls, quit, then --continue shows the earlier tool calls and results and goes on from them', async (t) => {
+  const { term, agent, db, root } = project(t, { delayMs: 60 });
+  agent();
+  assert.match(await ready(term), /New session\./);
+
+  term.type(FIRST_PROMPT);
+  term.press('Enter');
+  // Tool calls and results show as they arrive, before the model has finished its turn.
+  const early = await term.waitFor(/⎿  README\.md/, { what: 'the first tool result' });
+  assert.doesNotMatch(early, /Here is what I found/);
+  const screen = await ready(term, 'the end of the turn');
+  assertShowsInOrder(screen, [...FIRST_TURN, '"port" is on 1 line in 1 file', '(list_dir ×1, read_file ×1, grep ×1)']);
+  assert.match(screen, /session [0-9a-f]{8} · 8 messages/);
+  assert.match(screen, /Context .*% · [\d.]+k?\/32\.8k · compacts at 75%/);
+
+  const bye = await quit(term);
+  const id = /Session (\S+) is saved/.exec(bye)[1];
+
+  // Everything is in the store, tool calls and results as blocks.
+  const store = openStore(db);
+  const [info] = store.listSessions({ projectPath: root });
+  assert.equal(info.id, id);
+  assert.equal(info.title, FIRST_PROMPT);
+  assert.equal(info.messageCount, 8);
+  const s = store.openSession(id);
+  const blocks = s.messages().flatMap((m) => m.content.map((b) => b.type));
+  assert.deepEqual(blocks.filter((b) => b === 'tool_use' || b === 'tool_result'), ['tool_use', 'tool_result', 'tool_use', 'tool_result', 'tool_use', 'tool_result']);
+  assert.ok(s.envelopes().every((e) => e.context?.cwd === root && e.context?.platform === process.platform), 'each message says where it was written');
+  const readResult = s.envelopes().find((e) => e.toolUseResults && Object.values(e.toolUseResults).some((r) => r.stdout?.startsWith('port: 8080')));
+  assert.ok(readResult, 'the raw execution record of read_file is kept');
+  store.close();
+
+  // A new process: the screen shows the earlier conversation, tool calls and results included.
+  await term.clear();
+  agent('--continue', 5);
+  const resumed = await ready(term);
+  // Seed 003's resume summary, then the conversation.
+  assertShowsInOrder(resumed, ['Session Resumed', `Session ID: ${id}`, `Title: ${FIRST_PROMPT}`, 'Total Interactions: 1', 'Context Usage:']);
+  assertShowsInOrder(resumed, [...FIRST_TURN, '(list_dir ×1, read_file ×1, grep ×1)']);
+  assert.match(resumed, new RegExp(`session ${id.slice(0, 8)} · 8 messages`));
+
+  // The model is given the restored conversation: its count includes the first run's calls.
+  const second = await converse(term, 'now look for "host"', 6);
+  assertShowsInOrder(second, ['> now look for "host"', '● grep(pattern: "host", path: ".")', '⎿  notes.txt:2: host: localhost',
+    'src/server.js:1: const host = "localhost";', '(list_dir ×2, read_file ×2, grep ×2)']);
+  assert.match(second, new RegExp(`session ${id.slice(0, 8)} · 16 messages`));
+  await quit(term);
+});
+
+test('--continue with nothing to continue, --resume with an id prefix, --resume with the picker, and --new', async (t) => {
+  const { term, agent } = project(t);
+  agent('--continue');
+  assert.match(await ready(term), /No earlier session in this folder: this is a new one\./);
+  await converse(term, FIRST_PROMPT, 3);
+  const first = /Session (\S+) is saved/.exec(await quit(term))[1];
+
+  await term.clear();
+  agent('--new');
+  assert.match(await ready(term), /New session\./);
+  await converse(term, 'list "TODO" please', 3);
+  const second = /Session (\S+) is saved/.exec(await quit(term))[1];
+  assert.notEqual(first, second);
+
+  // By prefix: the first session, though the second is newer.
+  await term.clear();
+  agent(`--resume ${first.slice(0, 13)}`);
+  const byPrefix = await ready(term);
+  assertShowsInOrder(byPrefix, FIRST_TURN);
+  assert.doesNotMatch(byPrefix, /list "TODO" please/);
+  await quit(term);
+
+  // The picker lists both, newest first; Down then Enter resumes the older.
+  await term.clear();
+  agent('--resume');
+  const picker = await term.waitFor(/Select a session to resume:[\s\S]*\[q\] Quit/);
+  assertShowsInOrder(picker, ['▸ just now', '"list "TODO" please"', '8 messages', 'just now', `"${FIRST_PROMPT}"`, '8 messages']);
+  term.press('Down');
+  await term.waitFor(new RegExp(`▸ just now\\s+"${FIRST_PROMPT.replace(/"/g, '\\"')}"`));
+  term.press('Enter');
+  const picked = await ready(term);
+  assertShowsInOrder(picked, FIRST_TURN);
+  await quit(term);
+
+  // q in the picker leaves without starting anything; an unknown id is an error.
+  await term.clear();
+  agent('--resume');
+  await term.waitFor(/\[q\] Quit/);
+  term.press('q');
+  await term.clear();
+  agent('--resume ffffffff');
+  await term.waitFor(/agent-modal: session not found: no session id is or starts with "ffffffff"/);
+});
+
+test('Ctrl-C in the middle of a reply: the cut-off message is kept, and --continue shows it interrupted', async (t) => {
+  const { term, agent, db } = project(t, { delayMs: 200 });
+  agent();
+  await ready(term);
+  term.type(FIRST_PROMPT);
+  term.press('Enter');
+  await term.waitFor(/● Let me read notes\.txt\./, { what: 'the second reply streaming' });
+  term.press('C-c');
+  await term.shellReady();
+  const bye = term.screen();
+  const id = /Session (\S+) is saved/.exec(bye)[1];
+
+  const store = openStore(db);
+  const envelopes = store.openSession(id).envelopes();
+  store.close();
+  const cut = envelopes.at(-1);
+  assert.equal(cut.type, 'assistant');
+  assert.equal(cut.status, 'interrupted');
+  assert.match(cut.message.content[0].text, /^Let me read notes\.txt\./);
+  // Ctrl-C may have come after the tool call began streaming: it is kept too, unanswered.
+  const cutCalls = cut.message.content.filter((b) => b.type === 'tool_use').length;
+
+  await term.clear();
+  agent('--continue', 5);
+  const resumed = await ready(term);
+  assertShowsInOrder(resumed, ['● list_dir(path: ".")', '⎿  README.md', '● Let me read notes.txt.', '⎿  interrupted']);
+  // The turn can be asked again; the model starts it afresh.
+  await converse(term, FIRST_PROMPT, 1 + cutCalls + 3);
+  await quit(term);
+});

@@ -1,0 +1,60 @@
+import { Text } from 'ink';
+import { formatTokens } from './format.js';
+
+export interface ContextMeterProps {
+  /** Tokens the context holds now: `tokenUsage.contextTokens` of `usePersistentSession`. */
+  tokens: number;
+  /** The model's context window in tokens. Without a positive one, only the count is shown. */
+  contextWindow?: number;
+  /** Where compaction starts, as a fraction of the window (0–1). Default 0.75. */
+  threshold?: number;
+  /** The bar's width in cells. Default 20. */
+  width?: number;
+  /** Written before the bar. Default "Context". */
+  label?: string;
+}
+
+/**
+ * ContextMeter shows how full the context window is, with the compaction threshold marked
+ * in the bar (│):
+ *
+ *   Context ███████░░░░░░░░│░░░░░ 35% · 11.5k/32.8k · compacts at 75%
+ *
+ * The bar is green below the threshold, yellow from it ("compaction due"), and red once the
+ * window is full.
+ */
+export function ContextMeter({ tokens, contextWindow, threshold = 0.75, width = 20, label = 'Context' }: ContextMeterProps) {
+  const used = Number.isFinite(tokens) ? Math.max(0, tokens) : 0;
+  if (!contextWindow || !(contextWindow > 0)) {
+    return <Text>{label} {formatTokens(used)} tokens <Text dimColor>· window unknown</Text></Text>;
+  }
+  const cells = Math.max(1, Math.floor(width));
+  const limit = clamp(threshold, 0, 1);
+  const ratio = used / contextWindow;
+  const filled = Math.round(clamp(ratio, 0, 1) * cells);
+  const mark = Math.round(limit * cells);
+  const state = ratio >= 1 ? 'full' : ratio >= limit ? 'due' : 'ok';
+  const color = state === 'full' ? 'red' : state === 'due' ? 'yellow' : 'green';
+  const before = Math.min(filled, mark);
+  const after = Math.max(0, filled - mark);
+  return (
+    <Text>
+      {label}{' '}
+      <Text color={color}>{'█'.repeat(before)}</Text>
+      <Text dimColor>{'░'.repeat(mark - before)}</Text>
+      <Text bold color={state === 'ok' ? undefined : color}>│</Text>
+      <Text color={color}>{'█'.repeat(after)}</Text>
+      <Text dimColor>{'░'.repeat(cells - mark - after)}</Text>
+      {' '}
+      <Text color={state === 'ok' ? undefined : color}>{Math.round(ratio * 100)}%</Text>
+      <Text dimColor> · {formatTokens(used)}/{formatTokens(contextWindow)}</Text>
+      {state === 'ok' && <Text dimColor> · compacts at {Math.round(limit * 100)}%</Text>}
+      {state === 'due' && <Text color="yellow"> · compaction due ({Math.round(limit * 100)}%)</Text>}
+      {state === 'full' && <Text color="red"> · window full</Text>}
+    </Text>
+  );
+}
+
+function clamp(x: number, lo: number, hi: number): number {
+  return Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : lo;
+}
