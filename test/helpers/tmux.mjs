@@ -20,6 +20,14 @@ export function tmuxVersion() {
   }
 }
 
+/**
+ * withoutCI drops the variables that tell programs they run in CI (CI, CONTINUOUS_INTEGRATION,
+ * CI_*): the terminal is a person's, and Ink draws no interactive frames under CI.
+ */
+function withoutCI(env) {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'CI' && k !== 'CONTINUOUS_INTEGRATION' && !k.startsWith('CI_')));
+}
+
 export class Terminal {
   /**
    * Starts a `width`×`height` terminal whose shell runs in `cwd` with `env` (and nothing of
@@ -29,7 +37,7 @@ export class Terminal {
   constructor(t, { cwd, env, width = 120, height = 40 }) {
     this.socket = `sessionkeep-test-${process.pid}-${++servers}`;
     this.socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessionkeep-tmux-'));
-    this.env = { ...env, HISTFILE: '/dev/null', TMUX_TMPDIR: this.socketDir };
+    this.env = { ...withoutCI(env), HISTFILE: '/dev/null', TMUX_TMPDIR: this.socketDir };
     // The prompt is set on bash's command line: tmux hands the shell its own environment.
     this.#tmux(['-f', '/dev/null', 'new-session', '-d', '-x', String(width), '-y', String(height), '-s', 'main', '-c', cwd,
       `env PS1='${PROMPT} ' bash --norc --noprofile`]);
