@@ -23,7 +23,8 @@ func importTranscripts(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	var opts struct {
-		Format string `json:"format"`
+		Format         string `json:"format"`
+		FileHistoryDir string `json:"fileHistoryDir"`
 	}
 	if err := decodeArg(c, 2, "options", &opts); err != nil {
 		return native.Value{}, err
@@ -33,7 +34,7 @@ func importTranscripts(c *native.Call) (native.Value, error) {
 			b, _ := json.Marshal(p) // plain numbers and strings always encode
 			report(string(b))
 		}
-		return jsonSettler(interop.Import(h.sessions, path, interop.ImportOptions{Format: opts.Format, Progress: progress}))
+		return jsonSettler(interop.Import(h.sessions, path, interop.ImportOptions{Format: opts.Format, FileHistoryDir: opts.FileHistoryDir, Progress: progress}))
 	})
 }
 

@@ -17,6 +17,9 @@ var errUnknownSession = errors.New("no such session in the database")
 type touched struct {
 	messages  int64
 	updatedAt int64
+	// interrupted: a close that cut a reply off came after the batch's last message, so
+	// the messages do not make the session active again.
+	interrupted bool
 }
 
 // commit applies a batch of Ops in one transaction. An Op that conflicts with what is
@@ -63,6 +66,7 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 		return w.fork(fork)
 	}
 	if op, ok := op.(session.ManagementOp); ok {
+		w.noteInterrupted(op, sessions)
 		return w.applyManagement(op)
 	}
 	if op, ok := op.(session.ContextOp); ok {
@@ -80,6 +84,7 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	switch op := op.(type) {
 	case session.BeginMessage:
 		t.messages++
+		t.interrupted = false
 		h := op.Header
 		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
 				is_sidechain, continues, meta, extra)
@@ -112,6 +117,20 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 		err = fmt.Errorf("unknown op %T", op)
 	}
 	return err
+}
+
+// noteInterrupted notes a close that marks a session interrupted after messages of the
+// same batch: they were written before it, so touch must leave the status it sets. A
+// session the batch wrote no message of is not touched at all (management ops leave the
+// listing's place alone).
+func (w *writer) noteInterrupted(op session.ManagementOp, sessions map[int64]*touched) {
+	closed, ok := op.(session.CloseSession)
+	if !ok || !closed.Interrupted {
+		return
+	}
+	if sid, err := w.sid(closed.SessionID); err == nil && sessions[sid] != nil {
+		sessions[sid].interrupted = true
+	}
 }
 
 // opSession returns the id of the session an Op belongs to.
@@ -209,9 +228,10 @@ func (w *writer) touch(sessions map[int64]*touched) error {
 		if t.updatedAt != 0 {
 			updated = t.updatedAt
 		}
+		active := t.messages > 0 && !t.interrupted
 		if _, err := w.c.exec(`UPDATE sessions SET message_count = message_count + ?, updated_at = ?, owner = ?,
-			status = CASE WHEN ? > 0 THEN 'active' ELSE status END WHERE sid = ?`,
-			t.messages, updated, w.owner, t.messages, sid); err != nil {
+			status = CASE WHEN ? THEN 'active' ELSE status END WHERE sid = ?`,
+			t.messages, updated, w.owner, active, sid); err != nil {
 			return err
 		}
 	}

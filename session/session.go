@@ -34,7 +34,7 @@ type Session struct {
 	lastSide sidechain         // the chain of the last message begun
 	context  []byte            // stamped on each new message: SetContext
 	tracker  TokenTracker
-	toolUses map[string]sidechain // tool_use ids known to this process, with their chain
+	toolUses map[string]knownCall // tool_use ids known to this process, with their chain
 	branch   *branchMemo          // the branch last worked out, for reads until the next write
 	hosted   HostedState
 	seenSeq  int64 // the first message a hosted agent has not seen
@@ -60,7 +60,7 @@ func newSession(m *Manager, st SessionState) *Session {
 		talking:  st.LastUUID != "",
 		tracker:  st.Tracker,
 		sideLast: map[string]string{},
-		toolUses: map[string]sidechain{},
+		toolUses: map[string]knownCall{},
 		hosted:   HostedState{Checkpoint: st.Info.Checkpoint, SDKSessionID: st.Info.SDKSession},
 		seenSeq:  st.Info.SeenSeq,
 	}
@@ -265,7 +265,7 @@ func (s *Session) putBlock(json []byte, toolUseID string) {
 	s.msg.blocks++
 	s.msg.blockJSON = append(s.msg.blockJSON, json)
 	if toolUseID != "" && s.msg.hdr.Role == "assistant" {
-		s.toolUses[toolUseID] = s.msg.side
+		s.toolUses[toolUseID] = knownCall{side: s.msg.side, seq: s.msg.hdr.Seq}
 	}
 }
 

@@ -28,8 +28,6 @@ type Store interface {
 	ScanMessages(sessionID string, fn func(*StoredMessage) error) error
 	// Turns returns the turns of a session, in order.
 	Turns(sessionID string) ([]Turn, error)
-	// HasToolUse reports whether a session holds a tool_use block with the given id.
-	HasToolUse(sessionID, toolUseID string) (bool, error)
 	// Close flushes and closes the store.
 	Close() error
 	// ContextStore: token counts, summaries and compaction boundaries (contextstore.go).
@@ -74,6 +72,9 @@ type Store interface {
 	// FileContent returns the content stored for file path of the snapshot snapshotID of a
 	// session; nil when the snapshot holds no content for it.
 	FileContent(sessionID, snapshotID, path string) ([]byte, error)
+	// ToolUseSeq returns the seq of the record of a session holding the tool_use block
+	// toolUseID, and whether there is one.
+	ToolUseSeq(sessionID, toolUseID string) (seq int64, found bool, err error)
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume

@@ -83,8 +83,9 @@ export class Session {
   }
 
   /**
-   * lastEnvelope is the envelope of the session's last message, or null when it has none.
-   * It reads that one message, off the JS thread, so it costs the same on any session.
+   * lastEnvelope is the envelope of the session's last message, or null when it has none:
+   * the last of envelopes(), on the branch that ends at the head (after rewind(), not the
+   * last one written). It reads that one message, off the JS thread.
    */
   async lastEnvelope(): Promise<Envelope | null> {
     return JSON.parse(await native.lastEnvelopeAsync(this.#h));

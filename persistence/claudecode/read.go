@@ -43,7 +43,7 @@ func Read(r io.Reader, path string, agentCalls map[string]string, progress func(
 	}
 	sessionID := sessionOf(lines, path)
 	occurrences := transcript.Occurrences{}
-	conv := converter{sessionID: sessionID, taskPrompts: map[string]string{}}
+	conv := converter{sessionID: sessionID, taskPrompts: map[string]string{}, lastCwd: firstCwd(lines)}
 	for _, l := range lines {
 		rec, err := conv.record(l, occurrences)
 		if err != nil {
@@ -102,6 +102,17 @@ func sessionOf(lines []line, path string) string {
 		}
 	}
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
+
+// firstCwd returns the first working folder the records name: the folder of the file
+// snapshots recorded before any record names one.
+func firstCwd(lines []line) string {
+	for _, l := range lines {
+		if cwd, ok := stringField(l.fields, "cwd"); ok && cwd != "" {
+			return cwd
+		}
+	}
+	return ""
 }
 
 // target describes the session of the records: its first cwd as the project, the last
