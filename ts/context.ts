@@ -37,7 +37,7 @@ export async function buildContextAsync(h: Handle, id: string, options: BuildCon
       result = JSON.parse(await native.buildContextAsync(h, json));
     }
   }
-  return compaction ? { ...result, compaction } : result;
+  return compaction?.compacted ? { ...result, compaction } : result;
 }
 
 /** autoCompact compacts a session past its threshold, telling onCompaction. */
