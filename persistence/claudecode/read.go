@@ -64,7 +64,7 @@ func Read(r io.Reader, path string, agentCalls map[string]string, progress func(
 // object with a string "type".
 func (t *Transcript) decodeLines(r io.Reader, progress func(int64)) ([]line, error) {
 	var lines []line
-	in := transcript.NewLines(r)
+	in := transcript.NewLines(r, progress)
 	for {
 		raw, n, ok, err := in.Next()
 		if err != nil {
@@ -72,9 +72,6 @@ func (t *Transcript) decodeLines(r io.Reader, progress func(int64)) ([]line, err
 		}
 		if !ok {
 			return lines, nil
-		}
-		if progress != nil {
-			progress(in.BytesRead())
 		}
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
