@@ -14,11 +14,7 @@ func init() {
 // importTranscripts(store, path, optionsJSON?, onProgress?) -> Promise<JSON of the
 // ImportResult>; onProgress(progressJSON) is called as the import goes, before it settles.
 func importTranscripts(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	path, err := c.StringArg(1, "path")
+	h, path, err := storeAndString(c, "path")
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -41,11 +37,7 @@ func importTranscripts(c *native.Call) (native.Value, error) {
 // exportSession(store, id, optionsJSON) -> Promise<string | undefined>: the text, or
 // undefined once it is written to options.path.
 func exportSession(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	id, err := c.StringArg(1, "id")
+	h, id, err := storeAndString(c, "id")
 	if err != nil {
 		return native.Value{}, err
 	}
