@@ -72,7 +72,11 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	if op, ok := op.(session.ContextOp); ok {
 		return w.applyContextOp(op)
 	}
-	sid, err := w.sid(opSession(op))
+	sessionOp, ok := op.(session.SessionOp)
+	if !ok {
+		return fmt.Errorf("unknown op %T", op)
+	}
+	sid, err := w.sid(sessionOp.SessionOf())
 	if err != nil {
 		return err
 	}
@@ -131,29 +135,6 @@ func (w *writer) noteInterrupted(op session.ManagementOp, sessions map[int64]*to
 	if sid, err := w.sid(closed.SessionID); err == nil && sessions[sid] != nil {
 		sessions[sid].interrupted = true
 	}
-}
-
-// opSession returns the id of the session an Op belongs to.
-func opSession(op session.Op) string {
-	switch op := op.(type) {
-	case session.BeginMessage:
-		return op.SessionID
-	case session.PutBlock:
-		return op.SessionID
-	case session.EndMessage:
-		return op.SessionID
-	case session.SetTracker:
-		return op.SessionID
-	case session.SetTitle:
-		return op.SessionID
-	case session.SetUpdatedAt:
-		return op.SessionID
-	case session.MoveHead:
-		return op.SessionID
-	case session.PutFileSnapshot:
-		return op.SessionID
-	}
-	return ""
 }
 
 func (w *writer) createSession(info session.SessionInfo) error {

@@ -111,14 +111,19 @@ type PutContextState struct {
 // ContextOp is an Op of the context builder. Its writes are bookkeeping beside the
 // messages, not activity, so they leave a session's listing (when it was last updated) alone.
 type ContextOp interface {
-	Op
-	SessionOf() string
+	SessionOp
+	contextOp()
 }
 
 func (SetTokens) op()       {}
 func (PutSummary) op()      {}
 func (PutCompaction) op()   {}
 func (PutContextState) op() {}
+
+func (SetTokens) contextOp()       {}
+func (PutSummary) contextOp()      {}
+func (PutCompaction) contextOp()   {}
+func (PutContextState) contextOp() {}
 
 // SessionOf returns the session the op belongs to.
 func (o SetTokens) SessionOf() string { return o.SessionID }
