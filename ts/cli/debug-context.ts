@@ -2,7 +2,7 @@ import type { Command } from './command';
 import { UsageError, intOption, stringOption } from './args';
 import { printJSON } from './context';
 import { whileWaiting } from './term';
-import { sessionArg } from './ids';
+import { withSession } from './ids';
 import type { ContextProvider } from '../context-types';
 
 /** DEFAULT_WINDOW is the window assumed for a session that records none. */
@@ -22,16 +22,12 @@ export const debugContext: Command = {
   async run(ctx, args) {
     const provider = (stringOption(args, 'provider') ?? 'anthropic') as ContextProvider;
     if (!PROVIDERS.includes(provider)) throw new UsageError(`--provider must be anthropic or openai, not ${JSON.stringify(provider)}`);
-    const info = ctx.store.sessionInfo(sessionArg(args));
-    const contextWindow = intOption(args, 'window', info.contextWindow || DEFAULT_WINDOW);
-    const session = ctx.store.openSession(info.id);
-    try {
+    return withSession(ctx, args, async (session, info) => {
+      const contextWindow = intOption(args, 'window', info.contextWindow || DEFAULT_WINDOW);
       const result = await whileWaiting('building the context', session.buildContextAsync({ contextWindow, provider }));
       const { text, ...report } = result.debug;
       if (ctx.json) return printJSON(ctx, report);
       ctx.out(text.endsWith('\n') ? text : text + '\n');
-    } finally {
-      session.close();
-    }
+    });
   },
 };
