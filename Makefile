@@ -10,7 +10,7 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts example demo demo-agent test test-go test-node bench clean
+.PHONY: all deps build addon ts example demo demo-agent test test-go test-node bench bench-context clean
 
 all: build
 
@@ -98,3 +98,8 @@ bench: build $(BENCH_HARNESS)/node_modules/.package-lock.json
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./session/ | tee $(BENCH_DATA)/go-bench.txt
 	node bench/ours.mjs --data $(BENCH_DATA)
 	node bench/report.mjs --data $(BENCH_DATA)
+
+# buildContext at a 32K budget on 1,000 and 20,000 messages: the cost must not grow with
+# the session (it reads counts through indexes, the tail and cached summaries).
+bench-context: build
+	node bench/context.mjs

@@ -23,6 +23,8 @@ var errorCodes = []struct {
 	{session.ErrInvalidChunk, "INVALID_CHUNK", "Nothing was recorded from this chunk; the session is unchanged."},
 	{session.ErrUnknownToolUse, "UNKNOWN_TOOL_USE", "Ingest the tool_use before its tool_result; the session is unchanged."},
 	{session.ErrInvalidMessage, "INVALID_MESSAGE", "Nothing was recorded; fix the message and try again."},
+	{session.ErrBudgetTooSmall, "CONTEXT_BUDGET_TOO_SMALL", "Nothing fits; the session is unchanged."},
+	{session.ErrInvalidContext, "INVALID_CONTEXT", "This is a bug in sessionkeep; please report it with s.debugContext()."},
 	{session.ErrMessageNotFound, "MESSAGE_NOT_FOUND", "Check the uuid, or find it with session.tree()."},
 	{session.ErrPathEscape, "PATH_ESCAPE", "Nothing was read or written."},
 	{session.ErrSnapshotNotFound, "SNAPSHOT_NOT_FOUND", "Take one with session.snapshotFiles(); list them with session.fileSnapshots()."},

@@ -17,11 +17,7 @@ func init() {
 
 // latestSession(store, projectPath) -> [session, id] | undefined
 func latestSession(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	project, err := c.StringArg(1, "projectPath")
+	h, project, err := storeAndString(c, "projectPath")
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -34,11 +30,7 @@ func latestSession(c *native.Call) (native.Value, error) {
 
 // findSession(store, idOrPrefix) -> [session, id]
 func findSession(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	id, err := c.StringArg(1, "idOrPrefix")
+	h, id, err := storeAndString(c, "idOrPrefix")
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -73,11 +65,7 @@ func sessionInfo(c *native.Call) (native.Value, error) {
 
 // resolveSession(store, idOrPrefix) -> JSON of the SessionInfo, without opening the session
 func resolveSession(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	id, err := c.StringArg(1, "idOrPrefix")
+	h, id, err := storeAndString(c, "idOrPrefix")
 	if err != nil {
 		return native.Value{}, err
 	}

@@ -31,6 +31,17 @@ func storeArg(c *native.Call) (*storeHandle, error) {
 	return v.(*storeHandle), nil
 }
 
+// storeAndString decodes the arguments most store calls take: the store, then a string
+// named name (an id, a path, a key).
+func storeAndString(c *native.Call, name string) (*storeHandle, string, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return nil, "", err
+	}
+	text, err := c.StringArg(1, name)
+	return h, text, err
+}
+
 // sessionRef is one JavaScript Session object. Several can stand for one live session (it
 // was opened twice); each is closed on its own, and the session closes with the last.
 type sessionRef struct {

@@ -31,11 +31,7 @@ type byKeyOptions struct {
 
 // sessionByKey(store, key, workspace, optionsJSON?) -> [session, id] | undefined
 func sessionByKey(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	key, err := c.StringArg(1, "key")
+	h, key, err := storeAndString(c, "key")
 	if err != nil {
 		return native.Value{}, err
 	}

@@ -14,16 +14,13 @@ func init() {
 // importTranscripts(store, path, optionsJSON?, onProgress?) -> Promise<JSON of the
 // ImportResult>; onProgress(progressJSON) is called as the import goes, before it settles.
 func importTranscripts(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	path, err := c.StringArg(1, "path")
+	h, path, err := storeAndString(c, "path")
 	if err != nil {
 		return native.Value{}, err
 	}
 	var opts struct {
-		Format string `json:"format"`
+		Format         string `json:"format"`
+		FileHistoryDir string `json:"fileHistoryDir"`
 	}
 	if err := decodeArg(c, 2, "options", &opts); err != nil {
 		return native.Value{}, err
@@ -33,18 +30,14 @@ func importTranscripts(c *native.Call) (native.Value, error) {
 			b, _ := json.Marshal(p) // plain numbers and strings always encode
 			report(string(b))
 		}
-		return jsonSettler(interop.Import(h.sessions, path, interop.ImportOptions{Format: opts.Format, Progress: progress}))
+		return jsonSettler(interop.Import(h.sessions, path, interop.ImportOptions{Format: opts.Format, FileHistoryDir: opts.FileHistoryDir, Progress: progress}))
 	})
 }
 
 // exportSession(store, id, optionsJSON) -> Promise<string | undefined>: the text, or
 // undefined once it is written to options.path.
 func exportSession(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	id, err := c.StringArg(1, "id")
+	h, id, err := storeAndString(c, "id")
 	if err != nil {
 		return native.Value{}, err
 	}

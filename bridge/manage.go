@@ -21,11 +21,7 @@ func init() {
 // byID returns the exported function name(store, id) of a Manager method that takes an id.
 func byID(fn func(m *session.Manager, id string) error) native.Func {
 	return func(c *native.Call) (native.Value, error) {
-		h, err := storeArg(c)
-		if err != nil {
-			return native.Value{}, err
-		}
-		id, err := c.StringArg(1, "id")
+		h, id, err := storeAndString(c, "id")
 		if err != nil {
 			return native.Value{}, err
 		}
@@ -35,11 +31,7 @@ func byID(fn func(m *session.Manager, id string) error) native.Func {
 
 // renameSession(store, id, title)
 func renameSession(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	id, err := c.StringArg(1, "id")
+	h, id, err := storeAndString(c, "id")
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -53,11 +45,7 @@ func renameSession(c *native.Call) (native.Value, error) {
 // deleteSessionAsync(store, id) -> Promise<void>: deleting a large session deletes many
 // rows and their search index entries, so it runs off the JS thread.
 func deleteSessionAsync(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	id, err := c.StringArg(1, "id")
+	h, id, err := storeAndString(c, "id")
 	if err != nil {
 		return native.Value{}, err
 	}

@@ -82,11 +82,7 @@ func createSession(c *native.Call) (native.Value, error) {
 
 // openSession(store, id) -> [session, id]
 func openSession(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	id, err := c.StringArg(1, "id")
+	h, id, err := storeAndString(c, "id")
 	if err != nil {
 		return native.Value{}, err
 	}

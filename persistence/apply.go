@@ -20,6 +20,9 @@ type touched struct {
 	messages  int64
 	active    bool
 	updatedAt int64
+	// interrupted: a close that cut a reply off came after the batch's last message, so
+	// the messages do not make the session active again.
+	interrupted bool
 }
 
 // commit applies a batch of Ops in one transaction. An Op that conflicts with what is
@@ -66,12 +69,17 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 		return w.fork(fork)
 	}
 	if op, ok := op.(session.ManagementOp); ok {
-		if closed, ok := op.(session.CloseSession); ok && closed.Interrupted {
-			w.closedInBatch(closed.SessionID, sessions)
-		}
+		w.noteInterrupted(op, sessions)
 		return w.applyManagement(op)
 	}
-	sid, err := w.sid(opSession(op))
+	if op, ok := op.(session.ContextOp); ok {
+		return w.applyContextOp(op)
+	}
+	sessionOp, ok := op.(session.SessionOp)
+	if !ok {
+		return fmt.Errorf("unknown op %T", op)
+	}
+	sid, err := w.sid(sessionOp.SessionOf())
 	if err != nil {
 		return err
 	}
@@ -83,7 +91,7 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	switch op := op.(type) {
 	case session.BeginMessage:
 		t.messages++
-		t.active = true
+		t.interrupted = false
 		h := op.Header
 		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
 				is_sidechain, continues, meta, extra)
@@ -121,38 +129,18 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	return err
 }
 
-// closedInBatch notes that session id was closed as interrupted: messages the batch began
-// before the close no longer make it active. With a commit window, a reply's last chunks and
-// the close that interrupts it often share a batch.
-func (w *writer) closedInBatch(id string, sessions map[int64]*touched) {
-	if sid, ok := w.sids[id]; ok {
-		if t := sessions[sid]; t != nil {
-			t.active = false
-		}
+// noteInterrupted notes a close that marks a session interrupted after messages of the
+// same batch: they were written before it, so touch must leave the status it sets. A
+// session the batch wrote no message of is not touched at all (management ops leave the
+// listing's place alone).
+func (w *writer) noteInterrupted(op session.ManagementOp, sessions map[int64]*touched) {
+	closed, ok := op.(session.CloseSession)
+	if !ok || !closed.Interrupted {
+		return
 	}
-}
-
-// opSession returns the id of the session an Op belongs to.
-func opSession(op session.Op) string {
-	switch op := op.(type) {
-	case session.BeginMessage:
-		return op.SessionID
-	case session.PutBlock:
-		return op.SessionID
-	case session.EndMessage:
-		return op.SessionID
-	case session.SetTracker:
-		return op.SessionID
-	case session.SetTitle:
-		return op.SessionID
-	case session.SetUpdatedAt:
-		return op.SessionID
-	case session.MoveHead:
-		return op.SessionID
-	case session.PutFileSnapshot:
-		return op.SessionID
+	if sid, err := w.sid(closed.SessionID); err == nil && sessions[sid] != nil {
+		sessions[sid].interrupted = true
 	}
-	return ""
 }
 
 func (w *writer) createSession(info session.SessionInfo) error {
@@ -227,9 +215,10 @@ func (w *writer) touch(sessions map[int64]*touched) error {
 		if t.updatedAt != 0 {
 			updated = t.updatedAt
 		}
+		active := t.messages > 0 && !t.interrupted
 		if _, err := w.c.exec(`UPDATE sessions SET message_count = message_count + ?, updated_at = ?, owner = ?,
-			status = CASE WHEN ? > 0 THEN 'active' ELSE status END WHERE sid = ?`,
-			t.messages, updated, w.owner, t.active, sid); err != nil {
+			status = CASE WHEN ? THEN 'active' ELSE status END WHERE sid = ?`,
+			t.messages, updated, w.owner, active, sid); err != nil {
 			return err
 		}
 	}

@@ -101,6 +101,9 @@ func (w *writer) deleteSession(id string) error {
 		`DELETE FROM snapshot_files WHERE fsid IN (SELECT fsid FROM file_snapshots WHERE sid = ?)`,
 		`DELETE FROM file_snapshots WHERE sid = ?`,
 		`DELETE FROM rewinds WHERE sid = ?`,
+		`DELETE FROM summaries WHERE sid = ?`,
+		`DELETE FROM compactions WHERE sid = ?`,
+		`DELETE FROM context_states WHERE sid = ?`,
 		`DELETE FROM sessions WHERE sid = ?`,
 	} {
 		if _, err := w.c.exec(stmt, sid); err != nil {

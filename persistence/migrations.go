@@ -88,6 +88,46 @@ var migrations = []migration{
 			PRIMARY KEY (sid, tool_use_id)
 		) WITHOUT ROWID`,
 	}},
+	{2, "token counts with cumulative totals, summaries, compaction boundaries, context state", []string{
+		// NULL until counted; cum_* are the sums through the message, so any range is
+		// counted by subtraction.
+		`ALTER TABLE messages ADD COLUMN tokens INTEGER`,
+		`ALTER TABLE messages ADD COLUMN pruned_tokens INTEGER`,
+		`ALTER TABLE messages ADD COLUMN cum_tokens INTEGER`,
+		`ALTER TABLE messages ADD COLUMN cum_pruned INTEGER`,
+		`ALTER TABLE messages ADD COLUMN token_source TEXT NOT NULL DEFAULT ''`,
+		`CREATE INDEX messages_by_cum ON messages(sid, cum_tokens)`,
+		`CREATE INDEX messages_by_turn ON messages(sid, turn, seq)`,
+		`CREATE INDEX messages_uncounted ON messages(sid, seq) WHERE cum_tokens IS NULL`,
+		`CREATE TABLE summaries (
+			id            INTEGER PRIMARY KEY,
+			sid           INTEGER NOT NULL,
+			from_seq      INTEGER NOT NULL,
+			to_seq        INTEGER NOT NULL,
+			message_count INTEGER NOT NULL,
+			tokens_before INTEGER NOT NULL,
+			tokens_after  INTEGER NOT NULL,
+			model         TEXT NOT NULL DEFAULT '',
+			text          TEXT NOT NULL,
+			created_at    INTEGER NOT NULL,
+			UNIQUE (sid, from_seq, to_seq)
+		)`,
+		`CREATE TABLE compactions (
+			id            INTEGER PRIMARY KEY,
+			sid           INTEGER NOT NULL,
+			boundary_seq  INTEGER NOT NULL,
+			reason        TEXT NOT NULL,
+			tokens_before INTEGER NOT NULL,
+			tokens_after  INTEGER NOT NULL,
+			created_at    INTEGER NOT NULL
+		)`,
+		`CREATE INDEX compactions_by_session ON compactions(sid, id)`,
+		`CREATE TABLE context_states (
+			sid     INTEGER PRIMARY KEY,
+			through INTEGER NOT NULL,
+			state   BLOB NOT NULL
+		)`,
+	}},
 	{3, "session management: listing metadata, hosted-agent state, history, full-text search", sessionManagementMigration},
 	{4, "per-message sidechain flag, and records that continue the previous message", []string{
 		`ALTER TABLE messages ADD COLUMN is_sidechain INTEGER NOT NULL DEFAULT 0`,

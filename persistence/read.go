@@ -159,19 +159,6 @@ func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 	return turns, err
 }
 
-// HasToolUse reports whether a session holds a tool_use block with the given id.
-func (s *Store) HasToolUse(sessionID, toolUseID string) (bool, error) {
-	found := false
-	err := s.read(func(c *conn) error {
-		return c.query(`SELECT 1 FROM tool_uses WHERE sid = (SELECT sid FROM sessions WHERE id = ?) AND tool_use_id = ?`,
-			[]any{sessionID, toolUseID}, func([]driver.Value) error {
-				found = true
-				return nil
-			})
-	})
-	return found, storageError("looking up a tool use", err)
-}
-
 // MessageUUIDs returns the uuids of a session's messages and records.
 func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
 	uuids := map[string]struct{}{}

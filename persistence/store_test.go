@@ -90,8 +90,8 @@ func TestUnknownSessionIsNotFound(t *testing.T) {
 	if _, err := s.Turns(id); !errors.Is(err, session.ErrSessionNotFound) {
 		t.Errorf("Turns: err = %v, want ErrSessionNotFound", err)
 	}
-	if found, err := s.HasToolUse(id, "t1"); found || err != nil {
-		t.Errorf("HasToolUse = %v, %v; want false, nil", found, err)
+	if _, found, err := s.ToolUseSeq(id, "t1"); found || err != nil {
+		t.Errorf("ToolUseSeq = %v, %v; want false, nil", found, err)
 	}
 }
 
@@ -187,7 +187,7 @@ func TestCallsAfterCloseFail(t *testing.T) {
 	_, checks["ListSessions"] = s.ListSessions(session.ListFilter{})
 	checks["ScanMessages"] = s.ScanMessages(id, func(*session.StoredMessage) error { return nil })
 	_, checks["Turns"] = s.Turns(id)
-	_, checks["HasToolUse"] = s.HasToolUse(id, "t")
+	_, _, checks["ToolUseSeq"] = s.ToolUseSeq(id, "t")
 	s.Apply(session.SetTitle{SessionID: id, Title: "too late"})
 	checks["Sync after Apply"] = s.Sync()
 	checks["Flush after Apply"] = s.Flush()

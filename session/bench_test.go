@@ -9,9 +9,9 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// toolOutput is about 28 KB of code-like tool output with the non-ASCII characters real
+// benchToolOutput is about 28 KB of code-like tool output with the non-ASCII characters real
 // output has (Read's "→", test runs' "✓").
-func toolOutput(seed int) string {
+func benchToolOutput(seed int) string {
 	var b strings.Builder
 	for i := 0; b.Len() < 28<<10; i++ {
 		fmt.Fprintf(&b, "%6d\u2192  const value%d = compute(\"%d\", item.%d); // \u2713 ok\n", i+seed, i, i*seed, i)
@@ -28,8 +28,8 @@ func BenchmarkAppendToolResults(b *testing.B) {
 		mustIngestB(b, s, toolUse(fmt.Sprintf("t%d", i), "Read", `{}`))
 	}
 	content, _ := json.Marshal([]map[string]any{
-		{"type": "tool_result", "tool_use_id": "t0", "content": toolOutput(1)},
-		{"type": "tool_result", "tool_use_id": "t1", "content": toolOutput(2)},
+		{"type": "tool_result", "tool_use_id": "t0", "content": benchToolOutput(1)},
+		{"type": "tool_result", "tool_use_id": "t1", "content": benchToolOutput(2)},
 	})
 	b.SetBytes(int64(len(content)))
 	b.ResetTimer()
@@ -63,7 +63,7 @@ func BenchmarkEncodeEnvelopes(b *testing.B) {
 		id := fmt.Sprintf("t%d", t)
 		s.AppendUserMessage([]byte(`"please go on"`))
 		mustIngestB(b, s, start("m"), thinking("let me think about it"), text("I will read the file."), toolUse(id, "Read", `{"path":"a.go"}`))
-		c, _ := json.Marshal([]map[string]any{{"type": "tool_result", "tool_use_id": id, "content": toolOutput(t)}})
+		c, _ := json.Marshal([]map[string]any{{"type": "tool_result", "tool_use_id": id, "content": benchToolOutput(t)}})
 		if _, err := s.AddUserMessage(c, nil, session.MessageOptions{}); err != nil {
 			b.Fatal(err)
 		}

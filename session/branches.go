@@ -154,6 +154,7 @@ func (s *Session) rewind(toUUID string) error {
 	s.tracker = moveTracker(s.tracker, t.usage(t.branch(from)), t.usage(t.branch(to)))
 	s.lastUUID, s.lastTurn, s.lastSide = toUUID, t.links[to].Turn, sidechain{}
 	s.sideLast = map[string]string{} // a subagent that goes on starts again from its tool call
+	s.forgetCallsOffBranch(t, t.branch(to))
 	s.mgr.store.Apply(
 		MoveHead{SessionID: s.id, UUID: toUUID, AtSeq: s.nextSeq, At: s.mgr.now().UTC()},
 		SetTracker{SessionID: s.id, Tracker: s.tracker},

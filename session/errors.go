@@ -40,6 +40,16 @@ var (
 	ErrStorage = errors.New("storage failure")
 )
 
+// Errors of building contexts and compacting.
+var (
+	// ErrBudgetTooSmall: the context window leaves no room for a message once the system
+	// prompt, the tool definitions and the response reserve are taken out.
+	ErrBudgetTooSmall = errors.New("context budget too small")
+	// ErrInvalidContext: a context does not pass the provider's validity rules. The builder
+	// returns one only when it has a bug; it is here for checking contexts of one's own.
+	ErrInvalidContext = errors.New("invalid context")
+)
+
 // Errors of importing and exporting transcripts.
 var (
 	// ErrFileAccess: a file or folder could not be read or written: one to import from or

@@ -36,6 +36,12 @@ func (MoveHead) op()        {}
 func (ForkSession) op()     {}
 func (PutFileSnapshot) op() {}
 
+// SessionOf returns the session the op belongs to.
+func (o MoveHead) SessionOf() string { return o.SessionID }
+
+// SessionOf returns the session the op belongs to.
+func (o PutFileSnapshot) SessionOf() string { return o.SessionID }
+
 // ForkOrigin is where a forked session came from: the session, and the record whose
 // history the fork shares.
 type ForkOrigin struct {

@@ -29,6 +29,12 @@ type Record struct {
 	// Usage is the usage of the request this record reports, counted in the token tracker
 	// once: on one record of a message written over several.
 	Usage *Usage
+	// FileSnapshot, when not nil, is the state of files the record tells (a Claude Code
+	// file-history-snapshot record), put with it. Its ID must be the same on every import
+	// of the record, so that importing it again does not put it twice; it is put even when
+	// the record is already stored, so a session imported before its snapshots were read
+	// gets them.
+	FileSnapshot *FileSnapshot
 }
 
 // RecordBlock is a block of a Record, checked with CheckBlock.
@@ -140,11 +146,15 @@ func (s *Session) importRecords(recs []Record) (count ImportCount, before time.T
 		return count, before, err
 	}
 	turnOfCall := map[string]int64{}
+	snaps := &snapshotImport{s: s}
 	var tracked bool
 	for i := range recs {
 		r := &recs[i]
 		if _, ok := known[r.UUID]; ok {
 			count.Existing++
+			if err := snaps.putMissing(r); err != nil {
+				return count, before, err
+			}
 			continue
 		}
 		known[r.UUID] = struct{}{}
@@ -153,6 +163,9 @@ func (s *Session) importRecords(recs []Record) (count ImportCount, before time.T
 			return count, before, err
 		}
 		s.applyRecord(r, turn)
+		if err := snaps.put(r); err != nil {
+			return count, before, err
+		}
 		for _, b := range r.Blocks {
 			if b.ToolUseID != "" {
 				turnOfCall[b.ToolUseID] = turn
@@ -166,6 +179,9 @@ func (s *Session) importRecords(recs []Record) (count ImportCount, before time.T
 	}
 	if tracked {
 		s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
+	}
+	if snaps.added && count.Added == 0 { // only snapshots: the session was not active now
+		s.mgr.store.Apply(SetUpdatedAt{SessionID: s.id, Time: state.Info.UpdatedAt})
 	}
 	return count, state.Info.UpdatedAt, nil
 }
@@ -195,6 +211,56 @@ func (s *Session) importTurn(r *Record, turnOfCall map[string]int64) (int64, err
 	turn := nextTurn(s.lastTurn, !s.talking, r.Type == TypeUser && !r.Continues)
 	s.lastUUID, s.lastTurn, s.talking = r.UUID, turn, true
 	return turn, nil
+}
+
+// snapshotImport puts the file snapshots of imported records; the session is locked.
+type snapshotImport struct {
+	s     *Session
+	held  map[string]bool // the ids of the session's snapshots, read when first needed
+	added bool            // a snapshot of a record already stored was put
+}
+
+// putMissing puts the snapshot of a record the session already holds, unless the session
+// holds it too (a session imported before its snapshots were read gets them; importing
+// again writes nothing).
+func (si *snapshotImport) putMissing(r *Record) error {
+	if r.FileSnapshot == nil {
+		return nil
+	}
+	if si.held == nil {
+		list, err := si.s.mgr.store.FileSnapshots(si.s.id)
+		if err != nil {
+			return err
+		}
+		si.held = make(map[string]bool, len(list))
+		for _, snap := range list {
+			si.held[snap.ID] = true
+		}
+	}
+	if si.held[r.FileSnapshot.ID] {
+		return nil
+	}
+	si.added = true
+	return si.put(r)
+}
+
+// put queues the file snapshot r carries, if any.
+func (si *snapshotImport) put(r *Record) error {
+	if r.FileSnapshot == nil {
+		return nil
+	}
+	snap := *r.FileSnapshot
+	if snap.ID == "" {
+		return fmt.Errorf("%w: the file snapshot of record %s has no id", ErrInvalidArgument, r.UUID)
+	}
+	if err := checkSnapshot(&snap); err != nil {
+		return err
+	}
+	if snap.CreatedAt.IsZero() {
+		snap.CreatedAt = r.CreatedAt
+	}
+	si.s.mgr.store.Apply(PutFileSnapshot{SessionID: si.s.id, Snapshot: snap})
+	return nil
 }
 
 // applyRecord queues r as message seq nextSeq.

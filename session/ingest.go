@@ -190,8 +190,9 @@ func checkToolResultContent(content []byte) error {
 	return errors.New("must be a string or an array of blocks")
 }
 
-// knownToolUse checks that id names a tool_use of the session: recorded, or still
-// streaming (a streamed tool_use ends only when the next block or message begins).
+// knownToolUse checks that id names a tool_use of the conversation: recorded on the branch
+// that ends at the head, or still streaming (a streamed tool_use ends only when the next
+// block or message begins). A call a rewind left off the branch is not answered any more.
 func (s *Session) knownToolUse(id string) error {
 	if _, ok := s.toolUses[id]; ok {
 		return nil
@@ -199,14 +200,21 @@ func (s *Session) knownToolUse(id string) error {
 	if s.blk != nil && s.blk.blockType() == BlockToolUse && s.blk.id == id {
 		return nil
 	}
-	found, err := s.mgr.store.HasToolUse(s.id, id)
+	seq, found, err := s.mgr.store.ToolUseSeq(s.id, id)
 	if err != nil {
 		return err
 	}
 	if !found {
 		return fmt.Errorf("%w: no tool_use with id %q in session %s", ErrUnknownToolUse, id, s.id)
 	}
-	s.toolUses[id] = sidechain{} // recorded by an earlier process: its chain is not known here
+	on, err := s.onBranchLocked(seq)
+	if err != nil {
+		return err
+	}
+	if !on {
+		return fmt.Errorf("%w: the tool_use %q of session %s is not on the branch at the head any more (a rewind left it off)", ErrUnknownToolUse, id, s.id)
+	}
+	s.toolUses[id] = knownCall{seq: seq} // recorded by an earlier process: its chain is not known here
 	return nil
 }
 

@@ -11,8 +11,9 @@ import (
 // Manager opens the sessions of one Store and makes sure each session has one live
 // Session in the process, however often it is opened.
 type Manager struct {
-	store Store
-	now   func() time.Time
+	store   Store
+	now     func() time.Time
+	counter *counter
 
 	mu     sync.Mutex
 	live   map[string]*Session
@@ -21,7 +22,7 @@ type Manager struct {
 
 // NewManager returns a Manager over store.
 func NewManager(store Store) *Manager {
-	return &Manager{store: store, now: time.Now, live: map[string]*Session{}}
+	return &Manager{store: store, now: time.Now, live: map[string]*Session{}, counter: newCounter(store)}
 }
 
 // CreateOptions describe a new session.
@@ -134,6 +135,7 @@ func (m *Manager) Close() error {
 	for _, s := range live {
 		s.shutdown(true)
 	}
+	m.counter.close()
 	return m.store.Close()
 }
 
@@ -163,6 +165,7 @@ func (m *Manager) release(s *Session) {
 		return
 	}
 	s.shutdown(false)
+	m.counter.forget(s.id)
 	if m.live[s.id] == s {
 		delete(m.live, s.id)
 	}

@@ -16,6 +16,7 @@ type openMessage struct {
 	extra     EnvelopeExtra
 	usage     Usage
 	hasUsage  bool
+	blockJSON [][]byte // the complete blocks, for counting the message's tokens when it ends
 }
 
 // messageMeta are the API message fields beside role and content that the assembler

@@ -6,6 +6,12 @@ import "time"
 // queued; each names the session it belongs to.
 type Op interface{ op() }
 
+// SessionOp is an Op on a session that exists: SessionOf names it.
+type SessionOp interface {
+	Op
+	SessionOf() string
+}
+
 // CreateSession adds a new, empty session.
 type CreateSession struct{ Info SessionInfo }
 
@@ -83,6 +89,24 @@ func (PutBlock) op()      {}
 func (EndMessage) op()    {}
 func (SetTracker) op()    {}
 func (SetTitle) op()      {}
+
+// SessionOf returns the session the op belongs to.
+func (o SetUpdatedAt) SessionOf() string { return o.SessionID }
+
+// SessionOf returns the session the op belongs to.
+func (o BeginMessage) SessionOf() string { return o.SessionID }
+
+// SessionOf returns the session the op belongs to.
+func (o PutBlock) SessionOf() string { return o.SessionID }
+
+// SessionOf returns the session the op belongs to.
+func (o EndMessage) SessionOf() string { return o.SessionID }
+
+// SessionOf returns the session the op belongs to.
+func (o SetTracker) SessionOf() string { return o.SessionID }
+
+// SessionOf returns the session the op belongs to.
+func (o SetTitle) SessionOf() string { return o.SessionID }
 
 // Message statuses, kept in the envelope's "status".
 const (

@@ -35,7 +35,7 @@ type Session struct {
 	lastSide sidechain         // the chain of the last message begun
 	context  []byte            // stamped on each new message: SetContext
 	tracker  TokenTracker
-	toolUses map[string]sidechain // tool_use ids known to this process, with their chain
+	toolUses map[string]knownCall // tool_use ids known to this process, with their chain
 	branch   *branchMemo          // the branch last worked out, for reads until the next write
 	hosted   HostedState
 	seenSeq  int64 // the first message a hosted agent has not seen
@@ -43,6 +43,8 @@ type Session struct {
 	msg             *openMessage // the message being written, if any
 	blk             *openBlock   // the block streaming into msg, if any
 	checkpointArmed bool
+
+	lastReport *ContextReport // of the last context built, for DebugContext
 }
 
 func newSession(m *Manager, st SessionState) *Session {
@@ -59,7 +61,7 @@ func newSession(m *Manager, st SessionState) *Session {
 		talking:  st.LastUUID != "",
 		tracker:  st.Tracker,
 		sideLast: map[string]string{},
-		toolUses: map[string]sidechain{},
+		toolUses: map[string]knownCall{},
 		hosted:   HostedState{Checkpoint: st.Info.Checkpoint, SDKSessionID: st.Info.SDKSession},
 		seenSeq:  st.Info.SeenSeq,
 	}
@@ -303,8 +305,9 @@ func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, req
 func (s *Session) putBlock(json []byte, toolUseID string) {
 	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: json, ToolUseID: toolUseID})
 	s.msg.blocks++
+	s.msg.blockJSON = append(s.msg.blockJSON, json)
 	if toolUseID != "" && s.msg.hdr.Role == "assistant" {
-		s.toolUses[toolUseID] = s.msg.side
+		s.toolUses[toolUseID] = knownCall{side: s.msg.side, seq: s.msg.hdr.Seq}
 	}
 }
 
@@ -335,6 +338,18 @@ func (s *Session) endMessage(status string) {
 	if m.hasUsage {
 		s.countUsage(m.usage)
 	}
+	s.countTokens(m)
+}
+
+// countTokens has the message's tokens counted off this thread and stored with it.
+func (s *Session) countTokens(m *openMessage) {
+	job := countJob{sessionID: s.id, seq: m.hdr.Seq, role: m.hdr.Role, provider: m.hdr.Provider,
+		sidechain: m.hdr.IsSidechain, blocks: m.blockJSON}
+	if m.hasUsage {
+		u := m.usage
+		job.usage = &u
+	}
+	s.mgr.counter.add(job)
 }
 
 // countUsage adds one request's usage to the token tracker and records the tracker.

@@ -142,8 +142,8 @@ func (s *Session) chainState(side sidechain) EnvelopeExtra {
 // toolUseChain returns the chain of the tool call id answers: tool results go on the chain
 // of the calls they answer. A call still streaming is on the open message's chain.
 func (s *Session) toolUseChain(id string) sidechain {
-	if side, ok := s.toolUses[id]; ok {
-		return side
+	if call, ok := s.toolUses[id]; ok {
+		return call.side
 	}
 	if s.msg != nil {
 		return s.msg.side

@@ -28,10 +28,10 @@ type Store interface {
 	ScanMessages(sessionID string, fn func(*StoredMessage) error) error
 	// Turns returns the turns of a session, in order.
 	Turns(sessionID string) ([]Turn, error)
-	// HasToolUse reports whether a session holds a tool_use block with the given id.
-	HasToolUse(sessionID, toolUseID string) (bool, error)
 	// Close flushes and closes the store.
 	Close() error
+	// ContextStore: token counts, summaries and compaction boundaries (contextstore.go).
+	ContextStore
 	// FindSessions returns up to limit sessions whose id starts with prefix, in id order.
 	FindSessions(prefix string, limit int) ([]SessionInfo, error)
 	// SessionDetails returns what SessionInfo lists of a session with its message counts
@@ -76,6 +76,9 @@ type Store interface {
 	// like ScanMessagesFrom, but a message the store keeps encoded may come with only Seq,
 	// Role, IsSidechain, Continues, Encoded and MessageAt set.
 	ScanEncoded(sessionID string, fromSeq int64, fn func(*StoredMessage) error) error
+	// ToolUseSeq returns the seq of the record of a session holding the tool_use block
+	// toolUseID, and whether there is one.
+	ToolUseSeq(sessionID, toolUseID string) (seq int64, found bool, err error)
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume

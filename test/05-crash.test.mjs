@@ -2,37 +2,15 @@
 // left unfinished comes back marked interrupted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { openStore, tempDir, helper, UUID_V7 } from './helpers/common.mjs';
+import { openStore, tempDir, helper, killAfterFirstLine, UUID_V7 } from './helpers/common.mjs';
 
 /**
  * crashChild runs crash-child.mjs, waits for the line it prints when it has ingested
- * everything, sends SIGKILL 100 ms later, and resolves once the process is gone (and
- * reaped, so that its pid no longer looks alive).
+ * everything, and SIGKILLs it.
  */
 function crashChild(db, variant) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [helper('crash-child.mjs'), db, variant], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let line;
-    const guard = setTimeout(() => child.kill('SIGKILL'), 15000);
-    child.stderr.setEncoding('utf8').on('data', (d) => { err += d; });
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      out += d;
-      if (line === undefined && out.includes('\n')) {
-        line = out.slice(0, out.indexOf('\n'));
-        setTimeout(() => child.kill('SIGKILL'), 100);
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearTimeout(guard);
-      if (line === undefined) reject(new Error(`crash-child exited early (${code ?? signal}): ${err}`));
-      else resolve({ ...JSON.parse(line), code, signal });
-    });
-  });
+  return killAfterFirstLine(helper('crash-child.mjs'), [db, variant]);
 }
 
 const PROMPT = { role: 'user', content: [{ type: 'text', text: 'List the files and count them' }] };

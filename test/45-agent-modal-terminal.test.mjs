@@ -168,6 +168,10 @@ test('--continue with nothing to continue, --resume with an id prefix, --resume 
   await term.clear();
   agent('--resume');
   await term.waitFor(/\[q\] Quit/);
+  // The picker reads keys once Ink has put the terminal in raw mode, a moment after its first
+  // frame; a key that moves the selection shows it does, so q is not echoed by the shell's tty.
+  term.press('Down');
+  await term.waitFor(new RegExp(`▸ just now\\s+"${FIRST_PROMPT.replace(/"/g, '\\"')}"`));
   term.press('q');
   await term.clear();
   agent('--resume ffffffff');

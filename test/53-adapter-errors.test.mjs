@@ -3,13 +3,12 @@
 // arrived is kept and the message says how it ended; nothing is lost.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { streamText } from 'ai';
 import { createAnthropic } from '@ai-sdk/anthropic';
-import { openStore, sk, tempDir, tempStore, helper, sessionError } from './helpers/common.mjs';
+import { openStore, sk, tempDir, tempStore, helper, killAfterFirstLine, sessionError } from './helpers/common.mjs';
 import { SSE_DIR, cassetteBody, failingFetch, fixtures, readFixture, sseResponse } from './helpers/sse.mjs';
 
 const { fromAnthropicStream, fromOpenAIStream, fromAISDKStream } = sk;
@@ -130,26 +129,7 @@ test('a process killed mid-stream: the partial message comes back interrupted, n
   const db = path.join(tempDir(t), 'crash.db');
   const file = path.join(SSE_DIR, TOOL_USE_FILE);
   const bytes = readFixture(TOOL_USE_FILE).indexOf('"on\\": \\"P"');
-  const id = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [helper('adapter-crash-child.mjs'), db, file, String(bytes)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let line;
-    const guard = setTimeout(() => child.kill('SIGKILL'), 15000);
-    child.stderr.setEncoding('utf8').on('data', (d) => { err += d; });
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      out += d;
-      if (line === undefined && out.includes('\n')) {
-        line = out.slice(0, out.indexOf('\n'));
-        setTimeout(() => child.kill('SIGKILL'), 100);
-      }
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(guard);
-      if (line === undefined) reject(new Error(`child exited early (${code ?? signal}): ${err}`));
-      else resolve(JSON.parse(line).id);
-    });
-  });
+  const { id } = await killAfterFirstLine(helper('adapter-crash-child.mjs'), [db, file, String(bytes)]);
   const e = lastStored(db, id);
   assert.equal(e.status, 'interrupted');
   assert.deepEqual(e.message.content, [

@@ -2,6 +2,8 @@ export { openStore, openWorkspaceStore, Store } from './store';
 export { Session } from './session';
 export { SessionError } from './errors';
 export type * from './types';
+export { validateContext } from './context';
+export type * from './context-types';
 export { relativeTime } from './relative-time';
 export type * from './management-types';
 export { handleSignals } from './shutdown';

@@ -8,6 +8,14 @@ export interface ImportOptions {
   /** The format of the files; without it, each file's format is told from its first record. */
   format?: ImportFormat;
   /**
+   * Where Claude Code keeps file backups (`~/.claude/file-history`, a folder per session).
+   * Claude Code's file-history snapshots become file snapshots (`session.fileSnapshots()`);
+   * their backups are read from here, or else from beside the transcript's Claude Code home
+   * (`<home>/file-history` for a transcript in `<home>/projects/<project>/`). A backup found
+   * in neither is listed with `backedUp: false` and cannot be restored.
+   */
+  fileHistoryDir?: string;
+  /**
    * Called as the import goes: at most every 50 ms while a file is read, and after each file.
    * Reports are coalesced when the JS thread is busy; every one is delivered before the
    * import's promise settles. An error it throws rejects the import once it has finished.

@@ -39,6 +39,15 @@ export interface NativeAddon {
   ingestDone(s: Handle, stopReason: unknown, stopSequence: unknown, usageJSON: string | undefined, id: unknown, model: unknown): void;
   ingestError(s: Handle, message: unknown): void;
   rejectChunk(type: unknown): never;
+  buildContext(session: Handle, optionsJSON: string): string;
+  buildContextAsync(session: Handle, optionsJSON: string): Promise<string>;
+  validateContext(messagesJSON: string, provider: string): string;
+  debugContext(session: Handle): string;
+  compactPlan(session: Handle, optionsJSON: string): Promise<string>;
+  summaryStep(session: Handle, optionsJSON: string): Promise<string>;
+  storeSummary(session: Handle, summaryJSON: string): Promise<string>;
+  commitCompaction(session: Handle, compactionJSON: string): Promise<string>;
+  summaryCut(session: Handle, optionsJSON: string): Promise<string>;
   latestSession(store: Handle, projectPath: string): [Handle, string] | undefined;
   findSession(store: Handle, idOrPrefix: string): [Handle, string];
   sessionInfo(session: Handle, optionsJSON: string | undefined): string;

@@ -4,6 +4,8 @@ import { ingestChunk } from './ingest';
 import { toJSON, toJSONSplit } from './serialize';
 import { parseParts, readParts } from './parts';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
+import * as context from './context';
+import type { BuildContextAsyncOptions, BuildContextOptions, CompactOptions, CompactResult, ContextReport, ContextResult } from './context-types';
 import type { SessionStatus } from './types';
 import type {
   HistoryEntry, MissedContext, MissedContextOptions, PriceOptions, ResumeSummary, ResumeSummaryOptions, SessionDetails,
@@ -96,8 +98,9 @@ export class Session {
   }
 
   /**
-   * lastEnvelope is the envelope of the session's last message, or null when it has none.
-   * It reads that one message, off the JS thread, so it costs the same on any session.
+   * lastEnvelope is the envelope of the session's last message, or null when it has none:
+   * the last of envelopes(), on the branch that ends at the head (after rewind(), not the
+   * last one written). It reads that one message, off the JS thread.
    */
   async lastEnvelope(): Promise<Envelope | null> {
     return JSON.parse(await native.lastEnvelopeAsync(this.#h));
@@ -228,6 +231,25 @@ export class Session {
   /** close releases the session; an unfinished message is kept and marked interrupted. */
   close(): void {
     native.sessionClose(this.#h);
+  }
+  /** buildContext builds the next model call's messages within a token budget; see docs/api.md. */
+  buildContext(options: BuildContextOptions): ContextResult {
+    return context.buildContext(this.#h, options);
+  }
+
+  /** buildContextAsync is buildContext off the JS thread; with a summarizer it also compacts when due. */
+  async buildContextAsync(options: BuildContextAsyncOptions): Promise<ContextResult> {
+    return context.buildContextAsync(this.#h, this.id, options);
+  }
+
+  /** compact summarizes the older turns and writes a boundary that later builds start from. */
+  async compact(options: CompactOptions): Promise<CompactResult> {
+    return context.compact(this.#h, this.id, options);
+  }
+
+  /** debugContext returns what the last built context held and why (/debug context), null before any. */
+  debugContext(): ContextReport | null {
+    return context.debugContext(this.#h);
   }
 
   /**

@@ -174,8 +174,9 @@ export class Store {
   async import(path: string, options: ImportOptions = {}): Promise<ImportResult> {
     if (typeof path !== 'string' || path === '') throw argTypeError('path', 'a non-empty string');
     if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object');
-    const { format, onProgress } = options;
+    const { format, onProgress, fileHistoryDir } = options;
     if (onProgress !== undefined && typeof onProgress !== 'function') throw argTypeError('options.onProgress', 'a function');
+    if (fileHistoryDir !== undefined && typeof fileHistoryDir !== 'string') throw argTypeError('options.fileHistoryDir', 'a string');
     let thrown: { error: unknown } | undefined;
     const report = onProgress && ((json: string) => {
       if (thrown) return;
@@ -185,7 +186,7 @@ export class Store {
         thrown = { error };
       }
     });
-    const result = await native.importTranscripts(this.#h, nodePath.resolve(path), JSON.stringify({ format }), report);
+    const result = await native.importTranscripts(this.#h, nodePath.resolve(path), JSON.stringify({ format, fileHistoryDir: fileHistoryDir && nodePath.resolve(fileHistoryDir) }), report);
     if (thrown) throw thrown.error;
     return JSON.parse(result);
   }

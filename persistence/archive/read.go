@@ -31,7 +31,7 @@ type sessionHeader struct {
 // header is an error.
 func ReadJSONL(r io.Reader, path string, progress func(int64)) (*transcript.File, error) {
 	file := &transcript.File{Path: path}
-	in := transcript.NewLines(r)
+	in := transcript.NewLines(r, progress)
 	haveHeader := false
 	var recs []session.Record
 	for {
@@ -41,9 +41,6 @@ func ReadJSONL(r io.Reader, path string, progress func(int64)) (*transcript.File
 		}
 		if !ok {
 			break
-		}
-		if progress != nil {
-			progress(in.BytesRead())
 		}
 		if !haveHeader {
 			if file.Target, err = readHeader(line); err != nil {

@@ -43,7 +43,7 @@ func Read(r io.Reader, path string, agentCalls map[string]string, progress func(
 	}
 	sessionID := sessionOf(lines, path)
 	occurrences := transcript.Occurrences{}
-	conv := converter{sessionID: sessionID, taskPrompts: map[string]string{}}
+	conv := converter{sessionID: sessionID, taskPrompts: map[string]string{}, lastCwd: firstCwd(lines)}
 	for _, l := range lines {
 		rec, err := conv.record(l, occurrences)
 		if err != nil {
@@ -64,7 +64,7 @@ func Read(r io.Reader, path string, agentCalls map[string]string, progress func(
 // object with a string "type".
 func (t *Transcript) decodeLines(r io.Reader, progress func(int64)) ([]line, error) {
 	var lines []line
-	in := transcript.NewLines(r)
+	in := transcript.NewLines(r, progress)
 	for {
 		raw, n, ok, err := in.Next()
 		if err != nil {
@@ -72,9 +72,6 @@ func (t *Transcript) decodeLines(r io.Reader, progress func(int64)) ([]line, err
 		}
 		if !ok {
 			return lines, nil
-		}
-		if progress != nil {
-			progress(in.BytesRead())
 		}
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
@@ -102,6 +99,17 @@ func sessionOf(lines []line, path string) string {
 		}
 	}
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
+
+// firstCwd returns the first working folder the records name: the folder of the file
+// snapshots recorded before any record names one.
+func firstCwd(lines []line) string {
+	for _, l := range lines {
+		if cwd, ok := stringField(l.fields, "cwd"); ok && cwd != "" {
+			return cwd
+		}
+	}
+	return ""
 }
 
 // target describes the session of the records: its first cwd as the project, the last

@@ -16,6 +16,7 @@ import (
 type converter struct {
 	sessionID    string
 	cwd, model   string
+	lastCwd      string // the working folder of the latest record that names one
 	summary      string
 	firstPrompt  string
 	firstCommand string
@@ -56,6 +57,9 @@ func (c *converter) record(l line, occurrences transcript.Occurrences) (session.
 	rec.UUID, _ = stringField(f, "uuid")
 	if rec.UUID == "" {
 		rec.UUID = transcript.SyntheticUUID(c.sessionID, l.raw, occurrences.Next(l.raw))
+	}
+	if typ == snapshotType {
+		rec.FileSnapshot = c.fileSnapshot(l.raw, f, rec.UUID)
 	}
 	rec.ParentUUID, _ = stringField(f, "parentUuid")
 	ts, _ := stringField(f, "timestamp")
@@ -193,8 +197,11 @@ func (c *converter) moveState(f map[string]json.RawMessage, extra *session.Envel
 
 // learn notes what the session and the linking of sidechains need from a record.
 func (c *converter) learn(f map[string]json.RawMessage, rec *session.Record, info *recordInfo) {
-	if cwd := contextField(info.extra.Context, "cwd"); c.cwd == "" && cwd != "" {
-		c.cwd = cwd
+	if cwd := contextField(info.extra.Context, "cwd"); cwd != "" {
+		c.lastCwd = cwd
+		if c.cwd == "" {
+			c.cwd = cwd
+		}
 	}
 	if rec.Type == "summary" {
 		if s, ok := stringField(f, "summary"); ok {

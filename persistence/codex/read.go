@@ -31,7 +31,7 @@ func Read(r io.Reader, path string, progress func(int64)) (*transcript.File, err
 		line   line
 	}
 	var lines []raw
-	in := transcript.NewLines(r)
+	in := transcript.NewLines(r, progress)
 	for {
 		text, n, ok, err := in.Next()
 		if err != nil {
@@ -39,9 +39,6 @@ func Read(r io.Reader, path string, progress func(int64)) (*transcript.File, err
 		}
 		if !ok {
 			break
-		}
-		if progress != nil {
-			progress(in.BytesRead())
 		}
 		var l line
 		if err := json.Unmarshal(text, &l); err != nil || l.Type == "" {

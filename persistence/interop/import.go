@@ -18,6 +18,10 @@ import (
 type ImportOptions struct {
 	Format   string
 	Progress func(Progress)
+	// FileHistoryDir is where Claude Code keeps file backups (~/.claude/file-history, which
+	// holds a folder per session). Backups are looked for there first, then beside the
+	// transcript's Claude Code home when it is in one (<home>/projects/<project>/).
+	FileHistoryDir string
 }
 
 // ProgressInterval is the least time between two progress reports within a file.
@@ -127,6 +131,7 @@ func (run *importRun) file(src source, agentCalls map[string]string) (map[string
 	default:
 		var t *claudecode.Transcript
 		if t, err = claudecode.Read(f, src.path, agentCalls, onBytes); err == nil {
+			t.LoadBackups(run.opts.FileHistoryDir, claudecode.FileHistoryDir(src.path))
 			file, calls = &t.File, t.AgentCalls
 		}
 	}

@@ -10,13 +10,17 @@ import (
 // 1-based number, without its line ending. Lines may be of any length (a line can hold a
 // base64 image of megabytes).
 type Lines struct {
-	r    *bufio.Reader
-	n    int
-	read int64 // bytes read so far
+	r        *bufio.Reader
+	n        int
+	read     int64 // bytes read so far
+	progress func(bytesRead int64)
 }
 
-// NewLines reads lines from r.
-func NewLines(r io.Reader) *Lines { return &Lines{r: bufio.NewReaderSize(r, 64*1024)} }
+// NewLines reads lines from r. progress, unless nil, is called with the bytes read so far
+// each time Next returns a line.
+func NewLines(r io.Reader, progress func(bytesRead int64)) *Lines {
+	return &Lines{r: bufio.NewReaderSize(r, 64*1024), progress: progress}
+}
 
 // Next returns the next line that is not blank; ok is false at the end of the input.
 // The line is valid until the next call.
@@ -32,6 +36,9 @@ func (l *Lines) Next() (line []byte, number int, ok bool, err error) {
 		}
 		l.n++
 		if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 {
+			if l.progress != nil {
+				l.progress(l.read)
+			}
 			return trimmed, l.n, true, nil
 		}
 		if err != nil && err != io.EOF {
@@ -39,6 +46,3 @@ func (l *Lines) Next() (line []byte, number int, ok bool, err error) {
 		}
 	}
 }
-
-// BytesRead returns how many bytes of the input have been read.
-func (l *Lines) BytesRead() int64 { return l.read }

@@ -67,6 +67,36 @@ export function runNode(script, args = [], { env, timeoutMs = 20000 } = {}) {
   });
 }
 
+/**
+ * killAfterFirstLine runs `node script ...args`, waits for the first line it prints (a JSON
+ * document saying it has done its work), sends SIGKILL 100 ms later, and resolves once the
+ * process is gone (and reaped, so that its pid no longer looks alive) with that document,
+ * its exit code and signal. It rejects if the process ends without printing a line.
+ */
+export function killAfterFirstLine(script, args = []) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let line;
+    const guard = setTimeout(() => child.kill('SIGKILL'), 15000);
+    child.stderr.setEncoding('utf8').on('data', (d) => { err += d; });
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+      if (line === undefined && out.includes('\n')) {
+        line = out.slice(0, out.indexOf('\n'));
+        setTimeout(() => child.kill('SIGKILL'), 100);
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(guard);
+      if (line === undefined) reject(new Error(`${path.basename(script)} exited early (${code ?? signal}): ${err}`));
+      else resolve({ ...JSON.parse(line), code, signal });
+    });
+  });
+}
+
 /** runNodeJSON runs a helper that prints one JSON document, and returns it parsed. */
 export async function runNodeJSON(script, args = [], options) {
   const r = await runNode(script, args, options);

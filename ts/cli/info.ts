@@ -1,7 +1,7 @@
 import type { Command } from './command';
 import { printJSON } from './context';
 import { header } from './render';
-import { sessionArg } from './ids';
+import { withSession } from './ids';
 import { pricesOption } from './prices';
 import { formatCost, formatInt, localTime, resumeSummary } from '../resume-summary';
 import { whileWaiting } from './term';
@@ -13,9 +13,7 @@ export const info: Command = {
   usage: 'info <id> [--prices <file>] [--json]',
   options: { prices: { type: 'string' } },
   async run(ctx, args) {
-    const found = ctx.store.sessionInfo(sessionArg(args));
-    const session = ctx.store.openSession(found.id);
-    try {
+    return withSession(ctx, args, async (session) => {
       const prices = pricesOption(args);
       const details = await whileWaiting('reading the session', session.infoAsync({ prices }));
       const summary = resumeSummary(details);
@@ -49,8 +47,6 @@ export const info: Command = {
       }
       lines.push('', summary.text);
       ctx.out(lines.join('\n') + '\n');
-    } finally {
-      session.close();
-    }
+    });
   },
 };

@@ -19,17 +19,17 @@ import { rename } from './rename';
 import { stats } from './stats';
 import { search } from './search';
 import { importCommand } from './import';
+import { debugContext } from './debug-context';
 
 /**
  * The commands, in the order `sessionkeep help` lists them. A new command is a file in this
- * folder and a line here. `debug-context <id>` (what the context builder would send the
- * model) joins them when the context builder lands.
+ * folder and a line here.
  */
-const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats];
+const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats, debugContext];
 
 function usage(): string {
   const lines = ['usage: sessionkeep <command> [options]', '', 'commands:'];
-  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
+  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(14)} ${c.summary}`);
   lines.push(
     '',
     'every command takes:',

@@ -3,7 +3,7 @@ import { flag } from './args';
 import { printJSON } from './context';
 import { conversation, header } from './render';
 import { whileWaiting } from './term';
-import { sessionArg } from './ids';
+import { withSession } from './ids';
 
 /** show prints a session's conversation, tool calls and results included. */
 export const show: Command = {
@@ -12,14 +12,10 @@ export const show: Command = {
   usage: 'show <id> [--full] [--json]',
   options: { full: { type: 'boolean' } },
   async run(ctx, args) {
-    const info = ctx.store.sessionInfo(sessionArg(args));
-    const session = ctx.store.openSession(info.id);
-    try {
+    return withSession(ctx, args, async (session, info) => {
       const envelopes = await whileWaiting('reading the session', session.envelopesAsync());
       if (ctx.json) return printJSON(ctx, envelopes);
       ctx.out([...header(info, ctx.style), ...conversation(envelopes, ctx.style, flag(args, 'full'))].join('\n') + '\n');
-    } finally {
-      session.close();
-    }
+    });
   },
 };

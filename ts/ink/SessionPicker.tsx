@@ -45,15 +45,22 @@ export function SessionPicker(props: SessionPickerProps) {
   // Keys can come faster than renders (a paste, a fast typist): the handler reads the
   // position from the ref, which every key updates at once, not from the last render.
   const picked = useRef(0);
+  // The list is read through a ref too: Ink draws a frame before the effect that hands
+  // useInput this render's handler has run, so a key seen right after the list appears
+  // would otherwise meet the handler of the render before it (and an empty list).
+  const shownSessions = useRef(sessions);
+  shownSessions.current = sessions;
   const [, setShown] = useState(0);
   const selected = Math.min(picked.current, last);
   const rows = Math.max(1, visibleRows);
   const quit = props.onQuit ?? (() => exit());
 
   useInput((input, key) => {
-    const at = Math.min(picked.current, last);
+    const list = shownSessions.current;
+    const end = Math.max(0, list.length - 1);
+    const at = Math.min(picked.current, end);
     const move = (to: number) => {
-      picked.current = Math.max(0, Math.min(last, to));
+      picked.current = Math.max(0, Math.min(end, to));
       setShown(picked.current);
     };
     if (key.upArrow || input === 'k') move(at - 1);
@@ -61,8 +68,8 @@ export function SessionPicker(props: SessionPickerProps) {
     else if (key.pageUp) move(at - rows);
     else if (key.pageDown) move(at + rows);
     else if (key.home) move(0);
-    else if (key.end) move(last);
-    else if (key.return && sessions[at]) onResume(sessions[at]);
+    else if (key.end) move(end);
+    else if (key.return && list[at]) onResume(list[at]);
     else if ((input === 'n' || input === 'N') && onNew) onNew();
     else if (input === 'q' || input === 'Q' || key.escape) quit();
   }, { isActive });

@@ -1,0 +1,144 @@
+package session
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/goccy/go-json"
+)
+
+// ContextResult is a context built for one model call, and what it stands for.
+type ContextResult struct {
+	Messages               json.RawMessage `json:"messages"`
+	Strategy               string          `json:"strategy"`
+	TokensUsed             int64           `json:"tokensUsed"`
+	TokenBudget            int64           `json:"tokenBudget"`
+	OriginalMessageCount   int64           `json:"originalMessageCount"`
+	IncludedMessageCount   int64           `json:"includedMessageCount"`
+	SummarizedMessageCount int64           `json:"summarizedMessageCount"`
+	Provider               string          `json:"provider"`
+	Budget                 Budget          `json:"budget"`
+	// CompactionDue: the full history is past the compaction threshold of the window.
+	CompactionDue bool           `json:"compactionDue"`
+	Debug         *ContextReport `json:"debug"`
+}
+
+// BuildContext builds the messages of the next model call within opts' budget (seed 004):
+// strategies are tried in order until one fits, the result is repaired and checked to be
+// valid for the provider, and nothing stored changes. It reads the session's counts
+// through indexes and only the messages it sends, so its cost follows the budget, not the
+// length of the session.
+func (s *Session) BuildContext(opts BuildOptions) (*ContextResult, error) {
+	began := time.Now()
+	if err := opts.normalize(); err != nil {
+		return nil, err
+	}
+	if err := s.prepareContext(); err != nil {
+		return nil, err
+	}
+	v, err := newView(s, &opts)
+	if err != nil {
+		return nil, err
+	}
+	if v.empty() && v.summary == nil {
+		return nil, fmt.Errorf("%w: session %s has no messages to build a context from; append the user's message first", ErrInvalidArgument, s.id)
+	}
+	budget := opts.budget()
+	full, err := v.tokensFrom(v.start)
+	if err != nil {
+		return nil, err
+	}
+	budget.withConversation(calibrated(summaryTokens(v.summary)+full.Tokens, v.factor))
+	res, err := s.runStrategies(v, &opts, budget)
+	if err != nil {
+		return nil, err
+	}
+	res.CompactionDue = opts.compactionDue(budget)
+	res.Debug.finish(res, v, began)
+	s.keepReport(res.Debug)
+	return res, nil
+}
+
+// prepareContext makes everything recorded so far readable and counted.
+func (s *Session) prepareContext() error {
+	if err := s.readable(); err != nil {
+		return err
+	}
+	s.mgr.counter.wait(s.id)
+	if err := s.mgr.store.Sync(); err != nil {
+		return err
+	}
+	return s.countMissing()
+}
+
+// runStrategies tries the strategies in order and returns the first context that fits
+// and is valid.
+func (s *Session) runStrategies(v *view, opts *BuildOptions, budget Budget) (*ContextResult, error) {
+	report := &ContextReport{Provider: opts.Provider, Budget: budget}
+	first := 0
+	if opts.Strategy != "" {
+		first = indexOfStrategy(opts.Strategy)
+	}
+	for _, st := range strategies[first:] {
+		res, attempt, err := tryStrategy(st, v, opts.Provider, budget.AvailableTokens)
+		if err != nil {
+			return nil, err
+		}
+		report.Attempts = append(report.Attempts, attempt)
+		if res != nil {
+			res.Budget, res.Debug = budget, report
+			return res, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: no strategy produced a valid context (%+v)", ErrInvalidContext, report.Attempts)
+}
+
+// rawTokens is what messages cost, in raw units.
+func rawTokens(msgs []*ctxMessage) int64 {
+	var n int64
+	for _, m := range msgs {
+		n += m.tokens
+	}
+	return n
+}
+
+func indexOfStrategy(name string) int {
+	for i, st := range strategies {
+		if st.name() == name {
+			return i
+		}
+	}
+	return 0
+}
+
+// tryStrategy builds with one strategy; the result is nil when it does not fit or is not
+// valid, and the attempt says why.
+func tryStrategy(st strategy, v *view, provider string, budget int64) (*ContextResult, Attempt, error) {
+	attempt := Attempt{Strategy: st.name()}
+	if st.minBudget() > budget {
+		attempt.Outcome = OutcomeBelowMinimum
+		return nil, attempt, nil
+	}
+	d, err := st.build(v, budget)
+	if err != nil || d == nil {
+		attempt.Outcome = OutcomeDoesNotFit
+		return nil, attempt, err
+	}
+	msgs, repairs := repair(d.messages)
+	attempt.TokensUsed = calibrated(rawTokens(msgs), v.factor)
+	if attempt.TokensUsed > budget {
+		attempt.Outcome = OutcomeOverAfterRepair
+		return nil, attempt, nil
+	}
+	out := shape(msgs, provider)
+	if val, _ := ValidateContext(out, provider); !val.Valid {
+		attempt.Outcome, attempt.Problems = OutcomeInvalid, val.Problems
+		return nil, attempt, nil
+	}
+	attempt.Outcome = OutcomeChosen
+	res := &ContextResult{Messages: out, Strategy: st.name(), TokensUsed: attempt.TokensUsed, TokenBudget: budget,
+		OriginalMessageCount: v.idx.LastSeq + 1, IncludedMessageCount: d.included, SummarizedMessageCount: d.summarized,
+		Provider: provider}
+	v.note(d, msgs, repairs)
+	return res, attempt, nil
+}

@@ -1,0 +1,113 @@
+package session
+
+import "sync"
+
+// counter counts the tokens of messages as they end, on its own goroutine: tokenizing a
+// large tool output takes milliseconds per 10 KB, which must not land on the JS thread
+// that ingests chunks. Jobs are counted in the order they were queued, so each session's
+// messages are counted in seq order and the store can add up cumulative counts as they
+// arrive. What is still queued at close is dropped; the builder counts it lazily later.
+type counter struct {
+	store Store
+
+	mu      sync.Mutex
+	idle    *sync.Cond
+	queue   []countJob
+	pending map[string]int       // jobs queued or running, by session
+	names   map[string]toolNames // recent tool names, by session
+	running bool
+	closed  bool
+}
+
+// countJob is one ended message to count.
+type countJob struct {
+	sessionID string
+	seq       int64
+	role      string
+	provider  string
+	sidechain bool
+	blocks    [][]byte
+	usage     *Usage
+}
+
+func newCounter(store Store) *counter {
+	c := &counter{store: store, pending: map[string]int{}, names: map[string]toolNames{}}
+	c.idle = sync.NewCond(&c.mu)
+	return c
+}
+
+// add queues a job, starting the goroutine when it is not running.
+func (c *counter) add(j countJob) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.queue = append(c.queue, j)
+	c.pending[j.sessionID]++
+	if !c.running {
+		c.running = true
+		go c.run()
+	}
+}
+
+// run counts queued jobs until the queue is empty.
+func (c *counter) run() {
+	c.mu.Lock()
+	for len(c.queue) > 0 && !c.closed {
+		j := c.queue[0]
+		c.queue = c.queue[1:]
+		names := c.namesOf(j.sessionID)
+		c.mu.Unlock()
+		count := conversationCount(j.role, j.provider, j.sidechain, j.blocks, j.usage, names)
+		c.store.Apply(SetTokens{SessionID: j.sessionID, Seq: j.seq, Count: count})
+		c.mu.Lock()
+		c.pending[j.sessionID]--
+		c.idle.Broadcast()
+	}
+	c.running = false
+	c.idle.Broadcast()
+	c.mu.Unlock()
+}
+
+// namesOf returns the tool names the counter has seen in a session.
+func (c *counter) namesOf(sessionID string) toolNames {
+	n := c.names[sessionID]
+	if n == nil {
+		n = toolNames{}
+		c.names[sessionID] = n
+	}
+	return n
+}
+
+// wait returns once every job of a session queued so far is counted and handed to the
+// store, or the counter is closed.
+func (c *counter) wait(sessionID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.pending[sessionID] > 0 && !c.closed {
+		c.idle.Wait()
+	}
+}
+
+// forget drops what the counter keeps of a session that has shut down.
+func (c *counter) forget(sessionID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending[sessionID] == 0 {
+		delete(c.pending, sessionID)
+		delete(c.names, sessionID)
+	}
+}
+
+// close drops what is queued and waits for the job in progress, so that nothing is
+// applied to a store after it closes.
+func (c *counter) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	c.queue = nil
+	for c.running {
+		c.idle.Wait()
+	}
+}

@@ -1,0 +1,108 @@
+package session
+
+import (
+	"bytes"
+
+	"github.com/goccy/go-json"
+)
+
+// ctxMessage is one message of a context being built: a stored message (Seq ≥ 0), maybe
+// pruned, or one the builder made (a summary, the session state, a synthetic result).
+type ctxMessage struct {
+	seq    int64 // -1 when made by the builder
+	turn   int64
+	role   string
+	typ    string
+	status string
+	blocks [][]byte
+	tokens int64 // raw units of the message as it stands
+	pruned bool  // old tool outputs shortened or thinking dropped
+	extra  []byte
+}
+
+// draft is what a strategy proposes: the messages, and what they stand for.
+type draft struct {
+	messages   []*ctxMessage
+	included   int64 // stored messages included, verbatim or pruned
+	summarized int64 // stored messages represented by a summary or the session state
+	pruned     int64 // stored messages included pruned
+	summary    *Summary
+}
+
+// fromStored copies a stored message for the builder; the store's slices are valid only
+// during its scan.
+func fromStored(m *ContextMessage) *ctxMessage {
+	blocks := make([][]byte, len(m.Blocks))
+	for i, b := range m.Blocks {
+		blocks[i] = bytes.Clone(b)
+	}
+	return &ctxMessage{seq: m.Seq, turn: m.Turn, role: m.Role, typ: m.Type, status: m.Status,
+		blocks: blocks, tokens: m.Count.Tokens, extra: bytes.Clone(m.Extra)}
+}
+
+// userText is a message the builder makes: one text block from the user.
+func userText(text string) *ctxMessage {
+	b := mustJSON(textBlock{Type: BlockText, Text: text})
+	return &ctxMessage{seq: -1, turn: -1, role: "user", typ: TypeUser, blocks: [][]byte{b},
+		tokens: messageOverhead + blockOverhead + countText(text)}
+}
+
+// recount counts the message again from its blocks, after the builder changed them.
+func (m *ctxMessage) recount() {
+	m.tokens = countMessage(m.role, "", m.blocks, nil, toolNames{}).Tokens
+}
+
+// pruneMessage returns the message as an old turn is sent by pruned-tools: tool outputs
+// shortened by the kind of tool, long strings in tool inputs cut, thinking dropped.
+// names maps the tool_use ids seen so far to tool names.
+func pruneMessage(m *ctxMessage, stored TokenCount, names toolNames) *ctxMessage {
+	out := *m
+	out.blocks = make([][]byte, 0, len(m.blocks))
+	changed, results := false, false
+	for _, raw := range m.blocks {
+		b, ok := decodeBlock(raw)
+		if !ok {
+			out.blocks = append(out.blocks, raw)
+			continue
+		}
+		switch b.Type {
+		case BlockThinking, BlockRedactedThinking:
+			changed = true
+			continue
+		case BlockToolUse:
+			names[b.ID] = b.Name
+			if input, cut := pruneToolInput(b.Input); cut {
+				raw, changed = toolUseJSONOf(b, input), true
+			}
+		case BlockToolResult:
+			if text := pruneToolResult(b.Content, names[b.ToolUseID]); !resultIs(b.Content, text) {
+				raw, changed, results = toolResultJSON(b.ToolUseID, mustJSON(text), b.IsError), true, true
+			}
+		}
+		out.blocks = append(out.blocks, raw)
+	}
+	if !changed {
+		return m
+	}
+	out.pruned = true
+	out.tokens = stored.Pruned
+	if results { // the stored count may have known another tool name; count what is sent
+		out.recount()
+	}
+	return &out
+}
+
+// resultIs reports whether a tool result's content is the string text already.
+func resultIs(content json.RawMessage, text string) bool {
+	var s string
+	return len(content) > 0 && content[0] == '"' && json.Unmarshal(content, &s) == nil && s == text
+}
+
+// toolUseJSONOf writes a tool_use block with the fields the APIs accept, and input.
+func toolUseJSONOf(b ctxBlock, input json.RawMessage) []byte {
+	out, ok := toolUseBlockJSON(b.ID, b.Name, input)
+	if !ok {
+		out, _ = toolUseBlockJSON(b.ID, b.Name, []byte("{}"))
+	}
+	return out
+}

@@ -1,0 +1,43 @@
+package session_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// withSnapshot is transcript() with a file snapshot on its first record, as the Claude
+// Code importer gives a file-history-snapshot record.
+func withSnapshot() []session.Record {
+	recs := transcript()
+	recs[0].FileSnapshot = &session.FileSnapshot{ID: "snap-s0", MessageUUID: "u1",
+		Files: []session.SnapshotFile{{Path: "a.go", State: session.FilePresent, Content: []byte("package a\n")}}}
+	return recs
+}
+
+func TestImportedSnapshotsArePutOnceEvenForRecordsAlreadyStored(t *testing.T) {
+	e := newEnv(t)
+	must(e.mgr.Import(target("imp-snap"), transcript())) // imported before snapshots were read
+	listed := func() []session.SessionInfo { return must(e.mgr.List(session.ListFilter{})) }
+	before := listed()[0].UpdatedAt
+	for i := 0; i < 2; i++ {
+		count := must(e.mgr.Import(target("imp-snap"), withSnapshot()))
+		if count.Added != 0 || count.Existing != 7 {
+			t.Fatalf("import %d = %+v", i, count)
+		}
+		if err := e.store.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		snaps := must(e.store.FileSnapshots("imp-snap"))
+		if len(snaps) != 1 || snaps[0].ID != "snap-s0" || snaps[0].MessageUUID != "u1" || !snaps[0].Files[0].BackedUp {
+			t.Fatalf("import %d: snapshots = %+v", i, snaps)
+		}
+		if got := listed()[0].UpdatedAt; !got.Equal(before) {
+			t.Fatalf("import %d moved the session's last activity from %v to %v", i, before, got)
+		}
+	}
+	if !before.Equal(t0.Add(6 * time.Second)) {
+		t.Fatalf("last activity %v", before)
+	}
+}

@@ -1,0 +1,48 @@
+package session
+
+import (
+	"math"
+
+	"github.com/goccy/go-json"
+)
+
+// countMissing counts, once, the messages whose counts are missing: messages stored
+// before token counting existed, a message a crash left interrupted, or counts dropped
+// when a store closed. From the first gap on, every message's cumulative counts are
+// written again, with the counts already stored kept.
+func (s *Session) countMissing() error {
+	store := s.mgr.store
+	from, found, err := store.FirstUncounted(s.id)
+	if err != nil || !found {
+		return err
+	}
+	names := toolNames{}
+	var ops []Op
+	err = store.ScanContext(s.id, from, math.MaxInt64, func(m *ContextMessage) error {
+		if m.Status == MessageStreaming { // still being written; counted when it ends
+			return nil
+		}
+		count := m.Count
+		if !m.Counted {
+			count = conversationCount(m.Role, m.Provider, m.IsSidechain, m.Blocks, usageOf(m.Meta), names)
+		}
+		ops = append(ops, SetTokens{SessionID: s.id, Seq: m.Seq, Count: count})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	store.Apply(ops...)
+	return store.Sync()
+}
+
+// usageOf returns the usage a stored message's fields carry, if any.
+func usageOf(meta []byte) *Usage {
+	var m struct {
+		Usage *Usage `json:"usage"`
+	}
+	if json.Unmarshal(meta, &m) != nil {
+		return nil
+	}
+	return m.Usage
+}

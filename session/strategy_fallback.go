@@ -1,0 +1,83 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+)
+
+// fallback always fits: one user message with the last prompt's text and as much of the
+// session state as the budget leaves, both cut to fit. Only a budget too small for any
+// message at all fails, with ErrBudgetTooSmall.
+type fallback struct{}
+
+// minFallbackTokens is the smallest budget, in raw units, that holds a message with text.
+const minFallbackTokens = messageOverhead + blockOverhead + 1
+
+func (fallback) name() string     { return FallbackName }
+func (fallback) priority() int    { return 1 << 30 }
+func (fallback) minBudget() int64 { return 0 }
+
+func (fallback) build(v *view, budget int64) (*draft, error) {
+	raw := rawUnits(budget, v.factor) - messageOverhead - blockOverhead
+	if raw < 1 {
+		return nil, fmt.Errorf("%w: %d tokens are left for the conversation; give a larger contextWindow, a shorter system prompt or fewer tools, or a smaller reserve", ErrBudgetTooSmall, budget)
+	}
+	st, err := v.workState()
+	if err != nil {
+		return nil, err
+	}
+	prompt, err := v.lastPromptText()
+	if err != nil {
+		return nil, err
+	}
+	text := fitText(st.text(), prompt, raw)
+	d := &draft{messages: []*ctxMessage{userText(text)}, summarized: v.idx.LastSeq + 1}
+	return d, nil
+}
+
+// lastPromptText returns the text of the last turn's prompt, "" when it has none.
+func (v *view) lastPromptText() (string, error) {
+	m, seq, err := v.opening("")
+	if err != nil || seq < 0 {
+		return "", err
+	}
+	var parts []string
+	for _, raw := range m.blocks {
+		if b, ok := decodeBlock(raw); ok && b.Type == BlockText && b.Text != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n"), nil
+}
+
+// fitText joins the state and the prompt within raw tokens: the prompt comes first in
+// importance, then as much of the state as is left.
+func fitText(state, prompt string, raw int64) string {
+	const joint = "\n\nTHE USER'S LAST MESSAGE:\n"
+	if prompt == "" {
+		return truncateToTokens(state, raw)
+	}
+	prompt = truncateToTokens(prompt, raw)
+	left := raw - countText(prompt) - countText(joint)
+	if left <= 0 {
+		return prompt
+	}
+	return truncateToTokens(state, left) + joint + prompt
+}
+
+// truncateToTokens returns the longest prefix of s (cut at a character) within n tokens.
+func truncateToTokens(s string, n int64) string {
+	if countText(s) <= n {
+		return s
+	}
+	lo, hi := 0, min(len(s), int(n)*16)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if countText(cutRunes(s, mid)) <= n {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return cutRunes(s, lo)
+}

@@ -1,0 +1,33 @@
+import type { Command } from './command';
+import { UsageError, intOption, stringOption } from './args';
+import { printJSON } from './context';
+import { whileWaiting } from './term';
+import { withSession } from './ids';
+import type { ContextProvider } from '../context-types';
+
+/** DEFAULT_WINDOW is the window assumed for a session that records none. */
+const DEFAULT_WINDOW = 200_000;
+const PROVIDERS: ContextProvider[] = ['anthropic', 'openai'];
+
+/**
+ * debugContext builds the context the session's next model call would get (seed 004's
+ * /debug context) and prints its report: the strategy, tokens used against the budget, and
+ * the messages included, pruned and summarized. Nothing is summarized: it shows what fits now.
+ */
+export const debugContext: Command = {
+  name: 'debug-context',
+  summary: 'what the next model call would be sent, and why',
+  usage: 'debug-context <id> [--window <tokens>] [--provider anthropic|openai] [--json]',
+  options: { window: { type: 'string', short: 'w' }, provider: { type: 'string' } },
+  async run(ctx, args) {
+    const provider = (stringOption(args, 'provider') ?? 'anthropic') as ContextProvider;
+    if (!PROVIDERS.includes(provider)) throw new UsageError(`--provider must be anthropic or openai, not ${JSON.stringify(provider)}`);
+    return withSession(ctx, args, async (session, info) => {
+      const contextWindow = intOption(args, 'window', info.contextWindow || DEFAULT_WINDOW);
+      const result = await whileWaiting('building the context', session.buildContextAsync({ contextWindow, provider }));
+      const { text, ...report } = result.debug;
+      if (ctx.json) return printJSON(ctx, report);
+      ctx.out(text.endsWith('\n') ? text : text + '\n');
+    });
+  },
+};

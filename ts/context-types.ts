@@ -1,0 +1,164 @@
+/** The API a context is built for: Anthropic Messages or OpenAI Chat Completions. */
+export type ContextProvider = 'anthropic' | 'openai';
+
+/** The strategies, in the order buildContext tries them. */
+export type ContextStrategy = 'full-history' | 'pruned-tools' | 'recent-plus-summary' | 'minimal-state' | 'fallback';
+
+/**
+ * A summarizer calls the caller's model: it gets messages (Anthropic Messages shaped, the
+ * previous summary first, old tool outputs pruned) and resolves to a summary of about
+ * targetTokens tokens.
+ */
+export type Summarizer = (messages: unknown[], targetTokens: number) => Promise<string>;
+
+export interface BuildContextOptions {
+  /** The model's context window, in tokens. */
+  contextWindow: number;
+  /** Counted against the budget; not included in the messages. */
+  systemPrompt?: string;
+  /** Tool definitions as sent to the API; counted against the budget. */
+  tools?: unknown;
+  /** Fraction of the window kept for the response, at least 0 and below 1. Default 0.25. */
+  reserve?: number;
+  /** An absolute response reserve in tokens, instead of `reserve`. */
+  reserveTokens?: number;
+  /** Default 'anthropic'. */
+  provider?: ContextProvider;
+  /** The first strategy to try; the ones before it are skipped. */
+  strategy?: ContextStrategy;
+  /** Turns kept verbatim by pruned-tools. Default 3. */
+  recentTurns?: number;
+  /** Fraction of the window past which compaction is due. Default 0.75. */
+  compactThreshold?: number;
+}
+
+export interface BuildContextAsyncOptions extends BuildContextOptions {
+  /**
+   * With a summarizer, buildContextAsync compacts when compaction is due (unless
+   * autoCompact is false), and has a summary made when only minimal-state or the fallback
+   * would fit otherwise. Summaries are cached by range and never made twice.
+   */
+  summarize?: Summarizer;
+  autoCompact?: boolean;
+  /** Turns a compaction keeps verbatim. Default 3. */
+  keepRecentTurns?: number;
+  /** Called when an automatic compaction starts and when it is done, for a TUI to show. */
+  onCompaction?: (event: CompactionEvent) => void;
+  /** The summarizer's model, recorded with each summary. */
+  model?: string;
+  targetTokens?: number;
+  maxInputTokens?: number;
+}
+
+export interface CompactionEvent {
+  phase: 'start' | 'done';
+  trigger: 'threshold';
+  plan: CompactPlan;
+  result?: CompactResult;
+}
+
+export interface ContextBudget {
+  contextWindow: number;
+  systemPromptTokens: number;
+  toolDefinitionTokens: number;
+  reserveForResponse: number;
+  availableTokens: number;
+  /** What the full history (from the last compaction) would take. */
+  conversationTokens: number;
+  /** Of the window, with the full history, system prompt and tools. */
+  utilizationPercent: number;
+  /** Provider tokens per o200k token used for this provider. */
+  calibration: number;
+}
+
+export interface ContextResult {
+  /** Anthropic: {role, content: blocks}. OpenAI: Chat Completions messages. The system prompt is not included. */
+  messages: any[];
+  strategy: ContextStrategy;
+  tokensUsed: number;
+  tokenBudget: number;
+  originalMessageCount: number;
+  includedMessageCount: number;
+  summarizedMessageCount: number;
+  provider: ContextProvider;
+  budget: ContextBudget;
+  /** The full history is past the compaction threshold: call compact(), or buildContextAsync with a summarizer. */
+  compactionDue: boolean;
+  debug: ContextReport;
+  /** Set by buildContextAsync when it compacted before building. */
+  compaction?: CompactResult;
+}
+
+export interface ContextRepair { kind: string; seq: number; toolUseId?: string }
+
+export interface ContextAttempt { strategy: ContextStrategy; outcome: string; tokensUsed?: number }
+
+/** What a built context holds and how it was chosen: seed 004's /debug context. */
+export interface ContextReport {
+  strategy: ContextStrategy;
+  provider: ContextProvider;
+  budget: ContextBudget;
+  tokensUsed: number;
+  originalMessageCount: number;
+  includedMessageCount: number;
+  prunedMessageCount: number;
+  summarizedMessageCount: number;
+  sentMessageCount: number;
+  boundary?: Compaction;
+  summary?: { fromSeq: number; toSeq: number; tokens: number; model: string };
+  attempts: ContextAttempt[];
+  repairs: ContextRepair[];
+  compactionDue: boolean;
+  builtAt: string;
+  durationMs: number;
+  /** The report as readable text. */
+  text: string;
+}
+
+export interface CompactOptions {
+  summarize?: Summarizer;
+  /** Default 3. */
+  keepRecentTurns?: number;
+  /** Plan only: say what would happen, call nothing, write nothing. */
+  dryRun?: boolean;
+  model?: string;
+  /** The length asked of each summary; by default from the input, at most 2,000. */
+  targetTokens?: number;
+  /** The most one summarizer call is given; longer ranges take several calls. Default 60,000. */
+  maxInputTokens?: number;
+}
+
+export interface CompactPlan {
+  compactable: boolean;
+  reason?: string;
+  /** The first message kept verbatim; the ones before it are summarized. */
+  cutSeq: number;
+  summarizedMessageCount: number;
+  keptMessageCount: number;
+  keptTurns: number;
+  tokensBefore: number;
+  tokensKept: number;
+  summaryCached: boolean;
+  boundary?: Compaction;
+}
+
+export interface Compaction {
+  boundarySeq: number;
+  trigger: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  createdAt: string;
+}
+
+export interface CompactResult {
+  compacted: boolean;
+  dryRun: boolean;
+  plan: CompactPlan;
+  boundary?: Compaction;
+  /** Summarizer calls this compaction made (0 when the summary was cached). */
+  summarizerCalls: number;
+}
+
+export interface ContextProblem { index: number; code: string; message: string }
+
+export interface ContextValidation { valid: boolean; problems: ContextProblem[] }
