@@ -189,6 +189,7 @@ func lookupSID(c *conn, id string) (int64, error) {
 // putBlock stores a block, or replaces a partial checkpoint of it. A large complete block
 // goes to the blob table; checkpoints stay inline since they are replaced soon.
 func (w *writer) putBlock(sid int64, op session.PutBlock) error {
+	w.blocksInBatch = w.blocksInBatch || !op.Partial
 	body, blobID := any(op.JSON), any(nil)
 	if !op.Partial && len(op.JSON) > BlobThreshold {
 		id, err := putBlob(w.c, op.JSON)

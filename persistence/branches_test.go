@@ -54,6 +54,7 @@ func TestForkSharesBlobsAndCopiesRows(t *testing.T) {
 	if n := queryInt(t, db, `SELECT message_count + tool_count FROM sessions WHERE sid = ?`, sid); n != 4 {
 		t.Errorf("the fork's counts add up to %d, want 3 messages and 1 tool", n)
 	}
+	indexed(t, s)
 	if n := queryInt(t, db, `SELECT COUNT(*) FROM message_search WHERE message_search MATCH 'ok'`); n != 2 {
 		t.Errorf("the fork's text is not searchable: %d matches, want 2", n)
 	}

@@ -58,6 +58,7 @@ func (w *writer) fork(op session.ForkSession) error {
 		return err
 	}
 	to := w.sids[op.Info.ID]
+	w.blocksInBatch = true
 	if err := w.mapForkSeqs(op.Seqs); err != nil {
 		return err
 	}

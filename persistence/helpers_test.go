@@ -89,3 +89,15 @@ func mustIngest(t *testing.T, s *session.Session, chunks ...session.Chunk) {
 		}
 	}
 }
+
+// indexed waits until every block committed so far is in the search index, as a search
+// does before it queries.
+func indexed(t *testing.T, s *Store) {
+	t.Helper()
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.w.catchUpIndex(); err != nil {
+		t.Fatal(err)
+	}
+}

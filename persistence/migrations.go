@@ -138,6 +138,7 @@ var migrations = []migration{
 		`ALTER TABLE messages ADD COLUMN body BLOB`,
 		`ALTER TABLE messages ADD COLUMN layout BLOB`,
 	}},
+	{7, "search indexing through a queue, off the path that makes messages durable", searchQueueMigration},
 }
 
 // migrate brings the database's schema up to the newest migration.

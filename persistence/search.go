@@ -12,10 +12,14 @@ import (
 const snippetTokens = 16
 
 // Search returns the messages whose text matches q, best first (FTS5's bm25 rank over the
-// text of their blocks), each message once.
+// text of their blocks), each message once. It first lets the index catch up with every
+// block committed before the call.
 func (s *Store) Search(q session.SearchQuery) ([]session.SearchHit, error) {
 	match, err := q.MatchExpression()
 	if err != nil {
+		return nil, err
+	}
+	if err := s.w.catchUpIndex(); err != nil {
 		return nil, err
 	}
 	query := `SELECT s.id, m.uuid, snippet(message_search, 0, ?, ?, '…', ?), m.role, m.created_at, s.title, s.project_path

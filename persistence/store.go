@@ -56,7 +56,12 @@ func Open(path string) (*Store, error) {
 		c.close()
 		return nil, err
 	}
-	return &Store{path: path, w: newWriter(c, processOwner()), recovered: recovered}, nil
+	w, err := newWriter(c, processOwner())
+	if err != nil {
+		c.close()
+		return nil, err
+	}
+	return &Store{path: path, w: w, recovered: recovered}, nil
 }
 
 // setUp migrates the schema and recovers what a crash left unfinished.

@@ -42,16 +42,28 @@ type writer struct {
 	dropped   error  // Ops skipped for conflicting with what is stored, reported by Flush
 	closing   bool
 	stopped   bool
-	wake      chan struct{}
-	hurry     chan struct{} // someone waits: commit without waiting out the window
+	// The search index (search_index.go): blocks wait in search_pending until the writer is
+	// idle or a search waits for them.
+	indexPending  bool  // blocks are waiting to be indexed
+	ownBlocks     bool  // this writer wrote some of them, so it may index them when idle
+	indexWaiters  int   // searches waiting for the index to catch up
+	indexErr      error // why the last slice failed to index; nil after one that did not
+	blocksInBatch bool  // the batch being applied wrote blocks (writer goroutine only)
+	wake          chan struct{}
+	hurry         chan struct{} // someone waits: commit without waiting out the window
 }
 
-func newWriter(c *conn, owner string) *writer {
+func newWriter(c *conn, owner string) (*writer, error) {
 	w := &writer{c: c, owner: owner, sids: map[string]int64{},
 		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
+	behind, err := w.indexBehind()
+	if err != nil {
+		return nil, storageError("reading the search queue", err)
+	}
+	w.indexPending = behind
 	go w.run()
-	return w
+	return w, nil
 }
 
 // enqueue queues ops; it never waits on disk.
@@ -159,12 +171,14 @@ func (w *writer) run() {
 	failures := 0
 	window := time.NewTimer(commitWindow)
 	window.Stop()
+	idle := time.NewTimer(indexIdle)
+	idle.Stop()
 	for {
+		index := false
 		if failures > 0 {
 			time.Sleep(retryDelay)
 		} else {
-			<-w.wake
-			w.gather(window)
+			index = w.await(window, idle)
 		}
 		w.mu.Lock()
 		batch, target := w.queue, w.queued
@@ -172,6 +186,7 @@ func (w *writer) run() {
 		wantDurable, closing := w.flushTo > w.durable || w.closing, w.closing
 		w.mu.Unlock()
 
+		w.blocksInBatch = false
 		err := w.commit(batch)
 		if err == nil && wantDurable {
 			err = w.checkpoint()
@@ -189,6 +204,9 @@ func (w *writer) run() {
 			if wantDurable {
 				w.durable = target
 			}
+			if w.blocksInBatch {
+				w.indexPending, w.ownBlocks = true, true
+			}
 		}
 		done := closing && (err == nil || failures >= closeAttempts)
 		w.stopped = done
@@ -197,6 +215,52 @@ func (w *writer) run() {
 		if done {
 			return
 		}
+		if index && err == nil && !closing {
+			w.indexStep()
+		}
+	}
+}
+
+// await waits for Ops, then waits out the commit window. It returns true instead when the
+// writer should index a slice of blocks for search: a search waits for the index, or the
+// writer has had nothing to commit for indexIdle and blocks it wrote are waiting.
+func (w *writer) await(window, idle *time.Timer) (index bool) {
+	w.mu.Lock()
+	pending, waited, own := w.indexPending, w.indexWaiters > 0, w.ownBlocks
+	w.mu.Unlock()
+	switch {
+	case pending && waited:
+		return true
+	case !pending || !own:
+		<-w.wake
+		w.gather(window)
+		return false
+	}
+	idle.Reset(indexIdle)
+	select {
+	case <-w.wake:
+		idle.Stop()
+		w.gather(window)
+		return false
+	case <-idle.C:
+		return true
+	}
+}
+
+// indexStep indexes one slice of the waiting blocks; after a failure it pauses, so that a
+// damaged index does not keep the writer busy, and waiting searches get the error.
+func (w *writer) indexStep() {
+	more, err := w.indexNextSlice()
+	w.mu.Lock()
+	w.indexErr = err
+	if err == nil {
+		w.indexPending = more
+		w.ownBlocks = w.ownBlocks && more
+	}
+	w.changed.Broadcast()
+	w.mu.Unlock()
+	if err != nil {
+		time.Sleep(retryDelay)
 	}
 }
 
