@@ -1,6 +1,14 @@
 package session
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
+
+// counterQuiet is how long no message must have ended before the counter starts counting:
+// while a bulk restore or a fast stream ends messages back to back, tokenizing would take a
+// core from the writer and the JS thread. A wait for the counts cuts it short.
+const counterQuiet = 20 * time.Millisecond
 
 // counter counts the tokens of messages as they end, on its own goroutine: tokenizing a
 // large tool output takes milliseconds per 10 KB, which must not land on the JS thread
@@ -17,6 +25,9 @@ type counter struct {
 	names   map[string]toolNames // recent tool names, by session
 	running bool
 	closed  bool
+	lastAdd time.Time     // when the last job was queued
+	waiters int           // callers in wait
+	hurry   chan struct{} // a wait or close: stop settling
 }
 
 // countJob is one ended message to count.
@@ -31,7 +42,7 @@ type countJob struct {
 }
 
 func newCounter(store Store) *counter {
-	c := &counter{store: store, pending: map[string]int{}, names: map[string]toolNames{}}
+	c := &counter{store: store, pending: map[string]int{}, names: map[string]toolNames{}, hurry: make(chan struct{}, 1)}
 	c.idle = sync.NewCond(&c.mu)
 	return c
 }
@@ -45,6 +56,7 @@ func (c *counter) add(j countJob) {
 	}
 	c.queue = append(c.queue, j)
 	c.pending[j.sessionID]++
+	c.lastAdd = time.Now()
 	if !c.running {
 		c.running = true
 		go c.run()
@@ -55,6 +67,10 @@ func (c *counter) add(j countJob) {
 func (c *counter) run() {
 	c.mu.Lock()
 	for len(c.queue) > 0 && !c.closed {
+		c.settle()
+		if len(c.queue) == 0 || c.closed {
+			break
+		}
 		j := c.queue[0]
 		c.queue = c.queue[1:]
 		names := c.namesOf(j.sessionID)
@@ -68,6 +84,34 @@ func (c *counter) run() {
 	c.running = false
 	c.idle.Broadcast()
 	c.mu.Unlock()
+}
+
+// settle waits, with c.mu held, until no job has been queued for counterQuiet, unless
+// someone waits for counts or the counter closes.
+func (c *counter) settle() {
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for !c.closed && c.waiters == 0 {
+		left := counterQuiet - time.Since(c.lastAdd)
+		if left <= 0 {
+			return
+		}
+		t.Reset(left)
+		c.mu.Unlock()
+		select {
+		case <-t.C:
+		case <-c.hurry:
+		}
+		c.mu.Lock()
+	}
+}
+
+// urge cuts a settle short.
+func (c *counter) urge() {
+	select {
+	case c.hurry <- struct{}{}:
+	default:
+	}
 }
 
 // namesOf returns the tool names the counter has seen in a session.
@@ -85,6 +129,9 @@ func (c *counter) namesOf(sessionID string) toolNames {
 func (c *counter) wait(sessionID string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.waiters++
+	defer func() { c.waiters-- }()
+	c.urge()
 	for c.pending[sessionID] > 0 && !c.closed {
 		c.idle.Wait()
 	}
@@ -107,6 +154,7 @@ func (c *counter) close() {
 	defer c.mu.Unlock()
 	c.closed = true
 	c.queue = nil
+	c.urge()
 	for c.running {
 		c.idle.Wait()
 	}
