@@ -186,7 +186,7 @@ export function open(dir) {
     sync: () => store.flush(),
     restore: (id) => withSession(id, async (s) => toHarnessAll(await s.envelopesAsync())),
     tail: (id, n) => withSession(id, async (s) => toHarnessAll(await s.tailAsync(n))),
-    list: () => store.listSessions().map((i) => ({ sessionId: i.id, title: i.title, messageCount: i.messageCount, updatedAt: i.updatedAt })),
+    list: () => store.listSessions({ fields: ['id', 'title', 'messageCount', 'updatedAt'] }).map((i) => ({ sessionId: i.id, title: i.title, messageCount: i.messageCount, updatedAt: i.updatedAt })),
     size() {
       let n = 0;
       for (const f of [DB, `${DB}-wal`, `${DB}-shm`, IDS]) {

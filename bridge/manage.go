@@ -15,7 +15,7 @@ func init() {
 	native.Register("deleteSessionAsync", deleteSessionAsync)
 	native.Register("moveProject", moveProject)
 	native.Register("moveProjectAsync", moveProjectAsync)
-	native.Register("listSessionsAsync", storeQuery(listSessionsAsync, true))
+	native.Register("listSessionsAsync", listSessionsAsync)
 }
 
 // byID returns the exported function name(store, id) of a Manager method that takes an id.
@@ -86,7 +86,3 @@ func moveArgs(c *native.Call) (h *storeHandle, from, to string, err error) {
 	return
 }
 
-// listSessionsAsync lists sessions, off the JS thread.
-func listSessionsAsync(h *storeHandle, f session.ListFilter) (any, error) {
-	return h.sessions.List(f)
-}

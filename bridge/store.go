@@ -108,19 +108,3 @@ func sessionValue(sc *native.Scope, s *session.Session) (native.Value, error) {
 	return sc.Array(v, sc.String(s.ID())), nil
 }
 
-// listSessions(store, filterJSON?) -> JSON of SessionInfo[]
-func listSessions(c *native.Call) (native.Value, error) {
-	h, err := storeArg(c)
-	if err != nil {
-		return native.Value{}, err
-	}
-	var filter session.ListFilter
-	if err := decodeArg(c, 1, "options", &filter); err != nil {
-		return native.Value{}, err
-	}
-	list, err := h.sessions.List(filter)
-	if err != nil {
-		return native.Value{}, err
-	}
-	return jsonResult(c, list)
-}

@@ -13,9 +13,9 @@ func (s *Store) SessionDetails(id string) (session.SessionDetails, error) {
 	var d session.SessionDetails
 	err := s.read(func(c *conn) error {
 		sid := int64(-1)
-		err := c.query(`SELECT sid, `+sessionColumns+` FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+		err := c.query(`SELECT sid, `+allInfo.sql()+` FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
 			sid = row[0].(int64)
-			d.SessionInfo = scanInfo(row[1:])
+			d.SessionInfo = allInfo.scan(row[1:])
 			return nil
 		})
 		if err != nil {

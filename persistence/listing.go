@@ -9,47 +9,122 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// sessionColumns are read into a SessionInfo by scanInfo, in this order.
-const sessionColumns = `id, project_path, title, provider, model, context_window, created_at, updated_at,
-	last_message_at, last_accessed_at, archived_at, message_count, tool_count,
-	input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, context_tokens,
-	status, corruption, session_key, checkpoint, sdk_session_id, seen_seq, forked_from, forked_from_uuid`
+// infoColumn is a column of the sessions table read into a SessionInfo: the fields of the
+// listing that need it (0: only a listing of every field), and how it is read.
+type infoColumn struct {
+	name   string
+	fields session.InfoFields
+	read   func(d *rowDecoder, i int, info *session.SessionInfo)
+}
 
-// scanInfo reads a session's listing. A column holding a value of the wrong type (the
+// infoColumns are the columns a listing reads, those of the fields it wants.
+var infoColumns = []infoColumn{
+	{"id", session.InfoID, func(d *rowDecoder, i int, info *session.SessionInfo) { info.ID = d.text(i, "id") }},
+	{"project_path", session.InfoProjectPath, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.ProjectPath = d.text(i, "project_path")
+	}},
+	{"title", session.InfoTitle, func(d *rowDecoder, i int, info *session.SessionInfo) { info.Title = d.text(i, "title") }},
+	{"provider", session.InfoProvider, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.Provider = d.text(i, "provider")
+	}},
+	{"model", session.InfoModel, func(d *rowDecoder, i int, info *session.SessionInfo) { info.Model = d.text(i, "model") }},
+	{"context_window", session.InfoContextWindow, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.ContextWindow = d.integer(i, "context_window")
+	}},
+	{"created_at", session.InfoCreatedAt, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.CreatedAt = d.time(i, "created_at")
+	}},
+	{"updated_at", session.InfoUpdatedAt, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.UpdatedAt = d.time(i, "updated_at")
+	}},
+	{"last_message_at", session.InfoLastMessageAt, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.LastMessageAt = d.time(i, "last_message_at")
+	}},
+	{"last_accessed_at", session.InfoLastAccessedAt, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.LastAccessedAt = d.time(i, "last_accessed_at")
+	}},
+	{"archived_at", session.InfoArchivedAt | session.InfoStatus, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.ArchivedAt = d.time(i, "archived_at")
+	}},
+	{"message_count", session.InfoMessageCount, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.MessageCount = d.integer(i, "message_count")
+	}},
+	{"tool_count", session.InfoToolCount, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.ToolCount = d.integer(i, "tool_count")
+	}},
+	{"input_tokens", session.InfoTokens, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.Tokens.InputTokens = d.integer(i, "input_tokens")
+	}},
+	{"output_tokens", session.InfoTokens, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.Tokens.OutputTokens = d.integer(i, "output_tokens")
+	}},
+	{"cache_read_tokens", session.InfoTokens, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.Tokens.CacheReadInputTokens = d.integer(i, "cache_read_tokens")
+	}},
+	{"cache_creation_tokens", session.InfoTokens, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.Tokens.CacheCreationInputTokens = d.integer(i, "cache_creation_tokens")
+	}},
+	{"context_tokens", session.InfoTokens, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.Tokens.ContextTokens = d.integer(i, "context_tokens")
+	}},
+	{"status", session.InfoStatus, func(d *rowDecoder, i int, info *session.SessionInfo) { info.Status = d.text(i, "status") }},
+	{"corruption", session.InfoCorruption | session.InfoStatus, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.Corruption = d.text(i, "corruption")
+	}},
+	{"session_key", session.InfoKey, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.Key = d.optionalText(i, "session_key")
+	}},
+	{"checkpoint", session.InfoCheckpoint, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.Checkpoint = d.optionalInteger(i, "checkpoint")
+	}},
+	{"sdk_session_id", session.InfoSDKSession, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		info.SDKSession = d.text(i, "sdk_session_id")
+	}},
+	{"seen_seq", 0, func(d *rowDecoder, i int, info *session.SessionInfo) { info.SeenSeq = d.integer(i, "seen_seq") }},
+	{"forked_from", session.InfoForkedFrom, func(d *rowDecoder, i int, info *session.SessionInfo) {
+		if from := d.text(i, "forked_from"); from != "" {
+			info.ForkedFrom = &session.ForkOrigin{SessionID: from, UUID: d.text(i+1, "forked_from_uuid")}
+		}
+	}},
+	{"forked_from_uuid", session.InfoForkedFrom, nil}, // read with forked_from
+}
+
+// infoSelection is the columns a listing of some fields reads, in the order selected.
+type infoSelection []infoColumn
+
+// selectInfo returns the columns the fields f need.
+func selectInfo(f session.InfoFields) infoSelection {
+	var sel infoSelection
+	for _, c := range infoColumns {
+		if c.fields&f != 0 || f == session.AllInfoFields {
+			sel = append(sel, c)
+		}
+	}
+	return sel
+}
+
+// allInfo is the selection of every column, for reads of one whole listing.
+var allInfo = selectInfo(session.AllInfoFields)
+
+// sql returns the selected column names, comma separated.
+func (sel infoSelection) sql() string {
+	names := make([]string, len(sel))
+	for i, c := range sel {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// scan reads a session's listing from row. A column holding a value of the wrong type (the
 // file was damaged or edited by hand) does not fail the listing: the session is listed as
 // corrupted, saying which column is bad, so every other session still lists.
-func scanInfo(row []driver.Value) session.SessionInfo {
+func (sel infoSelection) scan(row []driver.Value) session.SessionInfo {
 	d := rowDecoder{row: row}
-	info := session.SessionInfo{
-		ID:             d.text(0, "id"),
-		ProjectPath:    d.text(1, "project_path"),
-		Title:          d.text(2, "title"),
-		Provider:       d.text(3, "provider"),
-		Model:          d.text(4, "model"),
-		ContextWindow:  d.integer(5, "context_window"),
-		CreatedAt:      d.time(6, "created_at"),
-		UpdatedAt:      d.time(7, "updated_at"),
-		LastMessageAt:  d.time(8, "last_message_at"),
-		LastAccessedAt: d.time(9, "last_accessed_at"),
-		ArchivedAt:     d.time(10, "archived_at"),
-		MessageCount:   d.integer(11, "message_count"),
-		ToolCount:      d.integer(12, "tool_count"),
-		Tokens: session.TokenTracker{
-			InputTokens:              d.integer(13, "input_tokens"),
-			OutputTokens:             d.integer(14, "output_tokens"),
-			CacheReadInputTokens:     d.integer(15, "cache_read_tokens"),
-			CacheCreationInputTokens: d.integer(16, "cache_creation_tokens"),
-			ContextTokens:            d.integer(17, "context_tokens"),
-		},
-		Status:     d.text(18, "status"),
-		Corruption: d.text(19, "corruption"),
-		Key:        d.optionalText(20, "session_key"),
-		Checkpoint: d.optionalInteger(21, "checkpoint"),
-		SDKSession: d.text(22, "sdk_session_id"),
-		SeenSeq:    d.integer(23, "seen_seq"),
-	}
-	if from := d.text(24, "forked_from"); from != "" {
-		info.ForkedFrom = &session.ForkOrigin{SessionID: from, UUID: d.text(25, "forked_from_uuid")}
+	var info session.SessionInfo
+	for i, c := range sel {
+		if c.read != nil {
+			c.read(&d, i, &info)
+		}
 	}
 	if len(d.bad) > 0 {
 		info.Corruption = strings.TrimPrefix(info.Corruption+"; ", "; ") + "unreadable columns: " + strings.Join(d.bad, ", ")
@@ -123,7 +198,12 @@ func (s *Store) ListSessions(filter session.ListFilter) ([]session.SessionInfo, 
 	if !filter.IncludeArchived {
 		where = append(where, `archived_at = 0`)
 	}
-	query := `SELECT ` + sessionColumns + ` FROM sessions`
+	want := filter.Want
+	if want == 0 {
+		want = session.AllInfoFields
+	}
+	sel := selectInfo(want)
+	query := `SELECT ` + sel.sql() + ` FROM sessions`
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, ` AND `)
 	}
@@ -136,13 +216,13 @@ func (s *Store) ListSessions(filter session.ListFilter) ([]session.SessionInfo, 
 		query += ` LIMIT ? OFFSET ?`
 		args = append(args, limit, filter.Offset)
 	}
-	return s.listInfo(query, args, "listing sessions")
+	return s.listInfo(sel, query, args, "listing sessions")
 }
 
 // FindSessions returns up to limit sessions whose id starts with prefix, in id order,
 // reading a range of the id index.
 func (s *Store) FindSessions(prefix string, limit int) ([]session.SessionInfo, error) {
-	query := `SELECT ` + sessionColumns + ` FROM sessions WHERE id >= ? AND `
+	query := `SELECT ` + allInfo.sql() + ` FROM sessions WHERE id >= ? AND `
 	args := []any{prefix}
 	if upper, ok := prefixUpperBound(prefix); ok {
 		query += `id < ?`
@@ -153,7 +233,7 @@ func (s *Store) FindSessions(prefix string, limit int) ([]session.SessionInfo, e
 	}
 	query += ` ORDER BY id LIMIT ?`
 	args = append(args, limit)
-	return s.listInfo(query, args, fmt.Sprintf("finding sessions by id prefix %q", prefix))
+	return s.listInfo(allInfo, query, args, fmt.Sprintf("finding sessions by id prefix %q", prefix))
 }
 
 // prefixUpperBound returns the least string greater than every string that starts with
@@ -166,11 +246,11 @@ func prefixUpperBound(prefix string) (string, bool) {
 	return prefix[:len(prefix)-1] + string(last+1), true
 }
 
-func (s *Store) listInfo(query string, args []any, what string) ([]session.SessionInfo, error) {
+func (s *Store) listInfo(sel infoSelection, query string, args []any, what string) ([]session.SessionInfo, error) {
 	list := []session.SessionInfo{}
 	err := s.read(func(c *conn) error {
 		return c.query(query, args, func(row []driver.Value) error {
-			list = append(list, scanInfo(row))
+			list = append(list, sel.scan(row))
 			return nil
 		})
 	})

@@ -139,6 +139,12 @@ var migrations = []migration{
 		`ALTER TABLE messages ADD COLUMN layout BLOB`,
 	}},
 	{7, "search indexing through a queue, off the path that makes messages durable", searchQueueMigration},
+	// Listings (newest first, archived left out) read these in order, with no sort: W4 of the
+	// speed benchmark, 1,000 sessions, went from 2.5 to 1.5 ms of SQLite.
+	{8, "indexes in the order listings read", []string{
+		`CREATE INDEX sessions_listed ON sessions(updated_at DESC, sid DESC) WHERE archived_at = 0`,
+		`CREATE INDEX sessions_listed_by_project ON sessions(project_path, updated_at DESC, sid DESC) WHERE archived_at = 0`,
+	}},
 }
 
 // migrate brings the database's schema up to the newest migration.

@@ -16,9 +16,9 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	var st session.SessionState
 	err := s.read(func(c *conn) error {
 		sid := int64(-1)
-		err := c.query(`SELECT sid, `+sessionColumns+` FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+		err := c.query(`SELECT sid, `+allInfo.sql()+` FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
 			sid = row[0].(int64)
-			st.Info = scanInfo(row[1:])
+			st.Info = allInfo.scan(row[1:])
 			st.Tracker = st.Info.Tokens
 			return nil
 		})

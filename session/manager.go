@@ -111,6 +111,11 @@ func (m *Manager) List(filter ListFilter) ([]SessionInfo, error) {
 	if filter.Limit < 0 || filter.Offset < 0 {
 		return nil, fmt.Errorf("%w: limit and offset must not be negative", ErrInvalidArgument)
 	}
+	want, err := ParseInfoFields(filter.Fields)
+	if err != nil {
+		return nil, err
+	}
+	filter.Want = want
 	if err := m.usable(); err != nil {
 		return nil, err
 	}

@@ -2,8 +2,6 @@ package session
 
 import (
 	"time"
-
-	"github.com/goccy/go-json"
 )
 
 // Store keeps sessions. It is small on purpose, so that more than one implementation can
@@ -111,28 +109,6 @@ type SessionInfo struct {
 	SeenSeq int64 `json:"-"`
 }
 
-// MarshalJSON writes the times as envelopes do: ISO 8601 UTC with milliseconds; a time
-// that never happened (no message yet, never archived) is left out.
-func (i SessionInfo) MarshalJSON() ([]byte, error) {
-	type plain SessionInfo
-	return json.Marshal(struct {
-		plain
-		CreatedAt      string `json:"createdAt"`
-		UpdatedAt      string `json:"updatedAt"`
-		LastMessageAt  string `json:"lastMessageAt,omitempty"`
-		LastAccessedAt string `json:"lastAccessedAt"`
-		ArchivedAt     string `json:"archivedAt,omitempty"`
-	}{plain(i), FormatTime(i.CreatedAt), FormatTime(i.UpdatedAt), optionalTime(i.LastMessageAt),
-		FormatTime(i.LastAccessedAt), optionalTime(i.ArchivedAt)})
-}
-
-func optionalTime(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return FormatTime(t)
-}
-
 // Session statuses.
 const (
 	StatusActive      = "active"
@@ -151,10 +127,14 @@ type SessionState struct {
 }
 
 // ListFilter narrows ListSessions. Zero values mean no filter; Limit 0 means all.
-// Archived sessions are left out unless IncludeArchived is set.
+// Archived sessions are left out unless IncludeArchived is set. Fields names the
+// SessionInfo fields wanted (all when empty); Manager.List turns them into Want, which is
+// what the store reads.
 type ListFilter struct {
-	ProjectPath     string `json:"projectPath"`
-	Limit           int    `json:"limit"`
-	Offset          int    `json:"offset"`
-	IncludeArchived bool   `json:"includeArchived"`
+	ProjectPath     string     `json:"projectPath"`
+	Limit           int        `json:"limit"`
+	Offset          int        `json:"offset"`
+	IncludeArchived bool       `json:"includeArchived"`
+	Fields          []string   `json:"fields"`
+	Want            InfoFields `json:"-"`
 }

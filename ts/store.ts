@@ -44,8 +44,13 @@ export class Store {
     return new Session(h, sid);
   }
 
-  /** listSessions lists sessions newest first, optionally of one project and at most `limit`. */
-  listSessions(options: ListSessionsOptions = {}): SessionInfo[] {
+  /**
+   * listSessions lists sessions newest first, optionally of one project and at most `limit`;
+   * with `fields`, each listing holds only those fields.
+   */
+  listSessions<K extends keyof SessionInfo>(options: ListSessionsOptions & { fields: readonly K[] }): Pick<SessionInfo, K>[];
+  listSessions(options?: ListSessionsOptions): SessionInfo[];
+  listSessions(options: ListSessionsOptions = {}): Partial<SessionInfo>[] {
     if (typeof options !== 'object' || options === null) {
       throw argTypeError('options', 'an object');
     }
@@ -72,7 +77,9 @@ export class Store {
   }
 
   /** listSessionsAsync is listSessions() read off the JS thread, for long listings. */
-  async listSessionsAsync(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
+  listSessionsAsync<K extends keyof SessionInfo>(options: ListSessionsOptions & { fields: readonly K[] }): Promise<Pick<SessionInfo, K>[]>;
+  listSessionsAsync(options?: ListSessionsOptions): Promise<SessionInfo[]>;
+  async listSessionsAsync(options: ListSessionsOptions = {}): Promise<Partial<SessionInfo>[]> {
     return JSON.parse(await native.listSessionsAsync(this.#h, optionsJSON(options)));
   }
 

@@ -200,6 +200,12 @@ export interface ListSessionsOptions {
   offset?: number;
   /** Archived sessions are left out unless this is true. */
   includeArchived?: boolean;
+  /**
+   * Only these fields of each listing, for a picker over thousands of sessions: SQLite reads
+   * only their columns and JSON.parse only their values. All fields when omitted. An unknown
+   * name throws INVALID_ARGUMENT.
+   */
+  fields?: readonly (keyof SessionInfo)[];
 }
 
 /**
