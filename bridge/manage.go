@@ -85,4 +85,3 @@ func moveArgs(c *native.Call) (h *storeHandle, from, to string, err error) {
 	to, err = c.StringArg(2, "newPath")
 	return
 }
-

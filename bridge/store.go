@@ -107,4 +107,3 @@ func sessionValue(sc *native.Scope, s *session.Session) (native.Value, error) {
 	}
 	return sc.Array(v, sc.String(s.ID())), nil
 }
-

@@ -33,6 +33,10 @@ func tailAsync(c *native.Call) (native.Value, error) {
 	return readStream(c, s, true, n, c.Arg(2))
 }
 
+// maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER: any n up to it is taken (an n
+// beyond the session's length reads all of it).
+const maxSafeInteger = 1<<53 - 1
+
 func tailArgs(c *native.Call) (*session.Session, int, error) {
 	s, err := sessionArg(c)
 	if err != nil {
@@ -42,7 +46,7 @@ func tailArgs(c *native.Call) (*session.Session, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if n < 0 || n != math.Trunc(n) || n > math.MaxInt32 {
+	if n < 0 || n != math.Trunc(n) || n > maxSafeInteger {
 		return nil, 0, fmt.Errorf("%w: n must be a non-negative integer, got %v", session.ErrInvalidArgument, n)
 	}
 	return s, int(n), nil

@@ -20,7 +20,7 @@ var placeholder = []byte(`"\u0000`)
 // splice returns block with every placeholder replaced by its string, encoded as ASCII
 // JSON (see AppendASCII); used counts the strings spliced.
 func (ls LargeStrings) splice(block []byte, used *int) ([]byte, error) {
-	at := bytes.Index(block, placeholder)
+	at := placeholderIndex(block)
 	if at < 0 {
 		return block, nil
 	}
@@ -38,9 +38,32 @@ func (ls LargeStrings) splice(block []byte, used *int) ([]byte, error) {
 		out = AppendJSONString16(append(out, block[:at]...), ls[i])
 		*used++
 		block = block[at+len(placeholder)+end+1:]
-		at = bytes.Index(block, placeholder)
+		at = placeholderIndex(block)
 	}
 	return append(out, block...), nil
+}
+
+// placeholderIndex returns where the first placeholder of block begins, or -1. The bytes
+// "\u0000 also occur inside a string, after an escaped quote (JSON.stringify writes
+// 'a"\0' as "a\"\u0000"); a placeholder's quote opens a string, so it follows an even
+// run of backslashes (in valid JSON, none: a closing quote cannot come before \u0000).
+func placeholderIndex(block []byte) int {
+	from := 0
+	for {
+		at := bytes.Index(block[from:], placeholder)
+		if at < 0 {
+			return -1
+		}
+		at += from
+		slashes := 0
+		for i := at - 1; i >= 0 && block[i] == '\\'; i-- {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return at
+		}
+		from = at + 1
+	}
 }
 
 func (ls LargeStrings) size() int {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -103,14 +104,17 @@ type checkedBlock struct {
 	info BlockInfo
 }
 
-// userBlocks validates user content: a string becomes one text block.
+// userBlocks validates user content: a string becomes one text block, holding the string's
+// JSON as given, so that what a Go string cannot hold (a lone surrogate, which
+// JSON.stringify writes as \udXXX) is kept.
 func userBlocks(content []byte) ([]checkedBlock, error) {
-	if len(content) > 0 && content[0] == '"' {
-		var text string
-		if err := json.Unmarshal(content, &text); err != nil {
+	if text := bytes.TrimSpace(content); len(text) > 0 && text[0] == '"' {
+		var s string
+		if err := json.Unmarshal(text, &s); err != nil {
 			return nil, fmt.Errorf("%w: content: %v", ErrInvalidMessage, err)
 		}
-		return []checkedBlock{{json: mustJSON(textBlock{Type: BlockText, Text: text}), info: BlockInfo{Type: BlockText}}}, nil
+		block := append(append([]byte(`{"type":"text","text":`), text...), '}')
+		return []checkedBlock{{json: block, info: BlockInfo{Type: BlockText}}}, nil
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(content, &raws); err != nil || len(raws) == 0 {

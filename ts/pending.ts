@@ -9,13 +9,17 @@ import { raw, setBeforeCall, Handle } from './native';
  * into the same block, so the recording is the same.
  *
  * There is one run at a time, of one session (a delta of another session or kind ends it).
- * What is joined here crosses, at the latest:
+ * Only deltas that come in a burst are joined: a delta that comes maxHoldMs or more after
+ * the one before crosses at once, with whatever was joined, so a slow stream never leaves
+ * anything in JavaScript while the JS thread is busy with other work. What a burst joins
+ * crosses, at the latest:
  *   - before any other call into native code, on any session or store (a chunk of another
  *     kind, a read, a flush, a close): every call through `native` flushes it first;
  *   - at the end of the current event-loop turn (setImmediate), so an agent streaming from
  *     the network hands each network read's deltas over before it waits for the next;
- *   - within maxHoldMs, checked every few deltas, in a long synchronous run;
+ *   - with the first delta maxHoldMs after the burst began, in a long synchronous run;
  *   - when maxChars have been joined.
+ * So what a crash can lose is at most the last maxHoldMs of a burst.
  * Native code then checkpoints a block still streaming every 20 ms, as before.
  */
 export class Pending {
@@ -24,8 +28,9 @@ export class Pending {
   /** The handle the run crossed through, and will again. */
   h: Handle | null = null;
   text = '';
-  count = 0;
+  /** When the joined text began, and when the last delta came. */
   since = 0;
+  last = 0;
   scheduled = false;
 
   /**
@@ -34,15 +39,15 @@ export class Pending {
    */
   delta(h: Handle, kind: (h: Handle, text: string) => void, text: unknown): boolean {
     if (this.kind !== kind || this.h !== h || typeof text !== 'string') return false;
+    const now = performance.now();
+    const quiet = now - this.last >= maxHoldMs;
+    this.last = now;
     if (this.text === '') {
-      this.since = performance.now();
-      this.count = 0;
+      this.since = now;
       this.schedule();
     }
     this.text += text;
-    if ((++this.count & 15) === 0 && (this.text.length >= maxChars || performance.now() - this.since >= maxHoldMs)) {
-      this.flush();
-    }
+    if (quiet || now - this.since >= maxHoldMs || this.text.length >= maxChars) this.flush();
     return true;
   }
 
@@ -50,6 +55,7 @@ export class Pending {
   started(h: Handle, kind: (h: Handle, text: string) => void): void {
     this.kind = kind;
     this.h = h;
+    this.last = performance.now();
   }
 
   /** flush hands what was joined to native code and ends the run. */
