@@ -98,17 +98,13 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?, ?, ?, ?)`,
 			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
 			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
+		if err == nil {
+			w.open.begin(sid, op)
+		}
 	case session.PutBlock:
 		err = w.putBlock(sid, op)
 	case session.EndMessage:
-		u := op.Usage
-		_, err = w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
-			input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?
-			WHERE sid = ? AND seq = ?`,
-			op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, sid, op.Seq)
-		if err == nil {
-			err = w.writeBody(sid, op.Seq)
-		}
+		err = w.endMessage(sid, op)
 	case session.SetTracker:
 		t := op.Tracker
 		_, err = w.c.exec(`UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
@@ -201,6 +197,11 @@ func (w *writer) putBlock(sid int64, op session.PutBlock) error {
 	_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = excluded.blob_id`,
 		sid, op.Seq, op.Index, op.Partial, body, blobID)
+	if err == nil {
+		stored, _ := body.([]byte)
+		blob, _ := blobID.(int64)
+		w.open.put(sid, op, stored, blob)
+	}
 	if err != nil || op.ToolUseID == "" {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 // applyManagement applies an Op that changes what is known about a session rather than
 // what it says; it leaves the session's place in the listing alone.
 func (w *writer) applyManagement(op session.ManagementOp) error {
+	w.forgetOpenBodies(op)
 	switch op := op.(type) {
 	case session.AccessSession:
 		return w.update(op.SessionID, `UPDATE sessions SET last_accessed_at = max(last_accessed_at, ?) WHERE sid = ?`, op.At.UnixMilli())
@@ -34,6 +35,23 @@ func (w *writer) applyManagement(op session.ManagementOp) error {
 		return w.moveProject(op.From, op.To)
 	}
 	return w.applyHosted(op)
+}
+
+// forgetOpenBodies drops what the writer holds of messages of a session that closes or is
+// deleted: they will not end in this process.
+func (w *writer) forgetOpenBodies(op session.ManagementOp) {
+	var id string
+	switch op := op.(type) {
+	case session.CloseSession:
+		id = op.SessionID
+	case session.DeleteSession:
+		id = op.SessionID
+	default:
+		return
+	}
+	if sid, ok := w.sids[id]; ok {
+		w.open.forget(sid)
+	}
 }
 
 // applyHosted applies the Ops of hosted agents: checkpoints, SDK session ids, history.

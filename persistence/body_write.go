@@ -7,6 +7,31 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
+// endMessage ends message op.Seq of session sid with its status, fields and usage, and
+// stores its body: encoded from what the writer holds of it (openBodies) in the same UPDATE,
+// or else read back from its rows (writeBody).
+func (w *writer) endMessage(sid int64, op session.EndMessage) error {
+	u := op.Usage
+	m, holes, ok := w.open.end(sid, op)
+	if ok {
+		body, lay := w.bodies.build(&m, holes)
+		_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
+			input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?, body = ?, layout = ?
+			WHERE sid = ? AND seq = ?`,
+			op.Status, m.Meta, m.Extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
+			body, lay, sid, op.Seq)
+		return err
+	}
+	_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
+		input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?
+		WHERE sid = ? AND seq = ?`,
+		op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, sid, op.Seq)
+	if err != nil {
+		return err
+	}
+	return w.writeBody(sid, op.Seq)
+}
+
 // writeBody encodes the body of message seq of session sid, which has just ended, from its
 // row and its block rows, and stores it beside them. The block rows stay: search, forks,
 // deletes and the stores' other readers use them. A record that is not a message, or one

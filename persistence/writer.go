@@ -30,6 +30,7 @@ type writer struct {
 	owner  string // this process, recorded on the sessions it writes
 	sids   map[string]int64
 	bodies bodyBuilder
+	open   openBodies // messages begun and not ended (writer goroutine only)
 
 	mu        sync.Mutex
 	changed   *sync.Cond
@@ -54,7 +55,7 @@ type writer struct {
 }
 
 func newWriter(c *conn, owner string) (*writer, error) {
-	w := &writer{c: c, owner: owner, sids: map[string]int64{},
+	w := &writer{c: c, owner: owner, sids: map[string]int64{}, open: openBodies{},
 		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
 	behind, err := w.indexBehind()
