@@ -31,6 +31,8 @@ for (const [size, label] of [['small', '2,000'], ['big', '20,000']]) {
 }
 row('W3 last 20 of 20,000 messages', cell('W3', 'sessionkeep', 'tail'), 'ms', 'better-sqlite3', cell('W3', 'sqlite', 'tail'), 1, { ratio: false });
 row('W4 list 1,000 sessions', cell('W4', 'sessionkeep', 'list'), 'ms', 'better-sqlite3', cell('W4', 'sqlite', 'list'), 2, { ratio: false });
+row(`ingest, JS thread: median chunk of W1 (${ours.perChunk.chunks} chunks, adapter included)`, ours.perChunk.p50, 'µs', '', undefined, 1, { ratio: false });
+rows.push(['  … 90th / 99th percentile chunk', `${fmt(ours.perChunk.p90, 'µs')} / ${fmt(ours.perChunk.p99, 'µs')}`, '', '', '', '']);
 row('ingest, JS thread: a text delta', ours.ingest.textDelta, 'µs', '', undefined, 1, { ratio: false });
 rows.push(['ingest, JS thread: a whole tool_use', fmt(ours.ingest.toolUse, 'µs'), '', '', '', '']);
 rows.push([`ingest, JS thread: a tool_result chunk (${(ours.ingest.toolResultBytes / 1000).toFixed(1)} KB avg)`, fmt(ours.ingest.toolResult, 'µs'), '', '', '', '']);
