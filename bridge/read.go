@@ -6,10 +6,11 @@ import (
 )
 
 // partSize is about how much JSON crosses to JavaScript at once when messages are read:
-// each part is a JSON array that JSON.parse takes in 1–2 ms, so an async read never holds
-// the event loop longer than that, and is large enough for V8 to build its objects straight
-// in the old generation (it does so for JSON.parse of 100 K characters or more).
-const partSize = 1 << 20
+// each part is a JSON array that JSON.parse takes in about a millisecond, so an async read
+// holds the event loop that long at a time. Parts of 1 MB took 3 ms each and made the p99
+// event-loop delay of an async restore of 20,000 messages 12.8 ms; at 256 KB it is 8 ms, the
+// rest being V8's scavenges of the parsed objects (see bench/README.md).
+const partSize = 256 << 10
 
 // readSync encodes the last n messages of s (all when n < 0) and returns them as a
 // JavaScript array of ASCII JSON strings, each an array of messages.
