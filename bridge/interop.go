@@ -30,7 +30,13 @@ func importTranscripts(c *native.Call) (native.Value, error) {
 			b, _ := json.Marshal(p) // plain numbers and strings always encode
 			report(string(b))
 		}
-		return jsonSettler(interop.Import(h.sessions, path, interop.ImportOptions{Format: opts.Format, FileHistoryDir: opts.FileHistoryDir, Progress: progress}))
+		result, err := interop.Import(h.sessions, path, interop.ImportOptions{Format: opts.Format, FileHistoryDir: opts.FileHistoryDir, Progress: progress})
+		if err == nil {
+			// Index what was imported now, as the import's own cost, rather than in the first
+			// search. Should it fail, the blocks stay queued and that search reports it.
+			_ = h.store.IndexForSearch()
+		}
+		return jsonSettler(result, err)
 	})
 }
 

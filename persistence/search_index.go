@@ -74,3 +74,9 @@ func (w *writer) catchUpIndex() error {
 	}
 	return w.status(w.committed, target)
 }
+
+// IndexForSearch waits until every block committed so far is indexed for search. A bulk
+// import calls it, so that the first search after it does not pay for the whole import.
+func (s *Store) IndexForSearch() error {
+	return s.w.catchUpIndex()
+}

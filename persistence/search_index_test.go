@@ -107,3 +107,22 @@ func TestChangedIndexedBlockIsReindexed(t *testing.T) {
 	}
 	exec(t, db, `INSERT INTO message_search(message_search, rank) VALUES ('integrity-check', 1)`)
 }
+
+// TestIndexForSearchEmptiesTheQueue: what a bulk import calls leaves nothing for the first
+// search to index.
+func TestIndexForSearchEmptiesTheQueue(t *testing.T) {
+	s, path := openTemp(t)
+	db := rawDB(t, path)
+	for _, word := range []string{"aardvark", "bilby", "cassowary"} {
+		writeSearchable(t, s, word)
+	}
+	if err := s.IndexForSearch(); err != nil {
+		t.Fatal(err)
+	}
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM search_pending`); n != 0 {
+		t.Fatalf("%d blocks still queued", n)
+	}
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM message_search WHERE message_search MATCH 'bilby'`); n != 1 {
+		t.Errorf("the index holds %d matches, want 1", n)
+	}
+}
