@@ -33,16 +33,8 @@ func (c *Call) Promise(work func() (Settler, error)) (Value, error) {
 // start runs work on a goroutine and returns the Promise of its result; work's reports go
 // to the JavaScript function onReport, which may be nil (see ProgressPromise).
 func (c *Call) start(onReport C.napi_value, work func(report func(string)) (Settler, error)) (Value, error) {
-	var deferred C.napi_deferred
-	var promise C.napi_value
-	if err := c.check(C.napi_create_promise(c.env, &deferred, &promise)); err != nil {
-		return Value{}, err
-	}
-	guard := &tsfnGuard{gone: make(chan struct{})}
-	gh := cgo.NewHandle(guard)
-	var tsfn C.napi_threadsafe_function
-	if err := c.check(C.sk_create_tsfn(c.env, onReport, c.String("sessionkeep").raw, C.uintptr_t(gh), &tsfn)); err != nil {
-		gh.Delete()
+	deferred, promise, guard, tsfn, err := c.promiseAndTSFN(onReport)
+	if err != nil {
 		return Value{}, err
 	}
 	go func() {
@@ -55,6 +47,24 @@ func (c *Call) start(onReport C.napi_value, work func(report func(string)) (Sett
 		}
 	}()
 	return Value{promise}, nil
+}
+
+// promiseAndTSFN creates a Promise and the thread-safe function through which a goroutine
+// settles it, calling fn (which may be nil) on the way with what it reports.
+func (c *Call) promiseAndTSFN(fn C.napi_value) (C.napi_deferred, C.napi_value, *tsfnGuard, C.napi_threadsafe_function, error) {
+	var deferred C.napi_deferred
+	var promise C.napi_value
+	if err := c.check(C.napi_create_promise(c.env, &deferred, &promise)); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	guard := &tsfnGuard{gone: make(chan struct{})}
+	gh := cgo.NewHandle(guard)
+	var tsfn C.napi_threadsafe_function
+	if err := c.check(C.sk_create_tsfn(c.env, fn, c.String("sessionkeep").raw, C.uintptr_t(gh), &tsfn)); err != nil {
+		gh.Delete()
+		return nil, nil, nil, nil, err
+	}
+	return deferred, promise, guard, tsfn, nil
 }
 
 // tsfnGuard knows whether a thread-safe function still exists. Node frees one when its

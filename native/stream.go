@@ -24,16 +24,8 @@ func (c *Call) Stream(onPart Value, work func(emit func(Settler) error) error) (
 	if c.typeOf(onPart) != C.napi_function {
 		return Value{}, &TypeError{Arg: "onPart", Want: "a function"}
 	}
-	var deferred C.napi_deferred
-	var promise C.napi_value
-	if err := c.check(C.napi_create_promise(c.env, &deferred, &promise)); err != nil {
-		return Value{}, err
-	}
-	guard := &tsfnGuard{gone: make(chan struct{})}
-	gh := cgo.NewHandle(guard)
-	var tsfn C.napi_threadsafe_function
-	if err := c.check(C.sk_create_tsfn(c.env, onPart.raw, c.String("sessionkeep").raw, C.uintptr_t(gh), &tsfn)); err != nil {
-		gh.Delete()
+	deferred, promise, guard, tsfn, err := c.promiseAndTSFN(onPart.raw)
+	if err != nil {
 		return Value{}, err
 	}
 	go func() {

@@ -19,74 +19,54 @@ type infoColumn struct {
 
 // infoColumns are the columns a listing reads, those of the fields it wants.
 var infoColumns = []infoColumn{
-	{"id", session.InfoID, func(d *rowDecoder, i int, info *session.SessionInfo) { info.ID = d.text(i, "id") }},
-	{"project_path", session.InfoProjectPath, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.ProjectPath = d.text(i, "project_path")
-	}},
-	{"title", session.InfoTitle, func(d *rowDecoder, i int, info *session.SessionInfo) { info.Title = d.text(i, "title") }},
-	{"provider", session.InfoProvider, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.Provider = d.text(i, "provider")
-	}},
-	{"model", session.InfoModel, func(d *rowDecoder, i int, info *session.SessionInfo) { info.Model = d.text(i, "model") }},
-	{"context_window", session.InfoContextWindow, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.ContextWindow = d.integer(i, "context_window")
-	}},
-	{"created_at", session.InfoCreatedAt, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.CreatedAt = d.time(i, "created_at")
-	}},
-	{"updated_at", session.InfoUpdatedAt, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.UpdatedAt = d.time(i, "updated_at")
-	}},
-	{"last_message_at", session.InfoLastMessageAt, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.LastMessageAt = d.time(i, "last_message_at")
-	}},
-	{"last_accessed_at", session.InfoLastAccessedAt, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.LastAccessedAt = d.time(i, "last_accessed_at")
-	}},
-	{"archived_at", session.InfoArchivedAt | session.InfoStatus, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.ArchivedAt = d.time(i, "archived_at")
-	}},
-	{"message_count", session.InfoMessageCount, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.MessageCount = d.integer(i, "message_count")
-	}},
-	{"tool_count", session.InfoToolCount, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.ToolCount = d.integer(i, "tool_count")
-	}},
-	{"input_tokens", session.InfoTokens, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.Tokens.InputTokens = d.integer(i, "input_tokens")
-	}},
-	{"output_tokens", session.InfoTokens, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.Tokens.OutputTokens = d.integer(i, "output_tokens")
-	}},
-	{"cache_read_tokens", session.InfoTokens, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.Tokens.CacheReadInputTokens = d.integer(i, "cache_read_tokens")
-	}},
-	{"cache_creation_tokens", session.InfoTokens, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.Tokens.CacheCreationInputTokens = d.integer(i, "cache_creation_tokens")
-	}},
-	{"context_tokens", session.InfoTokens, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.Tokens.ContextTokens = d.integer(i, "context_tokens")
-	}},
-	{"status", session.InfoStatus, func(d *rowDecoder, i int, info *session.SessionInfo) { info.Status = d.text(i, "status") }},
-	{"corruption", session.InfoCorruption | session.InfoStatus, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.Corruption = d.text(i, "corruption")
-	}},
+	textColumn("id", session.InfoID, func(i *session.SessionInfo) *string { return &i.ID }),
+	textColumn("project_path", session.InfoProjectPath, func(i *session.SessionInfo) *string { return &i.ProjectPath }),
+	textColumn("title", session.InfoTitle, func(i *session.SessionInfo) *string { return &i.Title }),
+	textColumn("provider", session.InfoProvider, func(i *session.SessionInfo) *string { return &i.Provider }),
+	textColumn("model", session.InfoModel, func(i *session.SessionInfo) *string { return &i.Model }),
+	intColumn("context_window", session.InfoContextWindow, func(i *session.SessionInfo) *int64 { return &i.ContextWindow }),
+	timeColumn("created_at", session.InfoCreatedAt, func(i *session.SessionInfo) *time.Time { return &i.CreatedAt }),
+	timeColumn("updated_at", session.InfoUpdatedAt, func(i *session.SessionInfo) *time.Time { return &i.UpdatedAt }),
+	timeColumn("last_message_at", session.InfoLastMessageAt, func(i *session.SessionInfo) *time.Time { return &i.LastMessageAt }),
+	timeColumn("last_accessed_at", session.InfoLastAccessedAt, func(i *session.SessionInfo) *time.Time { return &i.LastAccessedAt }),
+	timeColumn("archived_at", session.InfoArchivedAt|session.InfoStatus, func(i *session.SessionInfo) *time.Time { return &i.ArchivedAt }),
+	intColumn("message_count", session.InfoMessageCount, func(i *session.SessionInfo) *int64 { return &i.MessageCount }),
+	intColumn("tool_count", session.InfoToolCount, func(i *session.SessionInfo) *int64 { return &i.ToolCount }),
+	intColumn("input_tokens", session.InfoTokens, func(i *session.SessionInfo) *int64 { return &i.Tokens.InputTokens }),
+	intColumn("output_tokens", session.InfoTokens, func(i *session.SessionInfo) *int64 { return &i.Tokens.OutputTokens }),
+	intColumn("cache_read_tokens", session.InfoTokens, func(i *session.SessionInfo) *int64 { return &i.Tokens.CacheReadInputTokens }),
+	intColumn("cache_creation_tokens", session.InfoTokens, func(i *session.SessionInfo) *int64 { return &i.Tokens.CacheCreationInputTokens }),
+	intColumn("context_tokens", session.InfoTokens, func(i *session.SessionInfo) *int64 { return &i.Tokens.ContextTokens }),
+	textColumn("status", session.InfoStatus, func(i *session.SessionInfo) *string { return &i.Status }),
+	textColumn("corruption", session.InfoCorruption|session.InfoStatus, func(i *session.SessionInfo) *string { return &i.Corruption }),
 	{"session_key", session.InfoKey, func(d *rowDecoder, i int, info *session.SessionInfo) {
 		info.Key = d.optionalText(i, "session_key")
 	}},
 	{"checkpoint", session.InfoCheckpoint, func(d *rowDecoder, i int, info *session.SessionInfo) {
 		info.Checkpoint = d.optionalInteger(i, "checkpoint")
 	}},
-	{"sdk_session_id", session.InfoSDKSession, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.SDKSession = d.text(i, "sdk_session_id")
-	}},
-	{"seen_seq", 0, func(d *rowDecoder, i int, info *session.SessionInfo) { info.SeenSeq = d.integer(i, "seen_seq") }},
+	textColumn("sdk_session_id", session.InfoSDKSession, func(i *session.SessionInfo) *string { return &i.SDKSession }),
+	intColumn("seen_seq", 0, func(i *session.SessionInfo) *int64 { return &i.SeenSeq }),
 	{"forked_from", session.InfoForkedFrom, func(d *rowDecoder, i int, info *session.SessionInfo) {
 		if from := d.text(i, "forked_from"); from != "" {
 			info.ForkedFrom = &session.ForkOrigin{SessionID: from, UUID: d.text(i+1, "forked_from_uuid")}
 		}
 	}},
 	{"forked_from_uuid", session.InfoForkedFrom, nil}, // read with forked_from
+}
+
+// textColumn, intColumn and timeColumn read a column of that type into the field of a
+// SessionInfo that to points at.
+func textColumn(name string, fields session.InfoFields, to func(*session.SessionInfo) *string) infoColumn {
+	return infoColumn{name, fields, func(d *rowDecoder, i int, info *session.SessionInfo) { *to(info) = d.text(i, name) }}
+}
+
+func intColumn(name string, fields session.InfoFields, to func(*session.SessionInfo) *int64) infoColumn {
+	return infoColumn{name, fields, func(d *rowDecoder, i int, info *session.SessionInfo) { *to(info) = d.integer(i, name) }}
+}
+
+func timeColumn(name string, fields session.InfoFields, to func(*session.SessionInfo) *time.Time) infoColumn {
+	return infoColumn{name, fields, func(d *rowDecoder, i int, info *session.SessionInfo) { *to(info) = d.time(i, name) }}
 }
 
 // infoSelection is the columns a listing of some fields reads, in the order selected.

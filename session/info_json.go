@@ -258,10 +258,8 @@ func AppendJSONStringASCII(buf []byte, s string) []byte {
 			buf = appendEscapedRune(buf, r)
 			i += size
 			continue
-		case c == '"' || c == '\\':
-			buf = append(buf, '\\', c)
-		case c < 0x20:
-			buf = appendEscapedUnit(buf, rune(c))
+		case c == '"' || c == '\\' || c < 0x20:
+			buf = appendEscaped16(buf, uint16(c)) // the escapes JSON.stringify writes
 		default:
 			buf = append(buf, c)
 		}
