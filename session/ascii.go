@@ -58,3 +58,52 @@ func appendEscapedUnit(dst []byte, u rune) []byte {
 
 // IsASCII reports whether b holds only ASCII bytes.
 func IsASCII(b []byte) bool { return asciiPrefix(b) == len(b) }
+
+// AppendJSONStringASCII appends s as a JSON string of ASCII only: quotes, backslashes and
+// control characters escaped as JSON requires, every non-ASCII character as \uXXXX, and
+// bytes that are not UTF-8 as U+FFFD.
+func AppendJSONStringASCII(buf []byte, s string) []byte {
+	buf = append(buf, '"')
+	for i := 0; i < len(s); {
+		if n := plainPrefix(s[i:]); n > 0 {
+			buf = append(buf, s[i:i+n]...)
+			i += n
+			if i == len(s) {
+				break
+			}
+		}
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			buf = appendEscapedRune(buf, r)
+			i += size
+			continue
+		case c == '"' || c == '\\' || c < 0x20:
+			buf = appendEscaped16(buf, uint16(c)) // the escapes JSON.stringify writes
+		default:
+			buf = append(buf, c)
+		}
+		i++
+	}
+	return append(buf, '"')
+}
+
+// plainPrefix returns how many leading bytes of s a JSON string holds as they are (ASCII
+// but for quotes, backslashes and control characters), looking at eight at a time.
+func plainPrefix(s string) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		quote, backslash := x^(ones*'"'), x^(ones*'\\')
+		special := (x - ones*0x20) | (quote-ones) & ^quote | (backslash-ones) & ^backslash
+		if (special|x)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s) && s[i] >= 0x20 && s[i] < utf8.RuneSelf && s[i] != '"' && s[i] != '\\'; i++ {
+	}
+	return i
+}
