@@ -64,7 +64,7 @@ func (w *writer) catchUpIndex() error {
 	target := w.queued
 	w.indexWaiters++
 	defer func() { w.indexWaiters-- }()
-	w.indexPending = true
+	w.indexPending, w.indexErr = true, nil
 	w.urge()
 	for (w.committed < target || w.indexPending) && w.err == nil && w.indexErr == nil && !w.stopped {
 		w.changed.Wait()

@@ -126,3 +126,25 @@ func TestIndexForSearchEmptiesTheQueue(t *testing.T) {
 		t.Errorf("the index holds %d matches, want 1", n)
 	}
 }
+
+// TestIndexFailureDoesNotStopWrites: with indexing broken (the view it reads is gone), a search
+// reports the failure, and writes go on being committed at once; the writer does not keep
+// retrying the index when idle.
+func TestIndexFailureDoesNotStopWrites(t *testing.T) {
+	s, path := openTemp(t)
+	db := rawDB(t, path)
+	writeSearchable(t, s, "dingo")
+	exec(t, db, `DROP VIEW block_search_text`)
+	if _, err := s.Search(session.SearchQuery{Text: "dingo", Limit: 1}); err == nil {
+		t.Fatal("a search over a missing index succeeded")
+	}
+	start := time.Now()
+	writeSearchable(t, s, "emu")
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("a write after the index failed took %v", took)
+	}
+	time.Sleep(3 * indexIdle)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM search_pending`); n != 4 {
+		t.Errorf("%d blocks queued, want the 4 written: none is lost while the index is broken", n)
+	}
+}

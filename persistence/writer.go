@@ -248,8 +248,9 @@ func (w *writer) await(window, idle *time.Timer) (index bool) {
 	}
 }
 
-// indexStep indexes one slice of the waiting blocks; after a failure it pauses, so that a
-// damaged index does not keep the writer busy, and waiting searches get the error.
+// indexStep indexes one slice of the waiting blocks. After a failure the writer stops
+// indexing when idle, so that a damaged index never keeps it busy: the searches waiting get
+// the error, and the next search, or the next block written, tries again.
 func (w *writer) indexStep() {
 	more, err := w.indexNextSlice()
 	w.mu.Lock()
@@ -257,12 +258,11 @@ func (w *writer) indexStep() {
 	if err == nil {
 		w.indexPending = more
 		w.ownBlocks = w.ownBlocks && more
+	} else {
+		w.ownBlocks = false
 	}
 	w.changed.Broadcast()
 	w.mu.Unlock()
-	if err != nil {
-		time.Sleep(retryDelay)
-	}
 }
 
 // checkpoint copies the WAL into the database file. SQLite syncs the WAL before it
