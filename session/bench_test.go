@@ -90,3 +90,50 @@ func mustIngestB(b *testing.B, s *session.Session, chunks ...session.Chunk) {
 		}
 	}
 }
+
+// BenchmarkWriterTurns measures the writer's throughput: agent turns like W1's (a prompt;
+// thinking, text and two streamed tool calls; two tool results of 2–28 KB; a short answer)
+// recorded back to back and flushed once at the end, as W1 of `make bench` does. The writer
+// goroutine, not the recording, bounds W1; ns/op is per turn.
+func BenchmarkWriterTurns(b *testing.B) {
+	e := newEnv(b)
+	s := e.create(b)
+	input := `{"path":"src/main.go"}`
+	var bytes int64
+	turn := func(t int) {
+		s.AppendUserMessage([]byte(`"go on with step ` + fmt.Sprint(t) + `"`))
+		mustIngestB(b, s, start(fmt.Sprint("msg_", t)))
+		for range 20 {
+			mustIngestB(b, s, thinking("weighing the next step "))
+		}
+		mustIngestB(b, s, session.Chunk{Kind: session.ChunkSignature, Text: strings.Repeat("c2ln", 75)})
+		for range 50 {
+			mustIngestB(b, s, text("words of the answer "))
+		}
+		var results []map[string]any
+		for k := range 2 {
+			id := fmt.Sprintf("t%d_%d", t, k)
+			mustIngestB(b, s, toolUseStart(id, "Read"))
+			for i := 0; i < len(input); i += 2 {
+				mustIngestB(b, s, toolUseDelta(input[i:min(i+2, len(input))]))
+			}
+			out := benchToolOutput(t + k)
+			results = append(results, map[string]any{"type": "tool_result", "tool_use_id": id, "content": out[:2<<10+(t*7919+k*104729)%(26<<10)]})
+		}
+		mustIngestB(b, s, session.Chunk{Kind: session.ChunkDone, StopReason: "tool_use", Usage: []byte(`{"input_tokens":1200,"output_tokens":300}`)})
+		c, _ := json.Marshal(results)
+		bytes += int64(len(c))
+		if _, err := s.AddUserMessage(c, nil, session.MessageOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		mustIngestB(b, s, text("Step done."), session.Chunk{Kind: session.ChunkDone, StopReason: "end_turn"})
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		turn(i)
+	}
+	if err := s.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(bytes / int64(b.N))
+}
