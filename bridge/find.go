@@ -46,17 +46,24 @@ type pricedOptions struct {
 	Prices session.Prices `json:"prices"`
 }
 
+// sessionAndPrices decodes the arguments of sessionInfo and sessionInfoAsync.
+func sessionAndPrices(c *native.Call) (*session.Session, session.Prices, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	var opts pricedOptions
+	err = decodeArg(c, 1, "options", &opts)
+	return s, opts.Prices, err
+}
+
 // sessionInfo(session, optionsJSON?) -> JSON of SessionDetails
 func sessionInfo(c *native.Call) (native.Value, error) {
-	s, err := sessionArg(c)
+	s, prices, err := sessionAndPrices(c)
 	if err != nil {
 		return native.Value{}, err
 	}
-	var opts pricedOptions
-	if err := decodeArg(c, 1, "options", &opts); err != nil {
-		return native.Value{}, err
-	}
-	d, err := s.Info(opts.Prices)
+	d, err := s.Info(prices)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -79,13 +86,9 @@ func resolveSession(c *native.Call) (native.Value, error) {
 // sessionInfoAsync(session, optionsJSON?) -> Promise<JSON of SessionDetails>, read off the JS
 // thread: the counts and usage take a pass over the session's messages.
 func sessionInfoAsync(c *native.Call) (native.Value, error) {
-	s, err := sessionArg(c)
+	s, prices, err := sessionAndPrices(c)
 	if err != nil {
 		return native.Value{}, err
 	}
-	var opts pricedOptions
-	if err := decodeArg(c, 1, "options", &opts); err != nil {
-		return native.Value{}, err
-	}
-	return jsonPromise(c, func() (any, error) { return s.Info(opts.Prices) })
+	return jsonPromise(c, func() (any, error) { return s.Info(prices) })
 }

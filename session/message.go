@@ -42,12 +42,6 @@ type StoredMessage struct {
 // that is not on a sidechain.
 func (m *StoredMessage) IsConversation() bool { return m.Role != "" && !m.IsSidechain }
 
-// AppendMessage appends m as an API message, {role, content, ...meta}, to buf.
-func AppendMessage(buf []byte, m *StoredMessage) []byte {
-	buf = appendMessageStart(buf, m)
-	return appendMessageEnd(buf, m.Meta)
-}
-
 // appendMessageStart appends an API message up to the end of m's content blocks, so that
 // the blocks of records that continue it can follow.
 func appendMessageStart(buf []byte, m *StoredMessage) []byte {

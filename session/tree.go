@@ -86,16 +86,6 @@ func (t *tree) find(uuid string) int {
 	return -1
 }
 
-// lastMain returns the index of the newest main-chain record, -1 when there is none.
-func (t *tree) lastMain() int {
-	for i := len(t.links) - 1; i >= 0; i-- {
-		if !t.links[i].IsSidechain {
-			return i
-		}
-	}
-	return -1
-}
-
 // branch returns which records are on the branch that ends at the main-chain record head
 // (none when head is -1): what the conversation holds when head is its newest message.
 // That is head and its ancestors, and with them
