@@ -20,3 +20,5 @@ export type { OpenAIStreamEvent } from './adapters/openai';
 export type { AISDKStreamPart } from './adapters/ai-sdk';
 export type * from './branches';
 export type * from './file-snapshots';
+export { runSessionCommand, sessionCommands, completeSessionCommand } from './commands';
+export type * from './commands/types';

@@ -1,7 +1,7 @@
 import type { Command } from './command';
 import { flag, intOption, stringOption } from './args';
 import { printJSON } from './context';
-import { cut, pad, padStart, whileWaiting } from './term';
+import { cut, pad, padStart, whileWaiting, type Style } from './term';
 import { relativeTime } from '../relative-time';
 import type { SessionInfo } from '../types';
 
@@ -32,13 +32,16 @@ export const ls: Command = {
       ctx.out(projectPath ? `No sessions in ${projectPath}. \`sessionkeep ls --all\` lists every project.\n` : 'No sessions.\n');
       return;
     }
-    ctx.out(table(ctx, shown, all));
+    ctx.out(sessionTable(shown, ctx.style, ctx.width, all));
     if (more) ctx.out(ctx.style.dim(`… more sessions: --offset ${offset + limit}, or --limit 0 for all\n`));
   },
 };
 
-function table(ctx: Parameters<Command['run']>[0], list: SessionInfo[], withProject: boolean): string {
-  const s = ctx.style;
+/**
+ * sessionTable is `ls`'s table for people: when, counts, status, id, project (withProject)
+ * and title, cut to `width`. The in-session /sessions command prints it too.
+ */
+export function sessionTable(list: SessionInfo[], s: Style, width: number, withProject: boolean): string {
   const when = list.map((i) => relativeTime(i.updatedAt));
   const whenWidth = Math.max(7, ...when.map((w) => w.length));
   const head = [pad('UPDATED', whenWidth), padStart('MSGS', 5), padStart('TOOLS', 5), pad('STATUS', 11), pad('ID', 36)];
@@ -49,7 +52,7 @@ function table(ctx: Parameters<Command['run']>[0], list: SessionInfo[], withProj
   list.forEach((i, n) => {
     const status = i.status === 'active' ? pad(i.status, 11) : s.yellow(pad(i.status, 11));
     const row = [pad(when[n], whenWidth), padStart(String(i.messageCount), 5), padStart(String(i.toolCount), 5), status, i.id];
-    let room = Math.max(20, ctx.width - fixed);
+    let room = Math.max(20, width - fixed);
     if (withProject) {
       const project = cut(i.projectPath || i.key || '', Math.min(40, Math.floor(room / 2)));
       row.push(s.dim(project));

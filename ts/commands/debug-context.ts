@@ -1,0 +1,29 @@
+import { CommandError, currentSession, type SessionCommand } from './command';
+
+/** DEFAULT_WINDOW is the window assumed when neither the options nor the session name one. */
+const DEFAULT_WINDOW = 200_000;
+
+/**
+ * debugContext is seed 004's /debug context: the report of the context last built for this
+ * session (strategy, budget, what was included, pruned and summarized). Before any was built
+ * in this process it builds one (no summarizer, so nothing is written) and says so.
+ */
+export const debugContext: SessionCommand = {
+  name: '/debug context',
+  args: '',
+  summary: 'what the last model call was sent, and why',
+  needsSession: true,
+  async run(args, ctx) {
+    if (args.length > 0) throw new CommandError('INVALID_COMMAND', '/debug context takes no arguments.');
+    const session = currentSession(ctx);
+    let report = session.debugContext();
+    let note = '';
+    if (!report) {
+      const contextWindow = ctx.options.contextWindow ?? ((await session.infoAsync()).contextWindow || DEFAULT_WINDOW);
+      report = (await session.buildContextAsync({ contextWindow, provider: ctx.options.provider })).debug;
+      note = 'No context was built in this process yet; this is what the next call would be sent.\n';
+    }
+    const { text, ...data } = report;
+    return { text: note + text.replace(/\n$/, ''), data: { ...data, builtNow: note !== '' } };
+  },
+};
