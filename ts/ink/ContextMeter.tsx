@@ -1,9 +1,19 @@
 import { Text } from 'ink';
+import type { ContextResult } from '../index.js';
 import { formatTokens } from './format.js';
 
+/** What the meter reads of a built context (session.buildContext's result). */
+export type MeteredContext = Pick<ContextResult, 'budget' | 'compactionDue'>;
+
 export interface ContextMeterProps {
+  /**
+   * The last context built for the model (buildContext / buildContextAsync): the meter then
+   * shows its utilisation of the window (full history, system prompt and tools) and the
+   * builder's own `compactionDue`, and `tokens` and `contextWindow` are not needed.
+   */
+  context?: MeteredContext | null;
   /** Tokens the context holds now: `tokenUsage.contextTokens` of `usePersistentSession`. */
-  tokens: number;
+  tokens?: number;
   /** The model's context window in tokens. Without a positive one, only the count is shown. */
   contextWindow?: number;
   /** Where compaction starts, as a fraction of the window (0–1). Default 0.75. */
@@ -21,10 +31,11 @@ export interface ContextMeterProps {
  *   Context ███████░░░░░░░░│░░░░░ 35% · 11.5k/32.8k · compacts at 75%
  *
  * The bar is green below the threshold, yellow from it ("compaction due"), and red once the
- * window is full.
+ * window is full. Given a built `context`, "compaction due" is the context builder's verdict.
  */
-export function ContextMeter({ tokens, contextWindow, threshold = 0.75, width = 20, label = 'Context' }: ContextMeterProps) {
-  const used = Number.isFinite(tokens) ? Math.max(0, tokens) : 0;
+export function ContextMeter({ context, threshold = 0.75, width = 20, label = 'Context', ...counts }: ContextMeterProps) {
+  const { tokens, contextWindow } = context ? fromBuilder(context) : counts;
+  const used = tokens !== undefined && Number.isFinite(tokens) ? Math.max(0, tokens) : 0;
   if (!contextWindow || !(contextWindow > 0)) {
     return <Text>{label} {formatTokens(used)} tokens <Text dimColor>· window unknown</Text></Text>;
   }
@@ -33,7 +44,8 @@ export function ContextMeter({ tokens, contextWindow, threshold = 0.75, width = 
   const ratio = used / contextWindow;
   const filled = Math.round(clamp(ratio, 0, 1) * cells);
   const mark = Math.round(limit * cells);
-  const state = ratio >= 1 ? 'full' : ratio >= limit ? 'due' : 'ok';
+  const due = context ? context.compactionDue : ratio >= limit;
+  const state = ratio >= 1 ? 'full' : due ? 'due' : 'ok';
   const color = state === 'full' ? 'red' : state === 'due' ? 'yellow' : 'green';
   const before = Math.min(filled, mark);
   const after = Math.max(0, filled - mark);
@@ -57,4 +69,9 @@ export function ContextMeter({ tokens, contextWindow, threshold = 0.75, width = 
 
 function clamp(x: number, lo: number, hi: number): number {
   return Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : lo;
+}
+
+/** fromBuilder reads the tokens and window of a built context: its utilisation of the window. */
+function fromBuilder({ budget }: MeteredContext): { tokens: number; contextWindow: number } {
+  return { tokens: (budget.utilizationPercent / 100) * budget.contextWindow, contextWindow: budget.contextWindow };
 }
