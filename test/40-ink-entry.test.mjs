@@ -13,7 +13,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 test('dist/ink/index.js loads with import() and exports the hook, the components and the formatters', async () => {
   const kit = await import('../dist/ink/index.js');
-  assert.deepEqual(Object.keys(kit).sort(), ['ContextMeter', 'SessionPicker', 'formatRelativeTime', 'formatTokens', 'usePersistentSession']);
+  assert.deepEqual(Object.keys(kit).sort(), ['CommandCompletions', 'ContextMeter', 'SessionPicker', 'formatRelativeTime', 'formatTokens', 'usePersistentSession', 'useSessionCommands']);
   for (const name of Object.keys(kit)) assert.equal(typeof kit[name], 'function', name);
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(ROOT, 'dist/ink/package.json'), 'utf8')), { type: 'module' });
   assert.ok(fs.existsSync(path.join(ROOT, 'dist/ink/index.d.ts')));
