@@ -7,19 +7,25 @@ export interface PromptInputProps {
   /** While false, keys are ignored and `busyText` shows instead of the line. */
   active: boolean;
   busyText: string;
+  /** Told the line as it changes (the command completions follow it). */
+  onChange?: (line: string) => void;
+  /** Tab: the line completed, or null to leave it. */
+  complete?: (line: string) => string | null;
 }
 
 /**
  * PromptInput is a one-line prompt: typing and pasting add to the line, Backspace removes,
- * Ctrl-U clears, Enter (or a line break in pasted text) submits. The line lives in a ref as well as in state: keys can come
- * faster than renders, and each must see the line as the one before left it.
+ * Ctrl-U clears, Tab completes a command, Enter (or a line break in pasted text) submits.
+ * The line lives in a ref as well as in state: keys can come faster than renders, and each
+ * must see the line as the one before left it.
  */
-export function PromptInput({ onSubmit, active, busyText }: PromptInputProps) {
+export function PromptInput({ onSubmit, active, busyText, onChange, complete }: PromptInputProps) {
   const line = useRef('');
   const [shown, setShown] = useState('');
   const set = (value: string) => {
     line.current = value;
     setShown(value);
+    onChange?.(value);
   };
   const submit = () => {
     const text = line.current.trim();
@@ -33,6 +39,9 @@ export function PromptInput({ onSubmit, active, busyText }: PromptInputProps) {
       set(line.current.slice(0, -1));
     } else if (key.ctrl && input === 'u') {
       set('');
+    } else if (key.tab) {
+      const completed = complete?.(line.current);
+      if (completed) set(completed);
     } else if (input && !key.ctrl && !key.meta && !key.tab && !key.escape) {
       // Text and Enter can arrive in one read (a paste, a fast terminal): a line break
       // submits; what follows it stays on the new line, since a turn starts at once.

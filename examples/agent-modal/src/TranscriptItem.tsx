@@ -34,6 +34,13 @@ export function TranscriptItem({ item }: { item: Item }) {
           </Box>
         </Box>
       );
+    case 'command':
+      return (
+        <Box flexDirection="column" marginTop={1}>
+          <Text color="magenta" bold>{'> '}{item.line}</Text>
+          <Box paddingLeft={2}><Text color={item.isError ? 'red' : undefined}>{item.text}</Text></Box>
+        </Box>
+      );
     case 'note':
       return (
         <Box paddingLeft={2}>

@@ -26,6 +26,15 @@ export async function anthropicModel(apiKey: string, root: string): Promise<Mode
       }, { signal });
       await fromAnthropicStream(session, stream);
     },
+    async summarize(messages, targetTokens) {
+      const request = toRequest(messages as Message[]);
+      const ask = `Summarize the conversation above for whoever takes it up next, in about ${targetTokens} tokens: the task, what was found, what was changed, what is left.`;
+      const last = request.at(-1);
+      if (last?.role === 'user') last.content.push({ type: 'text', text: ask });
+      else request.push({ role: 'user', content: [{ type: 'text', text: ask }] });
+      const reply = await client.messages.create({ model, max_tokens: Math.max(256, targetTokens * 2), messages: request as Anthropic.MessageParam[] });
+      return reply.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+    },
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import { render } from 'ink';
-import { openStore, resolveSession, SessionError, type ResumeRequest, type SessionInfo, type Store } from 'sessionkeep';
+import { openStore, resolveSession, SessionError, type ResumeRequest, type SessionCommandAction, type SessionInfo, type Store } from 'sessionkeep';
 import { SessionPicker } from 'sessionkeep/ink';
 import { AgentModal } from './AgentModal.js';
 import { anthropicModel } from './anthropic-model.js';
@@ -13,8 +13,11 @@ import { parseArgs, USAGE } from './args.js';
 import type { Model } from './model.js';
 import { scriptedModel } from './scripted-model.js';
 
-/** What the screen starts with: a session (null: a new one) or the picker over `sessions`. */
-type Opening = { pick: true; sessions: SessionInfo[] } | Chat;
+/**
+ * What the screen shows: a session (null: a new one) or the picker over `sessions` (`back`:
+ * the chat a /resume came from, where q returns).
+ */
+type Opening = { pick: true; sessions: SessionInfo[]; back?: Chat } | Chat;
 type Chat = { pick: false; sessionId: string | null; note: string[] };
 
 const NEW: Chat = { pick: false, sessionId: null, note: ['New session.'] };
@@ -104,21 +107,35 @@ interface AppProps {
   onSession: (id: string) => void;
 }
 
-/** App shows the session picker first when --resume came without an id, then the agent. */
+/**
+ * App shows the session picker first when --resume came without an id, then the agent. A
+ * session command may change what it shows: /resume, /fork, /new, /session archive, /rewind.
+ * Each change draws the agent afresh (a new key), since what is printed cannot be taken back.
+ */
 function App({ store, root, model, opening, onSession }: AppProps) {
-  const [current, setCurrent] = useState(opening);
+  const [{ current, screen }, setState] = useState({ current: opening, screen: 0 });
+  const show = (next: Opening) => setState((s) => ({ current: next, screen: s.screen + 1 }));
   const note = current.pick ? null : current.note;
   const banner = useMemo(() => [`sessionkeep agent-modal · ${model.label} · tools run in ${root}`, ...(note ?? [])], [model, root, note]);
   if (current.pick) {
+    const back = current.back;
     return (
       <SessionPicker
         sessions={current.sessions}
-        onResume={(info) => setCurrent(resumed(store, info.id))}
-        onNew={() => setCurrent(NEW)}
+        onResume={(info) => show(resumed(store, info.id))}
+        onNew={() => show(NEW)}
+        onQuit={back ? () => show(back) : undefined}
       />
     );
   }
-  return <AgentModal store={store} sessionId={current.sessionId} model={model} root={root} banner={banner} onSession={onSession} />;
+  const onAction = (action: Exclude<SessionCommandAction, { type: 'confirm' }>) => {
+    if (action.type === 'pick-session') show({ pick: true, sessions: action.sessions, back: current });
+    else if (action.type === 'new-session') show(NEW);
+    else if (action.type === 'open-session' && action.reason === 'fork') show({ pick: false, sessionId: action.sessionId, note: [`Forked: session ${action.sessionId}.`] });
+    else if (action.type === 'open-session') show(resumed(store, action.sessionId));
+    else if (action.type === 'reload') show({ pick: false, sessionId: action.sessionId, note: [`Rewound to before "${action.prompt}".`] });
+  };
+  return <AgentModal key={screen} store={store} sessionId={current.sessionId} model={model} root={root} banner={banner} onSession={onSession} onAction={onAction} />;
 }
 
 process.exitCode = await main();

@@ -1,4 +1,4 @@
-import type { Message, Session } from 'sessionkeep';
+import type { Message, Session, Summarizer } from 'sessionkeep';
 
 /**
  * Model is whatever plays the assistant. `reply` streams one assistant message, answering
@@ -12,4 +12,6 @@ export interface Model {
   readonly model: string;
   readonly contextWindow: number;
   reply(conversation: Message[], session: Session, signal: AbortSignal): Promise<void>;
+  /** Summarizes older messages for a compaction (/compact, or automatically at the threshold). */
+  summarize: Summarizer;
 }

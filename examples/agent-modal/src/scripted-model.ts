@@ -18,7 +18,7 @@ export function scriptedModel(root: string, delayMs: number): Model {
     label: 'scripted model (offline)',
     provider: 'scripted',
     model: 'scripted-1',
-    contextWindow: 32_768,
+    contextWindow: windowFromEnv(),
     async reply(conversation, session, signal) {
       const step = nextStep(conversation, root);
       const chunks = streamOf(step, conversation);
@@ -29,7 +29,32 @@ export function scriptedModel(root: string, delayMs: number): Model {
         if (delayMs > 0) await sleep(delayMs).then(() => signal.throwIfAborted());
       }
     },
+    // A summarizer is given API-shaped messages, where content may be a plain string.
+    summarize: async (messages) => summaryOf((messages as { role: Message['role']; content: string | Block[] }[])
+      .map((m) => ({ role: m.role, content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content }))),
   };
+}
+
+const DEFAULT_WINDOW = 32_768;
+
+/** windowFromEnv is $AGENT_MODAL_CONTEXT_WINDOW, a small window to see compaction soon, else 32K. */
+function windowFromEnv(): number {
+  const n = Number(process.env.AGENT_MODAL_CONTEXT_WINDOW);
+  return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_WINDOW;
+}
+
+/**
+ * summaryOf is the scripted model's summary: the prompts asked and the tools called in the
+ * messages given, written out plainly, so that a compaction works offline and can be checked.
+ */
+function summaryOf(messages: Message[]): string {
+  const prompts = messages.filter(isPrompt).map((m) => textOf(m.content).split('\n')[0]).filter(Boolean);
+  const runs = toolRuns(messages);
+  const byName = new Map<string, number>();
+  for (const r of runs) byName.set(r.name, (byName.get(r.name) ?? 0) + 1);
+  const tools = [...byName].map(([name, n]) => `${name} ×${n}`).join(', ');
+  return `Earlier in this conversation (${messages.length} messages) the user asked: ${prompts.map((p) => `"${p}"`).join('; ') || 'nothing yet'}.`
+    + (runs.length ? ` The assistant made ${runs.length} tool calls (${tools}).` : '');
 }
 
 interface Step {

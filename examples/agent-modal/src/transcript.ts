@@ -7,7 +7,8 @@ export type Item =
   | { key: string; kind: 'thinking'; text: string }
   | { key: string; kind: 'call'; id: string; name: string; args: string }
   | { key: string; kind: 'result'; name: string; lines: string[]; more: number; isError: boolean }
-  | { key: string; kind: 'note'; text: string; tone: 'warn' | 'error' | 'dim' };
+  | { key: string; kind: 'note'; text: string; tone: 'warn' | 'error' | 'dim' }
+  | { key: string; kind: 'command'; line: string; text: string; isError: boolean };
 
 const RESULT_LINES = 4;
 
