@@ -21,7 +21,7 @@ before(() => {
  * project makes a project folder, a database beside it, and a terminal whose shell is in
  * the folder. `delayMs` paces the scripted model's stream.
  */
-function project(t, { delayMs = 5 } = {}) {
+function project(t, { delayMs = 5, contextWindow } = {}) {
   const dir = tempDir(t, 'sessionkeep-agent-');
   const root = path.join(dir, 'shop');
   fs.mkdirSync(path.join(root, 'src'), { recursive: true });
@@ -33,7 +33,8 @@ function project(t, { delayMs = 5 } = {}) {
   delete env.ANTHROPIC_API_KEY;
   const term = new Terminal(t, { cwd: root, env });
   /** agent starts the agent in the terminal; `pace` overrides the model's delay for this run. */
-  const agent = (args = '', pace = delayMs) => term.run(`AGENT_MODAL_DELAY_MS=${pace} '${process.execPath}' '${MAIN}' ${args}`.trim());
+  const window = contextWindow ? `AGENT_MODAL_CONTEXT_WINDOW=${contextWindow} ` : '';
+  const agent = (args = '', pace = delayMs) => term.run(`${window}AGENT_MODAL_DELAY_MS=${pace} '${process.execPath}' '${MAIN}' ${args}`.trim());
   return { root, db, term, agent };
 }
 
@@ -48,6 +49,14 @@ async function converse(term, prompt, toolCalls) {
   term.press('Enter');
   await term.waitFor(new RegExp(`This conversation has made ${toolCalls} tool calls so far \\(.*\\)\\.`), { what: `the answer to ${prompt}` });
   return ready(term);
+}
+
+/** command types a session command, and waits for what it prints and for the prompt after it. */
+async function command(term, line, expected) {
+  term.type(line);
+  term.press('Enter');
+  await term.waitFor(expected, { what: `the output of ${line}` });
+  return ready(term, `the prompt after ${line}`);
 }
 
 /** quit leaves the agent with /exit, waits for the shell, and returns the screen. */
@@ -207,4 +216,97 @@ test('Ctrl-C in the middle of a reply: the cut-off message is kept, and --contin
   // The turn can be asked again; the model starts it afresh.
   await converse(term, FIRST_PROMPT, 1 + cutCalls + 3);
   await quit(term);
+});
+
+test('session commands in a real terminal: completion, /sessions, /session info, /debug context, /compact, /new and /resume', async (t) => {
+  const { term, agent, db } = project(t);
+  agent();
+  await ready(term);
+  // A command before the first prompt: there is no session yet.
+  await command(term, '/session info', /There is no session yet: it starts with the first prompt\./);
+  await converse(term, FIRST_PROMPT, 3);
+
+  // "/" lists the commands under the prompt; Tab completes the first that fits.
+  term.type('/');
+  await term.waitFor(/\n> \/ ?\n {2}\/help +list the session commands\n {2}\/sessions +list this project's sessions/, { what: 'the completion list' });
+  term.type('sess');
+  await term.waitFor(/\n> \/sess ?\n {2}\/sessions +list this project's sessions, newest first\n {2}\/sessions all +list/, { what: 'the completions of /sess' });
+  term.press('Tab');
+  await term.waitFor(/\n> \/sessions ?\n {2}\/sessions +list/, { what: 'the line completed' });
+  term.press('Enter');
+  const listed = await term.waitFor(/([0-9a-f-]{36})\* read notes\.txt and look for "port"/, { what: 'the /sessions table' });
+  const id = /([0-9a-f-]{36})\* read notes\.txt/.exec(listed)[1];
+  assert.match(listed, /UPDATED +MSGS +TOOLS +STATUS +ID +TITLE/);
+  await ready(term);
+
+  const info = await command(term, '/session info', new RegExp(`Session ID: ${id}`));
+  assertShowsInOrder(info, ['> /session info', 'interactions   1', 'tool calls     3', 'Usage by model', 'scripted-1: 4 requests', `Session ID: ${id}`]);
+
+  // The last context built was for the turn's last reply: the 7 messages before it, all sent.
+  const debug = await command(term, '/debug context', /Messages: 7 stored, 7 sent/);
+  assertShowsInOrder(debug, ['> /debug context', 'Context for anthropic: strategy full-history', 'Budget: 32,768 window', 'Messages: 7 stored, 7 sent']);
+
+  // /compact asks (two turns are kept, so a third is needed), y applies it.
+  await converse(term, 'now look for "host"', 6);
+  await converse(term, 'and "TODO"', 9);
+  const asked = await command(term, '/compact', /Compact the session now\? \[y\/n\]/);
+  assert.match(asked, /A compaction would summarize 8 older messages and keep the last 2 turns \(16 messages\) as they are\./);
+  await command(term, 'y', /Compacted: 8 messages summarized \(1 summarizer call\); the context goes from [\d,]+ to [\d,]+ tokens\./);
+  assert.doesNotMatch(term.screen(), /Compact the session now\?/, 'the question is answered');
+
+  // /new starts afresh; /resume picks the first session again, with its resume summary.
+  await command(term, '/new', /New session\.\n[\s\S]*new session · 0 messages/);
+  await converse(term, 'list "TODO" please', 3);
+  term.type('/resume');
+  term.press('Enter');
+  await term.waitFor(/Select a session to resume:[\s\S]*▸ just now +"list "TODO" please"[\s\S]*"read notes\.txt and look for "port""[\s\S]*\[q\] Quit/, { what: 'the picker' });
+  term.press('Down');
+  await term.waitFor(/▸ just now +"read notes\.txt/, { what: 'the first session picked' });
+  term.press('Enter');
+  // The transcript is drawn again from the store (the resume summary above it has scrolled off).
+  const resumed = await ready(term, 'the resumed session');
+  assertShowsInOrder(resumed, ['> and "TODO"', '(list_dir ×3, read_file ×3, grep ×3)']);
+  assert.match(resumed, new RegExp(`session ${id.slice(0, 8)} · 24 messages`));
+  await command(term, '/session info', new RegExp(`Session ID: ${id}\\n +Title: read notes\\.txt[^\\n]*\\n +Last Activity: [^\\n]*\\n +Total Interactions: 3`));
+  await quit(term);
+
+  // The compaction is in the store: later contexts start from its summary.
+  const store = openStore(db);
+  t.after(() => store.close());
+  const s = store.openSession(id);
+  const ctx = s.buildContext({ contextWindow: 32_768 });
+  assert.equal(ctx.debug.boundary.trigger, 'manual');
+  assert.equal(ctx.debug.summarizedMessageCount, 8);
+  assert.equal(s.messages().length, 24, 'nothing is deleted');
+  s.close();
+});
+
+test('past the compaction threshold the agent compacts by itself, says so, and the meter drops', async (t) => {
+  const { term, agent, db } = project(t, { contextWindow: 2000 });
+  agent();
+  await ready(term);
+  const first = await converse(term, FIRST_PROMPT, 3);
+  assert.match(first, /Context .* 1\d% · \d+\/2k · compacts at 75%/);
+  await converse(term, 'now look for "host"', 6);
+  const third = await converse(term, 'and "TODO"', 9);
+  assert.doesNotMatch(third, /Compacted automatically/);
+  const before = Number(/Context \S+ (\d+)%/.exec(third)[1]);
+  assert.ok(before > 50 && before < 75, `the third turn leaves the context at ${before}%, below the threshold`);
+  // The fourth turn's calls pass 75% of the window: the agent compacts before the next
+  // reply, and the model then sees the summary and the last turns.
+  term.type('and "listen"');
+  term.press('Enter');
+  const compacted = await term.waitFor(/Compacted automatically: 16 messages summarized; the context went from [\d,]+ to [\d,]+ tokens\./, { what: 'the automatic compaction' });
+  assertShowsInOrder(compacted, ['The context is past the compaction threshold: summarizing 16 older messages…', 'Compacted automatically']);
+  const after = await ready(term, 'the end of the turn');
+  assert.ok(Number(/Context \S+ (\d+)%/.exec(after)[1]) < before, 'the meter drops');
+  await command(term, '/debug context', /Messages: .*16 summarized/);
+  const id = /Session (\S+) is saved/.exec(await quit(term))[1];
+
+  const store = openStore(db);
+  t.after(() => store.close());
+  const s = store.openSession(id);
+  assert.equal(s.buildContext({ contextWindow: 2000 }).debug.boundary.trigger, 'threshold');
+  assert.equal(s.messages().length, 32);
+  s.close();
 });
