@@ -323,6 +323,16 @@ test('/files lists snapshots; /restore asks, then writes; a path leading out of 
   assert.deepEqual(done.output.data.written, ['src/app.js']);
   assert.equal(fs.readFileSync(path.join(root, 'src', 'app.js'), 'utf8'), 'let v = 1;\n');
 
+  // A later message's snapshot adds a file: restoring there writes the files of both.
+  s.ingest({ type: 'text', text: 'Bumped.' });
+  s.ingest({ type: 'done', stopReason: 'end_turn' });
+  fs.writeFileSync(path.join(root, 'README.md'), '# App\n');
+  const u2 = s.appendUserMessage('now the readme');
+  await s.snapshotFiles(['README.md']);
+  const later = await run(`/restore ${u2.uuid}`, { store, session: s, root });
+  assert.deepEqual(later.output.data.written, ['README.md', 'src/app.js']);
+  assert.match(later.output.text, /2 files would be written into .*: README\.md, src\/app\.js; 1 did not exist then and are left as they are\./);
+
   await fails('/restore 00000000', { store, session: s, root }, 'SNAPSHOT_NOT_FOUND');
   await fails('/restore', { store, session: s, root }, 'INVALID_COMMAND');
 

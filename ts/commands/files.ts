@@ -1,5 +1,6 @@
 import { localTime } from '../resume-summary';
-import type { FileSnapshot } from '../file-snapshots';
+import type { Session } from '../session';
+import type { FileSnapshot, TrackedFile } from '../file-snapshots';
 import { CommandError, currentSession, shortId, type CommandContext, type SessionCommand } from './command';
 
 /** files is /files: the session's file snapshots, by message, oldest first. */
@@ -38,7 +39,7 @@ export const restore: SessionCommand = {
     if (rest.length !== 1) throw new CommandError('INVALID_COMMAND', '/restore needs one message, as /files lists it: /restore <message>.');
     const session = currentSession(ctx);
     const messageUuid = snapshotMessage(await session.fileSnapshotsAsync(), rest[0]);
-    if (!yes) return plan(ctx, messageUuid, await session.fileSnapshotsAsync(messageUuid));
+    if (!yes) return plan(ctx, messageUuid, await stateAt(session, messageUuid));
     const result = await session.restoreFiles(messageUuid, { into: ctx.root });
     const text = result.written.length === 0
       ? `No files had content at ${shortId(messageUuid)}; nothing was written.`
@@ -56,10 +57,24 @@ function snapshotMessage(snapshots: FileSnapshot[], prefix: string): string {
   return uuids[0];
 }
 
+/**
+ * stateAt is each file's state at a message, as restoreFiles reads it: the latest recorded by
+ * the snapshots of that message and of the records before it on the branch.
+ */
+async function stateAt(session: Session, messageUuid: string): Promise<Map<string, TrackedFile['state']>> {
+  const branch = new Map((await session.envelopesAsync()).map((e, i) => [e.uuid, i]));
+  const at = branch.get(messageUuid);
+  const snapshots = (await session.fileSnapshotsAsync()).filter((s) =>
+    at === undefined ? s.messageUuid === messageUuid : (branch.get(s.messageUuid) ?? Infinity) <= at);
+  // In branch order; snapshots of one message keep the order they were taken in.
+  const ordered = snapshots.map((s, i) => ({ s, i })).sort((a, b) => (branch.get(a.s.messageUuid) ?? 0) - (branch.get(b.s.messageUuid) ?? 0) || a.i - b.i);
+  const state = new Map<string, TrackedFile['state']>();
+  for (const { s } of ordered) for (const f of s.files) state.set(f.path, f.state);
+  return state;
+}
+
 /** plan says which files /restore would write, and asks to confirm. */
-function plan(ctx: CommandContext, messageUuid: string, snapshots: FileSnapshot[]) {
-  const latest = new Map<string, string>();
-  for (const s of snapshots) for (const f of s.files) latest.set(f.path, f.state);
+function plan(ctx: CommandContext, messageUuid: string, latest: Map<string, TrackedFile['state']>) {
   const paths = [...latest.keys()].sort();
   const written = paths.filter((p) => latest.get(p) === 'present');
   const text = `At ${shortId(messageUuid)}: ${written.length} file${written.length === 1 ? '' : 's'} would be written into ${ctx.root}`

@@ -61,7 +61,8 @@ export function useSessionCommands(options: UseSessionCommandsOptions): SessionC
 
   const run = useCallback(async (line: string): Promise<boolean> => {
     const { onResult, onAction, ...commandOptions } = latest.current;
-    setRunning(line);
+    // Only what may be a command shows as running; a prompt goes straight back to the app.
+    if (line.trimStart().startsWith('/')) setRunning(line);
     let result: SessionCommandResult;
     try {
       result = await runSessionCommand(line, commandOptions);
