@@ -66,7 +66,8 @@ test('a turn with the scripted model: three real tool calls, each result recorde
   const { store } = tempStore(t);
   const session = store.createSession({ projectPath: root });
   session.appendUserMessage('have a look at notes.txt and find "localhost"');
-  await runTurn(session, scriptedModel(root, 0), root, new AbortController().signal);
+  const contexts = [];
+  await runTurn(session, scriptedModel(root, 0), root, { signal: new AbortController().signal, onContext: (c) => contexts.push(c) });
 
   const messages = session.messages();
   assert.deepEqual(messages.map((m) => [m.role, m.content.map((b) => b.type).join('+'), m.stop_reason ?? '']), [
@@ -87,11 +88,16 @@ test('a turn with the scripted model: three real tool calls, each result recorde
   assert.match(messages[7].content[0].text, /made 3 tool calls so far \(list_dir ×1, read_file ×1, grep ×1\)\.$/);
   assert.equal(session.envelopes()[4].toolUseResults[messages[3].content[1].id].stdout, 'port: 8080\nhost: localhost\n');
   assert.ok(session.tokenTracker().outputTokens > 0);
+  // Each reply was sent the context built for it: the whole conversation so far, every tool
+  // call answered by its real result (the results' message ended before the next build).
+  assert.deepEqual(contexts.map((c) => [c.strategy, c.messages.length]), [['full-history', 1], ['full-history', 3], ['full-history', 5], ['full-history', 7]]);
+  assert.deepEqual(contexts[3].messages[6].content, messages[6].content.map(({ type, tool_use_id, content, is_error }) => ({ type, tool_use_id, content, is_error })));
+  assert.deepEqual(contexts[3].debug.repairs, []);
 
   // Deterministic: the same prompt in the same folder gives the same conversation.
   const again = store.createSession({ projectPath: root });
   again.appendUserMessage('have a look at notes.txt and find "localhost"');
-  await runTurn(again, scriptedModel(root, 0), root, new AbortController().signal);
+  await runTurn(again, scriptedModel(root, 0), root, { signal: new AbortController().signal });
   assert.deepEqual(again.messages(), messages);
 });
 
@@ -101,7 +107,7 @@ test('an aborted turn stops where it is; the reply cut off stays open for the ne
   const session = store.createSession({ projectPath: root });
   session.appendUserMessage('look around');
   const stop = new AbortController();
-  const turn = runTurn(session, scriptedModel(root, 20), root, stop.signal);
+  const turn = runTurn(session, scriptedModel(root, 20), root, { signal: stop.signal });
   setTimeout(() => stop.abort(new Error('stopped by the test')), 70);
   await assert.rejects(turn, /stopped by the test/);
   const [, reply] = session.envelopes();
