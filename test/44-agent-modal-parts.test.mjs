@@ -194,7 +194,7 @@ test('with ANTHROPIC_API_KEY, a turn with Claude through the SDK records its too
   const { store } = tempStore(t);
   const session = store.createSession({ projectPath: root });
   session.appendUserMessage('Use the list_dir tool on "." once, then tell me how many entries the folder has.');
-  await runTurn(session, await anthropicModel(process.env.ANTHROPIC_API_KEY, root), root, new AbortController().signal);
+  await runTurn(session, await anthropicModel(process.env.ANTHROPIC_API_KEY, root), root, { signal: new AbortController().signal });
   const envelopes = session.envelopes();
   const call = envelopes.flatMap((e) => e.message.content).find((b) => b.type === 'tool_use' && b.name === 'list_dir');
   assert.ok(call, 'Claude called list_dir');
