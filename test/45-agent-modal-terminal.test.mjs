@@ -51,6 +51,12 @@ async function converse(term, prompt, toolCalls) {
   return ready(term);
 }
 
+/** meterTokens reads the tokens the context meter shows: "· 1.2k/32.8k" is 1200. */
+function meterTokens(screen) {
+  const [, n, k] = /Context .* · ([\d.]+)(k?)\/[\d.]+k/.exec(screen);
+  return Number(n) * (k ? 1000 : 1);
+}
+
 /** command types a session command, and waits for what it prints and for the prompt after it. */
 async function command(term, line, expected) {
   term.type(line);
@@ -249,10 +255,12 @@ test('session commands in a real terminal: completion, /sessions, /session info,
   // /compact asks (two turns are kept, so a third is needed), y applies it.
   await converse(term, 'now look for "host"', 6);
   await converse(term, 'and "TODO"', 9);
+  const full = meterTokens(term.screen());
   const asked = await command(term, '/compact', /Compact the session now\? \[y\/n\]/);
   assert.match(asked, /A compaction would summarize 8 older messages and keep the last 2 turns \(16 messages\) as they are\./);
   await command(term, 'y', /Compacted: 8 messages summarized \(1 summarizer call\); the context goes from [\d,]+ to [\d,]+ tokens\./);
   assert.doesNotMatch(term.screen(), /Compact the session now\?/, 'the question is answered');
+  await term.waitFor((screen) => meterTokens(screen) < full, { what: `the meter to drop below ${full} tokens` });
 
   // /new starts afresh; /resume picks the first session again, with its resume summary.
   await command(term, '/new', /New session\.\n[\s\S]*new session · 0 messages/);

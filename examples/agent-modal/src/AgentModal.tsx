@@ -70,7 +70,13 @@ export function AgentModal({ store, sessionId, model, root, banner, onSession, o
     summaryModel: model.model,
     keepRecentTurns: KEEP_RECENT_TURNS,
     width: Math.max(40, (stdout.columns || 80) - 4),
-    onResult: (result, line) => print(commandItem(line, result)),
+    onResult: (result, line) => {
+      print(commandItem(line, result));
+      // A compaction changes what the next call is sent: the meter shows it now.
+      if (result.command === '/compact --apply' && !result.error && agent.session) {
+        agent.session.buildContextAsync({ contextWindow: model.contextWindow }).then(setContext, (err: Error) => setFailure(err.message));
+      }
+    },
     onAction,
   });
   const abort = useRef(new AbortController());
@@ -89,11 +95,7 @@ export function AgentModal({ store, sessionId, model, root, banner, onSession, o
     setFailure(null);
     setBusy(true);
     try {
-      if (await commands.submit(line)) {
-        // A compaction changes what the next call is sent: the meter shows it now.
-        if (agent.session && commands.last?.command === '/compact --apply') setContext(await agent.session.buildContextAsync({ contextWindow: model.contextWindow }));
-        return;
-      }
+      if (await commands.submit(line)) return;
       // Every message carries where it was written, as Claude Code's records do.
       const context = { cwd: root, platform: process.platform };
       agent.appendUserMessage(line, { context });
