@@ -189,7 +189,10 @@ test('/session archive hides the session and asks for a new one; /new and /renam
   assert.deepEqual(store.listSessions({ projectPath: dir }), []);
   assert.ok(store.sessionInfo(s.id).archivedAt);
   assert.equal(s.messages().length, 2, 'nothing is deleted');
+  // The app lets the session go as it starts the new one: it stays archived.
   s.close();
+  assert.deepEqual(store.listSessions({ projectPath: dir }), []);
+  assert.equal(store.listSessions({ projectPath: dir, includeArchived: true })[0].id, s.id);
 });
 
 test('/resume with an id or prefix opens that session; without one hands over a picker', async (t) => {
