@@ -304,7 +304,7 @@ test('past the compaction threshold the agent compacts by itself, says so, and t
   // reply, and the model then sees the summary and the last turns.
   term.type('and "listen"');
   term.press('Enter');
-  const compacted = await term.waitFor(/Compacted automatically: 16 messages summarized; the context went from [\d,]+ to [\d,]+ tokens\./, { what: 'the automatic compaction' });
+  const compacted = await term.waitFor(/Compacted automatically: 16 messages summarized; the context went from [\d.]+k? to [\d.]+k? tokens\./, { what: 'the automatic compaction' });
   assertShowsInOrder(compacted, ['The context is past the compaction threshold: summarizing 16 older messages…', 'Compacted automatically']);
   const after = await ready(term, 'the end of the turn');
   assert.ok(Number(/Context \S+ (\d+)%/.exec(after)[1]) < before, 'the meter drops');

@@ -1,9 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Static, Text, useApp, useInput, useStdout } from 'ink';
 import { completeSessionCommand, type CompactionEvent, type ContextResult, type Envelope, type SessionCommandAction, type SessionCommandResult, type Store } from 'sessionkeep';
-import { CommandCompletions, ContextMeter, usePersistentSession, useSessionCommands, type PersistentSession } from 'sessionkeep/ink';
+import { CommandCompletions, ContextMeter, formatTokens, usePersistentSession, useSessionCommands, type PersistentSession } from 'sessionkeep/ink';
 import { KEEP_RECENT_TURNS, runTurn } from './agent.js';
-import { formatInt } from './format.js';
 import type { Model } from './model.js';
 import { PromptInput } from './PromptInput.js';
 import { itemsOf, pendingCalls, toolNames, type Item } from './transcript.js';
@@ -192,7 +191,7 @@ function compactionItem(e: CompactionEvent): Unkeyed {
     return { kind: 'note', tone: 'warn', text: `The context is past the compaction threshold: summarizing ${e.plan.summarizedMessageCount} older messages…` };
   }
   const b = e.result?.boundary;
-  const sizes = b ? `; the context went from ${formatInt(b.tokensBefore)} to ${formatInt(b.tokensAfter)} tokens` : '';
+  const sizes = b ? `; the context went from ${formatTokens(b.tokensBefore)} to ${formatTokens(b.tokensAfter)} tokens` : '';
   return { kind: 'note', tone: 'warn', text: `Compacted automatically: ${e.plan.summarizedMessageCount} messages summarized${sizes}. They are all kept; /debug context shows what is sent.` };
 }
 
