@@ -155,3 +155,38 @@ test('bad arguments are TypeErrors and record nothing', (t) => {
   assert.throws(() => fromClaudeAgentSDK(session, [typed.init]), /async iterable/);
   assert.equal(session.envelopes().length, 0);
 });
+
+test('a real query() of the SDK, whose model cannot be reached here, is recorded and passed through', { timeout: 180000 }, async (t) => {
+  const { query } = await import('@anthropic-ai/claude-agent-sdk');
+  const { db, dir, store } = tempStore(t);
+  const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessionkeep-claude-'));
+  t.after(() => fs.rmSync(configDir, { recursive: true, force: true }));
+  const session = store.createSession();
+  const prompt = 'Say hi';
+  // A key that is no key: the SDK's process starts, and its one API call fails (no network
+  // here; with one, a 401), so the run ends with the SDK's own error result.
+  const env = { ...process.env, CLAUDE_CONFIG_DIR: configDir, ANTHROPIC_API_KEY: 'sk-ant-not-a-key', CLAUDE_CODE_MAX_RETRIES: '0' };
+  const seen = [];
+  await assert.rejects(async () => {
+    for await (const m of fromClaudeAgentSDK(session, query({ prompt, options: { maxTurns: 1, cwd: dir, env } }), { prompt })) seen.push(m);
+  }, /error result/);
+  const id = session.id;
+  store.close();
+
+  const init = seen.find((m) => m.type === 'system' && m.subtype === 'init');
+  const reply = seen.find((m) => m.type === 'assistant');
+  const result = seen.find((m) => m.type === 'result');
+  assert.ok(init && reply && result, `the SDK sent ${seen.map((m) => m.type).join(', ')}`);
+  assert.equal(result.is_error, true);
+
+  const { envelopes, sdkSessionId, tracker } = reopened(db, id);
+  assert.equal(sdkSessionId, init.session_id);
+  assert.deepEqual(envelopes.map((e) => e.message.role), ['user', 'assistant']);
+  assert.deepEqual(envelopes[0].message.content, [{ type: 'text', text: prompt }]);
+  // The SDK made the reply up for the failed call: recorded as it came, with status 'error'.
+  assert.equal(envelopes[1].status, 'error');
+  assert.deepEqual(envelopes[1].message.content, reply.message.content);
+  assert.equal(envelopes[1].error, `${reply.error}: ${reply.message.content[0].text}`);
+  assert.deepEqual(envelopes[1].context, { cwd: init.cwd });
+  assert.equal(tracker.inputTokens, result.usage.input_tokens);
+});

@@ -75,6 +75,8 @@ interface Held {
   id: string | undefined;
   parentToolUseId: string | null;
   message: Record<string, any>;
+  /** The SDK's `error` of a message it made up for a failed API call ('server_error', …). */
+  error: unknown;
 }
 
 class ClaudeAgentSDKRecorder {
@@ -151,17 +153,25 @@ class ClaudeAgentSDKRecorder {
         requestId: typeof m.request_id === 'string' ? m.request_id : undefined, ...this.state(m.parent_tool_use_id),
       });
     }
-    this.#held = { id, parentToolUseId: m.parent_tool_use_id ?? null, message };
+    this.#held = { id, parentToolUseId: m.parent_tool_use_id ?? null, message, error: m.error };
     for (const block of Array.isArray(message.content) ? message.content : []) {
       if (isObject(block) && typeof block.type === 'string') this.rec.ingest({ type: 'block', block: block as Block });
     }
   }
 
-  /** release ends the held assistant message with the stop reason and usage of its last part. */
+  /**
+   * release ends the held assistant message with the stop reason and usage of its last part;
+   * a message the SDK made up for a failed API call ends with status 'error'.
+   */
   release(result?: ClaudeAgentSDKMessage): void {
     const held = this.#held;
     if (!held) return;
     this.#held = undefined;
+    if (typeof held.error === 'string' && held.error !== '') {
+      const text = (held.message.content ?? []).map((b: any) => (typeof b?.text === 'string' ? b.text : '')).join('');
+      this.rec.ingest({ type: 'error', message: text ? `${held.error}: ${text}` : held.error });
+      return;
+    }
     const usage: Usage | undefined = isObject(held.message.usage) ? { ...held.message.usage } : result ? {} : undefined;
     if (result && usage) usage.sdkResult = sdkResult(result);
     this.rec.ingest({
