@@ -9,7 +9,12 @@ import { streamText, tool, stepCountIs, validateUIMessages, convertToModelMessag
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { z } from 'zod';
-import { SessionError, helper, runNode, sk, tempStore } from './helpers/common.mjs';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HELPERS, SessionError, helper, runNode, sk, tempStore } from './helpers/common.mjs';
 import { fixtures, jsonLinesToSSE, readFixture, replayFetch } from './helpers/sse.mjs';
 
 const { aiSDKChatStore } = sk;
@@ -132,6 +137,20 @@ test('parts without a block of their own are kept on the message: files, sources
   assert.deepEqual(blocks, [['history_start'], ['image', 'text'], ['tool_use', 'tool_use'], ['tool_result'], ['ui_message']]);
   store.close();
   assert.deepEqual(await loadInChild(db, chatId), messages);
+});
+
+test("the store takes the ai package's UIMessage type: tsc checks it, and the compiled code round-trips", async (t) => {
+  const root = path.join(HELPERS, '..', '..');
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sessionkeep-typed-'));
+  t.after(() => fs.rmSync(out, { recursive: true, force: true }));
+  execFileSync(path.join(root, 'node_modules', '.bin', 'tsc'), [
+    '--strict', '--target', 'es2022', '--module', 'commonjs', '--moduleResolution', 'node10', '--skipLibCheck',
+    '--outDir', out, path.join(root, 'test', 'typed', 'ai-sdk-chat-types.ts'),
+  ], { stdio: 'inherit' });
+  const { roundTrip } = createRequire(import.meta.url)(path.join(out, 'ai-sdk-chat-types.js'));
+  const { store } = tempStore(t);
+  const messages = [userMessage('u1', 'Hi'), { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Hello', state: 'done' }], metadata: { createdAt: 1 } }];
+  assert.deepEqual(await roundTrip(aiSDKChatStore, store, messages), messages);
 });
 
 test('bad arguments: a clear error, nothing stored changes', async (t) => {

@@ -12,23 +12,28 @@ const UI_MESSAGE = 'ui_message';
 /** The block field naming the UIMessage a record was made from, on each record's first block. */
 const UI_MESSAGE_ID = 'ui_message_id';
 
-/** A chat message as the AI SDK's `useChat` holds it (`UIMessage` of `ai`). */
+/**
+ * A chat message as the AI SDK's `useChat` holds it: the shape of `UIMessage` of `ai` that
+ * sessionkeep reads (give aiSDKChatStore your UIMessage type to get it back typed).
+ */
 export interface ChatMessage {
   id: string;
   role: 'system' | 'user' | 'assistant';
   metadata?: unknown;
-  parts: { type: string; [field: string]: any }[];
-  [field: string]: unknown;
+  parts: { type: string }[];
 }
 
+/** A part as the mapping reads it: any of the AI SDK's part types. */
+type Part = { type: string; [field: string]: any };
+
 /** The chat persistence of the AI SDK's chatbot guide, backed by a sessionkeep store. */
-export interface AISDKChatStore {
+export interface AISDKChatStore<M extends ChatMessage = ChatMessage> {
   /** createChat starts a chat: a new session, whose id is the chat's id. */
   createChat(options?: CreateSessionOptions): Promise<string>;
   /** saveChat makes the chat's stored messages these, recording what changed; resolves once on disk. */
-  saveChat(chat: { chatId: string; messages: ChatMessage[] }): Promise<void>;
+  saveChat(chat: { chatId: string; messages: M[] }): Promise<void>;
   /** loadChat gives the chat's messages exactly as they were last saved. */
-  loadChat(chatId: string): Promise<ChatMessage[]>;
+  loadChat(chatId: string): Promise<M[]>;
 }
 
 /**
@@ -39,7 +44,7 @@ export interface AISDKChatStore {
  * from the stored one before its end (a regenerated or edited message) rewinds to the last
  * message both share and records the rest as a new branch; nothing stored is lost.
  */
-export function aiSDKChatStore(store: Store): AISDKChatStore {
+export function aiSDKChatStore<M extends ChatMessage = ChatMessage>(store: Store): AISDKChatStore<M> {
   if (!(store instanceof Store)) throw argTypeError('store', 'a Store from openStore()');
   const open = new Map<string, Session>();
   const session = (chatId: unknown): Session => {
@@ -70,7 +75,7 @@ export function aiSDKChatStore(store: Store): AISDKChatStore {
       await s.flush();
     },
     async loadChat(chatId) {
-      return stored(historyRecords(session(chatId), BY).records).map((m) => m.message);
+      return stored(historyRecords(session(chatId), BY).records).map((m) => m.message as M);
     },
   };
 }
@@ -118,10 +123,10 @@ function record(s: Session, m: ChatMessage): void {
     return carried;
   };
   if (m.role !== 'assistant') {
-    s.appendUserMessage(mark(m.parts.flatMap(userBlock)));
+    s.appendUserMessage(mark((m.parts as Part[]).flatMap(userBlock)));
     return;
   }
-  for (const step of steps(m.parts)) {
+  for (const step of steps(m.parts as Part[])) {
     s.ingest({ type: 'message_start', provider: 'ai-sdk' });
     for (const block of mark(step.blocks)) s.ingest({ type: 'block', block });
     s.ingest({ type: 'done', stopReason: step.results.length > 0 ? 'tool_use' : undefined });
@@ -136,7 +141,7 @@ interface Step {
 }
 
 /** steps splits an assistant message's parts at its step-start parts. */
-function steps(parts: ChatMessage['parts']): Step[] {
+function steps(parts: Part[]): Step[] {
   const out: Step[] = [{ blocks: [], results: [] }];
   for (const part of parts) {
     let step = out[out.length - 1];
@@ -158,13 +163,13 @@ function steps(parts: ChatMessage['parts']): Step[] {
   return out;
 }
 
-function userBlock(part: ChatMessage['parts'][number]): Block[] {
+function userBlock(part: Part): Block[] {
   if (part.type === 'text') return [{ type: 'text', text: String(part.text ?? '') }];
   if (part.type === 'file') return [fileBlock(part)];
   return [];
 }
 
-function thinking(part: ChatMessage['parts'][number]): Block {
+function thinking(part: Part): Block {
   const signature = part.providerMetadata?.anthropic?.signature;
   return typeof signature === 'string'
     ? { type: 'thinking', thinking: String(part.text ?? ''), signature }
@@ -172,14 +177,14 @@ function thinking(part: ChatMessage['parts'][number]): Block {
 }
 
 /** fileBlock is a file part as an image block (image media types) or a document block, by URL. */
-function fileBlock(part: ChatMessage['parts'][number]): Block {
+function fileBlock(part: Part): Block {
   const mediaType = String(part.mediaType ?? 'application/octet-stream');
   const source = { type: 'url', url: String(part.url ?? ''), media_type: mediaType };
   return mediaType.startsWith('image/') ? { type: 'image', source } : { type: 'document', source };
 }
 
 /** toolResult is the tool_result of a tool part that has an output, an error or a denial. */
-function toolResult(part: ChatMessage['parts'][number]): Block | undefined {
+function toolResult(part: Part): Block | undefined {
   const id = String(part.toolCallId);
   switch (part.state) {
     case 'output-available':
