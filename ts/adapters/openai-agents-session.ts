@@ -18,6 +18,12 @@ const ITEM = 'openai_item';
  * what was added. popItem() and clearSession() rewind, never delete.
  */
 export class SessionkeepAgentsSession implements AgentsSession {
+  /**
+   * The history has a start on the branch at the head. Once it has, it keeps it: popItem()
+   * and clearSession() rewind to it at the furthest, so addItems() reads the session only once.
+   */
+  #started = false;
+
   constructor(readonly session: Session) {
     if (!(session instanceof Session)) {
       throw new TypeError('The "session" argument must be a Session from store.createSession() or store.openSession().');
@@ -45,7 +51,8 @@ export class SessionkeepAgentsSession implements AgentsSession {
       throw Object.assign(new TypeError('The "items" argument must be an array of items.'), { code: 'ERR_INVALID_ARG_TYPE' });
     }
     if (items.length === 0) return;
-    if (historyRecords(this.session, BY).start === undefined) startHistory(this.session, BY);
+    if (!this.#started && historyRecords(this.session, BY).start === undefined) startHistory(this.session, BY);
+    this.#started = true;
     this.record(items);
     await this.session.flush();
   }
