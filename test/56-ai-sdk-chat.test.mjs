@@ -153,6 +153,19 @@ test("the store takes the ai package's UIMessage type: tsc checks it, and the co
   assert.deepEqual(await roundTrip(aiSDKChatStore, store, messages), messages);
 });
 
+test('saves of one chat run in call order, each with the messages as they were when called', async (t) => {
+  const { store } = tempStore(t);
+  const chats = aiSDKChatStore(store);
+  const chatId = await chats.createChat();
+  const first = [userMessage('u1', 'Hi'), { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Hello' }] }];
+  const regenerated = [first[0], { id: 'a2', role: 'assistant', parts: [{ type: 'text', text: 'Hi there' }] }];
+  const saves = [chats.saveChat({ chatId, messages: first }), chats.saveChat({ chatId, messages: regenerated })];
+  first.push(userMessage('u9', 'changed after the call'));
+  await Promise.all(saves);
+  assert.deepEqual(await chats.loadChat(chatId), regenerated);
+  assert.equal(store.openSession(chatId).tree().nodes.length, 4, 'history_start, u1, a1 (off the branch), a2');
+});
+
 test('bad arguments: a clear error, nothing stored changes', async (t) => {
   const { store } = tempStore(t);
   assert.throws(() => aiSDKChatStore({}), TypeError);

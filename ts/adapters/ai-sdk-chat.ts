@@ -47,6 +47,8 @@ export interface AISDKChatStore<M extends ChatMessage = ChatMessage> {
 export function aiSDKChatStore<M extends ChatMessage = ChatMessage>(store: Store): AISDKChatStore<M> {
   if (!(store instanceof Store)) throw argTypeError('store', 'a Store from openStore()');
   const open = new Map<string, Session>();
+  /** The save of each chat going on: saves of one chat run one after another, in call order. */
+  const saving = new Map<string, Promise<void>>();
   const session = (chatId: unknown): Session => {
     if (typeof chatId !== 'string') throw argTypeError('chatId', 'a string');
     let s = open.get(chatId);
@@ -71,8 +73,19 @@ export function aiSDKChatStore<M extends ChatMessage = ChatMessage>(store: Store
       if (!Array.isArray(messages) || !messages.every((m) => isObject(m) && Array.isArray(m.parts))) {
         throw argTypeError('messages', 'an array of UIMessages');
       }
-      await save(s, messages);
-      await s.flush();
+      // As the messages are now: the app may change its array before a save queued behind another runs.
+      const snapshot = messages.map(asJSON) as ChatMessage[];
+      const before = saving.get(s.id) ?? Promise.resolve();
+      const done = before.catch(() => {}).then(async () => {
+        await save(s, snapshot);
+        await s.flush();
+      });
+      saving.set(s.id, done);
+      try {
+        await done;
+      } finally {
+        if (saving.get(s.id) === done) saving.delete(s.id);
+      }
     },
     async loadChat(chatId) {
       return stored(historyRecords(session(chatId), BY).records).map((m) => m.message as M);
@@ -109,7 +122,7 @@ async function save(s: Session, messages: ChatMessage[]): Promise<void> {
 }
 
 /** asJSON is a message as the store keeps it: as JSON (undefined fields dropped). */
-function asJSON(m: ChatMessage): unknown {
+function asJSON(m: ChatMessage): ChatMessage {
   return JSON.parse(JSON.stringify(m));
 }
 
