@@ -95,6 +95,21 @@ test('popItem and clearSession rewind: the items go, the records stay in the tre
   assert.deepEqual(await session.getItems(), [ITEMS[0]]);
 });
 
+test('a tool output without text (an image) is the tool_result as JSON', async (t) => {
+  const { store } = tempStore(t);
+  const session = new SessionkeepAgentsSession(store.createSession());
+  const output = { type: 'image', image: 'data:image/png;base64,iVBORw0KGgo=', detail: 'auto' };
+  const items = [
+    { type: 'function_call', callId: 'call_img', name: 'screenshot', arguments: 'not json', status: 'completed' },
+    { type: 'function_call_result', callId: 'call_img', name: 'screenshot', status: 'completed', output },
+  ];
+  await session.addItems(items);
+  const [call, result] = session.session.messages().slice(-2);
+  assert.deepEqual(call.content[0].input, {}, 'arguments that are not a JSON object');
+  assert.equal(result.content[0].content, JSON.stringify(output));
+  assert.deepEqual(await session.getItems(), items);
+});
+
 test('bad arguments are TypeErrors that change nothing', async (t) => {
   const { store } = tempStore(t);
   assert.throws(() => new SessionkeepAgentsSession({ id: 'x' }), TypeError);

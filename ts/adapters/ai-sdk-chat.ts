@@ -93,10 +93,9 @@ export function aiSDKChatStore<M extends ChatMessage = ChatMessage>(store: Store
   };
 }
 
-/** A stored UIMessage and the records it became. */
+/** A stored UIMessage and the last of the records it became. */
 interface StoredMessage {
   message: ChatMessage;
-  first: Envelope;
   last: Envelope;
 }
 
@@ -105,7 +104,7 @@ function stored(records: Envelope[]): StoredMessage[] {
   for (const r of records) {
     const [first] = blocksWith(r, UI_MESSAGE_ID);
     if (!first) continue;
-    if (first[UI_MESSAGE] !== undefined) out.push({ message: first[UI_MESSAGE] as ChatMessage, first: r, last: r });
+    if (first[UI_MESSAGE] !== undefined) out.push({ message: first[UI_MESSAGE] as ChatMessage, last: r });
     else if (out.length > 0) out[out.length - 1].last = r;
   }
   return out;

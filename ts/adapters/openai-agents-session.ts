@@ -1,6 +1,6 @@
 import type { AgentInputItem, Session as AgentsSession } from '@openai/agents';
 import { Session } from '../session';
-import { SessionError } from '../errors';
+import { SessionError, argTypeError } from '../errors';
 import type { Block } from '../types';
 import { blocksWith, historyRecords, startHistory } from './history';
 import { isObject } from './common';
@@ -38,7 +38,7 @@ export class SessionkeepAgentsSession implements AgentsSession {
   /** getItems gives the items on the branch at the head, oldest first; the last `limit` of them with a limit. */
   async getItems(limit?: number): Promise<AgentInputItem[]> {
     if (limit !== undefined && (typeof limit !== 'number' || Number.isNaN(limit))) {
-      throw Object.assign(new TypeError('The "limit" argument must be a number.'), { code: 'ERR_INVALID_ARG_TYPE' });
+      throw argTypeError('limit', 'a number');
     }
     const items = historyRecords(this.session, BY).records.flatMap((r) => blocksWith(r, ITEM).map((b) => b[ITEM] as AgentInputItem));
     if (limit === undefined) return items;
@@ -48,7 +48,7 @@ export class SessionkeepAgentsSession implements AgentsSession {
   /** addItems records the items, consecutive ones of the same side in one message, and resolves once they are on disk. */
   async addItems(items: AgentInputItem[]): Promise<void> {
     if (!Array.isArray(items) || !items.every(isObject)) {
-      throw Object.assign(new TypeError('The "items" argument must be an array of items.'), { code: 'ERR_INVALID_ARG_TYPE' });
+      throw argTypeError('items', 'an array of items');
     }
     if (items.length === 0) return;
     if (!this.#started && historyRecords(this.session, BY).start === undefined) startHistory(this.session, BY);
@@ -79,7 +79,7 @@ export class SessionkeepAgentsSession implements AgentsSession {
     await this.session.flush();
   }
 
-  record(items: AgentInputItem[]): void {
+  private record(items: AgentInputItem[]): void {
     for (const group of groups(items)) {
       if (group.side === 'assistant') {
         this.session.ingest({ type: 'message_start', provider: 'openai' });
@@ -95,7 +95,7 @@ export class SessionkeepAgentsSession implements AgentsSession {
    * appendUser records user-side items as one user message. An output whose call this
    * session does not hold (popped, say) is kept as an openai_item block, not a tool_result.
    */
-  appendUser(items: AgentInputItem[]): void {
+  private appendUser(items: AgentInputItem[]): void {
     try {
       this.session.appendUserMessage(items.map(itemBlock));
     } catch (err) {
@@ -142,7 +142,7 @@ function itemBlock(item: AgentInputItem): Block {
     case 'function_call':
       return { type: 'tool_use', id: String(it.callId), name: String(it.name), input: parseArguments(it.arguments), ...keep };
     case 'function_call_result':
-      return { type: 'tool_result', tool_use_id: String(it.callId), content: contentText(it.output), ...keep };
+      return { type: 'tool_result', tool_use_id: String(it.callId), content: outputText(it.output), ...keep };
     case 'reasoning':
       return { type: 'thinking', thinking: contentText(it.content), ...keep };
   }
@@ -156,6 +156,12 @@ function contentText(content: unknown): string {
   return parts
     .map((p) => (isObject(p) ? (typeof p.text === 'string' ? p.text : typeof p.refusal === 'string' ? p.refusal : '') : ''))
     .join('');
+}
+
+/** outputText is a tool output as tool_result content: its text, else (an image, a file) its JSON. */
+function outputText(output: unknown): string {
+  const text = contentText(output);
+  return text !== '' || typeof output === 'string' ? text : JSON.stringify(output) ?? '';
 }
 
 /** parseArguments gives a function call's JSON arguments as the tool_use input, {} when they are not an object. */
