@@ -22,9 +22,9 @@ test('dist/ink/index.js loads with import() and exports the hook, the components
 test('package.json maps sessionkeep/ink to the ES module, with Ink and React as optional peers', () => {
   const pkg = require('../package.json');
   assert.deepEqual(pkg.exports['./ink'], { types: './dist/ink/index.d.ts', import: './dist/ink/index.js' });
-  assert.deepEqual(Object.keys(pkg.peerDependencies).sort(), ['ink', 'react']);
-  assert.equal(pkg.peerDependenciesMeta.ink.optional, true);
-  assert.equal(pkg.peerDependenciesMeta.react.optional, true);
+  assert.ok(pkg.peerDependencies.ink && pkg.peerDependencies.react);
+  // Every peer (Ink, React, the agent SDKs of the plug-ins) is optional: the core needs none.
+  for (const name of Object.keys(pkg.peerDependencies)) assert.equal(pkg.peerDependenciesMeta[name]?.optional, true, name);
   // The versions developed against satisfy the peer ranges.
   assert.match(pkg.devDependencies.ink, /^6\./);
   assert.match(pkg.devDependencies.react, /^19\./);

@@ -14,6 +14,11 @@ export type { ResumeRequest, Resolution, ResolveSessionOptions, PromptResumeOpti
 export { fromAnthropicStream } from './adapters/anthropic';
 export { fromOpenAIStream } from './adapters/openai';
 export { fromAISDKStream } from './adapters/ai-sdk';
+export { aiSDKChatStore } from './adapters/ai-sdk-chat';
+export type { AISDKChatStore, ChatMessage } from './adapters/ai-sdk-chat';
+export { fromClaudeAgentSDK } from './adapters/claude-agent-sdk';
+export type { ClaudeAgentSDKMessage, ClaudeAgentSDKOptions } from './adapters/claude-agent-sdk';
+export type { HistoryStartBlock } from './adapters/history';
 export type { AdapterOptions, StreamSource } from './adapters/common';
 export type { AnthropicStreamEvent } from './adapters/anthropic';
 export type { OpenAIStreamEvent } from './adapters/openai';

@@ -1,5 +1,6 @@
 import type { Session } from '../session';
 import type { Envelope, Usage } from '../types';
+import type { MessageOptions } from '../message-state';
 import { AdapterOptions, Handler, Recorder, StreamSource, isObject, pump } from './common';
 
 /** One raw Messages stream event, as `@anthropic-ai/sdk` yields it. */
@@ -30,7 +31,10 @@ function streams(block: Record<string, any>): boolean {
   return block.type === 'text' || block.type === 'thinking' || isObject(block.input);
 }
 
-class AnthropicHandler implements Handler<AnthropicStreamEvent> {
+/** AnthropicHandler records one Messages stream's events; fromClaudeAgentSDK reuses it for the SDK's partials. */
+export class AnthropicHandler implements Handler<AnthropicStreamEvent> {
+  /** The per-message state the next message_start records (a subagent's sidechain). */
+  messageState: MessageOptions = {};
   #usage: Usage = {};
   #stopReason: string | undefined;
   #stopSequence: string | undefined;
@@ -74,7 +78,7 @@ class AnthropicHandler implements Handler<AnthropicStreamEvent> {
     this.#stopReason = this.#stopSequence = undefined;
     this.#streaming = -1;
     const requestId = rec.requestId ?? (this.source as any)?.request_id ?? undefined;
-    rec.ingest({ type: 'message_start', id: message.id, model: message.model, provider: this.provider, requestId });
+    rec.ingest({ type: 'message_start', id: message.id, model: message.model, provider: this.provider, requestId, ...this.messageState });
     this.addUsage(message.usage);
     (message.content ?? []).forEach((block: any, i: number) => this.blockStart(i, block, rec));
   }
