@@ -61,6 +61,9 @@ func (s *Session) BuildContext(opts BuildOptions) (*ContextResult, error) {
 
 // prepareContext makes everything recorded so far readable and counted.
 func (s *Session) prepareContext() error {
+	if err := s.endToolResults(); err != nil {
+		return err
+	}
 	if err := s.readable(); err != nil {
 		return err
 	}

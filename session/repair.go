@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/goccy/go-json"
@@ -26,8 +25,8 @@ const (
 	RepairEmptyMessage     = "dropped_empty_message"
 	RepairMerged           = "merged_messages" // consecutive messages of one role became one
 	RepairMisplacedBlock   = "dropped_misplaced_block"
-	RepairForeignBlock     = "dropped_foreign_block" // another API's block, such as Codex's reasoning
-	RepairStrippedFields   = "stripped_fields"       // sessionkeep's own fields left out of a tool call
+	RepairForeignBlock     = "dropped_foreign_block" // a type the API does not take: Codex's reasoning, a plug-in's record
+	RepairStrippedFields   = "stripped_fields"       // fields the API does not take left out of a block
 	RepairLeadingUser      = "added_leading_user"
 )
 
@@ -98,6 +97,9 @@ func (r *repairer) cleanBlock(m *ctxMessage, raw []byte, seen map[string]bool) (
 		m.tokens -= blockTokens(raw)
 		return nil, false
 	}
+	if !isAPIBlockType(b.Type) {
+		return drop(RepairForeignBlock, "")
+	}
 	switch b.Type {
 	case BlockText:
 		if strings.TrimSpace(b.Text) == "" {
@@ -115,16 +117,14 @@ func (r *repairer) cleanBlock(m *ctxMessage, raw []byte, seen map[string]bool) (
 			return drop(RepairDuplicateToolUse, b.ID)
 		}
 		seen[b.ID] = true
-		if bytes.Contains(raw, []byte(`"raw_input"`)) || bytes.Contains(raw, []byte(`"input_error"`)) {
-			r.note(RepairStrippedFields, m.seq, b.ID)
-			return toolUseJSONOf(b, b.Input), true
-		}
 	case BlockToolResult:
 		if m.role != "user" {
 			return drop(RepairMisplacedBlock, b.ToolUseID)
 		}
-	case blockReasoning:
-		return drop(RepairForeignBlock, "")
+	}
+	if keep, stripped := apiBlockJSON(b.Type, raw); stripped {
+		r.note(RepairStrippedFields, m.seq, b.ID)
+		return keep, true
 	}
 	return raw, true
 }

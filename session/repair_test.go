@@ -56,6 +56,10 @@ func TestRepairMakesDamagedHistoriesValid(t *testing.T) {
 		"a reply imported from Codex with its reasoning item": {
 			[]*ctxMessage{msg(0, "user", prompt), msg(1, "assistant", `{"type":"reasoning","encrypted_content":"gAAA","summary":[]}`, reply)},
 			[]string{RepairForeignBlock}},
+		"a plug-in's marker and SDK item blocks, and an SDK's copy on a text block": {
+			[]*ctxMessage{msg(0, "user", `{"type":"history_start","by":"openai-agents"}`, `{"type":"text","text":"fix it","openai_item":{"role":"user"}}`),
+				msg(1, "assistant", `{"type":"openai_item","openai_item":{"type":"compaction"}}`, `{"type":"text","text":"done","providerMetadata":{"openai":{}}}`)},
+			[]string{RepairForeignBlock, RepairStrippedFields}},
 		"a history that starts with the assistant": {
 			[]*ctxMessage{msg(0, "assistant", reply), msg(1, "user", prompt)},
 			[]string{RepairLeadingUser}},
@@ -174,5 +178,22 @@ func TestBudgetIsTheWindowLessSystemToolsAndReserve(t *testing.T) {
 		if err := o.normalize(); err == nil {
 			t.Errorf("%+v is accepted", o)
 		}
+	}
+}
+
+// A block every field of which the API takes goes to the context byte for byte, so signed
+// thinking is passed back exactly as stored; only a block with fields it refuses is rewritten.
+func TestRepairKeepsAPIBlocksByteForByte(t *testing.T) {
+	thinking := `{"type":"thinking","thinking":"plan \u00e9","signature":"EqQBCg=="}`
+	cached := `{"type":"text","text":"fix it","cache_control":{"type":"ephemeral"}}`
+	out, repairs := repair([]*ctxMessage{msg(0, "user", cached), msg(1, "assistant", thinking, `{"type":"text","text":"done","ui_message":{"id":"m1"}}`)})
+	if len(repairs) != 1 || repairs[0].Kind != RepairStrippedFields {
+		t.Fatalf("repairs %+v; want one stripped_fields", repairs)
+	}
+	if string(out[0].blocks[0]) != cached || string(out[1].blocks[0]) != thinking {
+		t.Errorf("blocks the API takes were rewritten: %s / %s", out[0].blocks[0], out[1].blocks[0])
+	}
+	if got := string(out[1].blocks[1]); got != `{"text":"done","type":"text"}` {
+		t.Errorf("stripped block %s", got)
 	}
 }

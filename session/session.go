@@ -195,6 +195,20 @@ func (s *Session) readable() error {
 	return s.mgr.store.Sync()
 }
 
+// endToolResults ends an open message of tool results as complete, so that a context built
+// for the next model call holds them: the builder reads ended messages only, and an agent
+// builds its next call right after its tools answered, before anything else ends the message.
+func (s *Session) endToolResults() error {
+	if err := s.lock(); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	if s.msg != nil && s.msg.hdr.Type == TypeToolResult {
+		s.endOpen(false)
+	}
+	return nil
+}
+
 // checkpointNow queues the block streaming, if any, as far as it has come.
 func (s *Session) checkpointNow() error {
 	if err := s.lock(); err != nil {
@@ -214,11 +228,12 @@ func (s *Session) Flush() error {
 	return s.mgr.store.Flush()
 }
 
-// Close releases the session. When the last user has closed it, an unfinished message is
-// ended as interrupted, and later calls fail with ErrStoreClosed.
+// Close releases the session. When the last user has closed it, an unfinished reply is
+// ended as interrupted (open tool results as complete), and later calls fail with
+// ErrStoreClosed.
 func (s *Session) Close() { s.mgr.release(s) }
 
-// shutdown ends an unfinished message as interrupted, records that this process let go
+// shutdown ends an unfinished reply as interrupted and open tool results as complete, records that this process let go
 // of the session, and closes it for good. atExit says the whole store is closing with the
 // session still open: a hosted agent's session is then interrupted, like a disconnect.
 func (s *Session) shutdown(atExit bool) {
@@ -227,10 +242,8 @@ func (s *Session) shutdown(atExit bool) {
 	if s.closed {
 		return
 	}
-	cut := s.msg != nil
-	if cut {
-		s.endMessage(MessageInterrupted)
-	}
+	cut := s.msg != nil && s.msg.hdr.Role == "assistant"
+	s.endOpen(true) // tool results stand: only a reply is cut off
 	s.closed = true
 	var at time.Time // a session only imported into or exported was not accessed
 	if s.accessed {

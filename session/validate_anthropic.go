@@ -87,9 +87,10 @@ func (v *validator) anthropicBlocks(i int, role string, raws []json.RawMessage) 
 			v.add(i, ProblemInvalidBlock, "a block must be an object with a string type")
 			continue
 		}
+		v.anthropicBlockFields(i, b.Type, raw)
 		switch {
-		case b.Type == blockReasoning:
-			v.add(i, ProblemInvalidBlock, "a %s block is another API's; the Messages API does not take it", b.Type)
+		case !isAPIBlockType(b.Type):
+			v.add(i, ProblemInvalidBlock, "the Messages API does not take a %s block", b.Type)
 		case b.Type == BlockText && strings.TrimSpace(b.Text) == "":
 			v.add(i, ProblemEmptyText, "text blocks must hold non-whitespace text")
 		case b.Type == BlockThinking && (b.Signature == nil || *b.Signature == ""):
@@ -101,6 +102,22 @@ func (v *validator) anthropicBlocks(i int, role string, raws []json.RawMessage) 
 		blocks = append(blocks, b)
 	}
 	return blocks
+}
+
+// anthropicBlockFields reports each field of a block that the Messages API does not take.
+func (v *validator) anthropicBlockFields(i int, typ string, raw json.RawMessage) {
+	if !isAPIBlockType(typ) {
+		return
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return
+	}
+	for name := range fields {
+		if !apiBlockTakes(typ, name) {
+			v.add(i, ProblemUnexpectedField, "field %q is not part of a %s block; the Messages API refuses it", name, typ)
+		}
+	}
 }
 
 // anthropicCalls checks an assistant message's tool calls and returns their ids.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -83,3 +84,20 @@ func hasProblem(v Validation, code string) bool {
 }
 
 func join(parts []string) string { return strings.Join(parts, ",") }
+
+// The validator refuses what the Messages API refuses: a block type it does not know, and a
+// field a block does not take.
+func TestValidateAnthropicRefusesUnknownTypesAndFields(t *testing.T) {
+	msgs := `[{"role":"user","content":[{"type":"history_start","by":"x"},{"type":"text","text":"hi","openai_item":{}}]}]`
+	v, err := ValidateContext([]byte(msgs), ProviderAnthropic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, p := range v.Problems {
+		kinds = append(kinds, p.Code)
+	}
+	if v.Valid || !slices.Contains(kinds, ProblemInvalidBlock) || !slices.Contains(kinds, ProblemUnexpectedField) {
+		t.Errorf("problems %v; want invalid_block and unexpected_field", kinds)
+	}
+}
