@@ -56,7 +56,7 @@ func Open(path string) (*Store, error) {
 		c.close()
 		return nil, err
 	}
-	w, err := newWriter(c, processOwner())
+	w, err := newWriter(c, path, processOwner())
 	if err != nil {
 		c.close()
 		return nil, err
@@ -64,12 +64,17 @@ func Open(path string) (*Store, error) {
 	return &Store{path: path, w: w, recovered: recovered}, nil
 }
 
-// setUp migrates the schema and recovers what a crash left unfinished.
-func setUp(c *conn) ([]RecoveredSession, error) {
-	if err := migrate(c); err != nil {
+// setUp migrates the schema and recovers what a crash left unfinished, waiting out other
+// processes that open the store at the same time: both steps are safe to repeat.
+func setUp(c *conn) (recovered []RecoveredSession, err error) {
+	if err := retryBusy("migrating the schema", func() error { return migrate(c) }); err != nil {
 		return nil, err
 	}
-	return markInterrupted(c)
+	err = retryBusy("recovering interrupted sessions", func() (err error) {
+		recovered, err = markInterrupted(c)
+		return err
+	})
+	return recovered, err
 }
 
 // Recovered returns the sessions that opening the store found left open by a process that
@@ -97,6 +102,10 @@ func (s *Store) Sync() error { return s.w.sync() }
 
 // Flush waits until every Op queued so far is durable on disk.
 func (s *Store) Flush() error { return s.w.flush() }
+
+// TakeWriteError returns why queued writes are failing to commit, the first time it is
+// asked during a run of failures; nil after that, and while commits succeed.
+func (s *Store) TakeWriteError() error { return s.w.takeError() }
 
 // Close commits and syncs what is queued and closes the database. Closing twice is a no-op.
 func (s *Store) Close() error {
@@ -131,7 +140,7 @@ func (s *Store) read(fn func(c *conn) error) error {
 	if c == nil {
 		var err error
 		if c, err = openConn(s.path); err != nil {
-			return err
+			return errors.Join(storeThere(s.path), err)
 		}
 	}
 	err := fn(c)

@@ -8,25 +8,18 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// retryDelay is how long the writer waits before retrying a batch that failed to commit.
-// The batch stays queued in memory meanwhile; nothing is dropped.
-const retryDelay = 100 * time.Millisecond
-
 // commitWindow is how long the writer gathers Ops after the first one arrives before it
 // commits them together, unless a read, a Flush or Close wants them at once. It keeps a
 // stream of chunks from costing one transaction (and one wake-up of the writer) per chunk,
 // and it is far inside the durability bound (a completed block is committed within it).
 const commitWindow = 3 * time.Millisecond
 
-// closeAttempts is how many times Close tries to commit what is queued before it gives up
-// and reports the error.
-const closeAttempts = 3
-
 // writer owns the store's one writing connection. Ops queue in memory; its goroutine takes
 // everything queued so far, applies it in one transaction and commits (group commit), so a
 // batch is committed a few milliseconds after its first Op arrives.
 type writer struct {
 	c      *conn
+	path   string // the database file
 	owner  string // this process, recorded on the sessions it writes
 	sids   map[string]int64
 	bodies bodyBuilder
@@ -39,7 +32,8 @@ type writer struct {
 	committed uint64 // of those, committed
 	durable   uint64 // of those, synced to disk
 	flushTo   uint64 // a Flush waits for this many to be durable
-	err       error  // why the last batch failed; nil after a commit
+	err       error  // why the last batch failed, once callers are told; nil after a commit
+	errSeen   bool   // err was handed to takeError
 	dropped   error  // Ops skipped for conflicting with what is stored, reported by Flush
 	closing   bool
 	stopped   bool
@@ -54,11 +48,15 @@ type writer struct {
 	hurry         chan struct{} // someone waits: commit without waiting out the window
 }
 
-func newWriter(c *conn, owner string) (*writer, error) {
-	w := &writer{c: c, owner: owner, sids: map[string]int64{}, open: openBodies{},
+func newWriter(c *conn, path, owner string) (*writer, error) {
+	w := &writer{c: c, path: path, owner: owner, sids: map[string]int64{}, open: openBodies{},
 		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
-	behind, err := w.indexBehind()
+	var behind bool
+	err := retryBusy("reading the search queue", func() (err error) {
+		behind, err = w.indexBehind()
+		return err
+	})
 	if err != nil {
 		return nil, storageError("reading the search queue", err)
 	}
@@ -169,15 +167,15 @@ func (w *writer) close() error {
 
 // run is the writer goroutine.
 func (w *writer) run() {
-	failures := 0
+	var f failure
 	window := time.NewTimer(commitWindow)
 	window.Stop()
 	idle := time.NewTimer(indexIdle)
 	idle.Stop()
 	for {
 		index := false
-		if failures > 0 {
-			time.Sleep(retryDelay)
+		if f.count > 0 {
+			time.Sleep(f.wait())
 		} else {
 			index = w.await(window, idle)
 		}
@@ -190,16 +188,18 @@ func (w *writer) run() {
 		w.blocksInBatch = false
 		err := w.commit(batch)
 		if err == nil && wantDurable {
-			err = w.checkpoint()
+			err = w.syncToDisk()
 		}
 
 		w.mu.Lock()
 		if err != nil {
-			failures++
-			w.err = err
+			// The rolled-back batch may have created sessions: their keys are not taken
+			// any more, and another process may take them next.
+			w.sids = map[string]int64{}
 			w.queue = append(batch, w.queue...)
+			w.fail(f.note(err))
 		} else {
-			failures = 0
+			f = failure{}
 			w.err = nil
 			w.committed = target
 			if wantDurable {
@@ -209,7 +209,7 @@ func (w *writer) run() {
 				w.indexPending, w.ownBlocks = true, true
 			}
 		}
-		done := closing && (err == nil || failures >= closeAttempts)
+		done := closing && (err == nil || (w.err != nil && f.count >= closeAttempts))
 		w.stopped = done
 		w.changed.Broadcast()
 		w.mu.Unlock()
@@ -265,9 +265,15 @@ func (w *writer) indexStep() {
 	w.mu.Unlock()
 }
 
-// checkpoint copies the WAL into the database file. SQLite syncs the WAL before it
-// copies, so everything committed is on disk afterwards.
-func (w *writer) checkpoint() error {
-	err := w.c.query("PRAGMA wal_checkpoint(PASSIVE)", nil, nil)
-	return storageError("syncing to disk", err)
+// syncToDisk makes everything committed durable: commits run with synchronous=NORMAL,
+// which writes the WAL without syncing it, so the WAL is synced here. Frames no longer in
+// the WAL were copied into the database file by a checkpoint, which synced that file.
+// A checkpoint follows to keep the WAL short; it is skipped when another connection holds
+// what it needs, since durability does not depend on it.
+func (w *writer) syncToDisk() error {
+	if err := syncFile(w.path + "-wal"); err != nil {
+		return err
+	}
+	w.c.query("PRAGMA wal_checkpoint(PASSIVE)", nil, nil)
+	return nil
 }

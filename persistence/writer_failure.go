@@ -1,0 +1,106 @@
+package persistence
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// retryDelay is how long the writer waits before retrying a batch that failed for a reason
+// other than a lock (a full disk, a read-only file). The batch stays queued in memory
+// meanwhile; nothing is dropped.
+const retryDelay = 100 * time.Millisecond
+
+// closeAttempts is how many times Close tries to commit what is queued, once callers have
+// been told of a failure, before it gives up and reports the error.
+const closeAttempts = 3
+
+// failure is the writer's current run of failed commits.
+type failure struct {
+	count int
+	busy  backoff // started at the first failure of the run that was a lock
+}
+
+// note records a failed attempt and returns the error callers should be told now: a lock
+// is waited out in silence until busyBound, since other processes commit in milliseconds.
+func (f *failure) note(err error) error {
+	f.count++
+	if !isBusy(err) {
+		f.busy = backoff{}
+		return err
+	}
+	if f.busy.start.IsZero() {
+		f.busy = newBackoff()
+	}
+	if f.busy.expired() {
+		return busyError("committing", f.busy.start, err)
+	}
+	return nil
+}
+
+// wait is how long to wait before the next attempt.
+func (f *failure) wait() time.Duration {
+	if !f.busy.start.IsZero() {
+		return f.busy.next()
+	}
+	return retryDelay
+}
+
+// fail makes err, unless nil, what callers waiting on the writer are told. A run of
+// failures that follows a commit is new: takeError hands it out once.
+func (w *writer) fail(err error) {
+	if err == nil {
+		return
+	}
+	if w.err == nil {
+		w.errSeen = false
+	}
+	w.err = err
+}
+
+// takeError returns the error of the writer's current run of failures the first time it
+// is asked, and nil after that and while commits succeed: what an app shows its user once.
+func (w *writer) takeError() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil || w.errSeen {
+		return nil
+	}
+	w.errSeen = true
+	return w.err
+}
+
+// syncFile makes the file at path durable (fsync). A WAL that is not there holds nothing
+// to sync, as long as the database beside it is there.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return storeThere(strings.TrimSuffix(path, "-wal"))
+	}
+	if err != nil {
+		return fmt.Errorf("%w: opening %s to sync it: %v", session.ErrStorage, path, err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		sentinel := session.ErrStorage
+		if errors.Is(err, syscall.ENOSPC) {
+			sentinel = session.ErrDiskFull
+		}
+		return fmt.Errorf("%w: syncing %s: %v", sentinel, path, err)
+	}
+	return nil
+}
+
+// storeThere checks that the database file db still exists.
+func storeThere(db string) error {
+	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %s was deleted or moved while the store was open", session.ErrStoreGone, db)
+	}
+	return nil
+}
