@@ -34,6 +34,7 @@ type writer struct {
 	flushTo   uint64 // a Flush waits for this many to be durable
 	err       error  // why the last batch failed, once callers are told; nil after a commit
 	errSeen   bool   // err was handed to takeError
+	attempts  uint64 // commits tried, failed or not
 	dropped   error  // Ops skipped for conflicting with what is stored, reported by Flush
 	closing   bool
 	stopped   bool
@@ -107,11 +108,11 @@ func (w *writer) sync() error {
 	if w.closing {
 		return session.ErrStoreClosed
 	}
-	target := w.queued
+	target, tried := w.queued, w.attempts
 	if w.committed < target {
 		w.urge()
 	}
-	for w.committed < target && w.err == nil && !w.stopped {
+	for w.committed < target && !w.failedSince(tried) && !w.stopped {
 		w.changed.Wait()
 	}
 	return w.status(w.committed, target)
@@ -124,10 +125,10 @@ func (w *writer) flush() error {
 	if w.closing {
 		return session.ErrStoreClosed
 	}
-	target := w.queued
+	target, tried := w.queued, w.attempts
 	w.flushTo = max(w.flushTo, target)
 	w.urge()
-	for w.durable < target && w.err == nil && !w.stopped {
+	for w.durable < target && !w.failedSince(tried) && !w.stopped {
 		w.changed.Wait()
 	}
 	if err := w.status(w.durable, target); err != nil {
@@ -137,6 +138,11 @@ func (w *writer) flush() error {
 	w.dropped = nil
 	return dropped
 }
+
+// failedSince reports whether an attempt to commit made after the attempts count was
+// tried failed, and callers are to be told: so a caller waits for a fresh attempt rather
+// than taking the last one's error, which space freed or a lock let go may have cured.
+func (w *writer) failedSince(tried uint64) bool { return w.err != nil && w.attempts > tried }
 
 // status says why progress stopped short of target, if it did.
 func (w *writer) status(progress, target uint64) error {
@@ -192,6 +198,7 @@ func (w *writer) run() {
 		}
 
 		w.mu.Lock()
+		w.attempts++
 		if err != nil {
 			// The rolled-back batch may have created sessions: their keys are not taken
 			// any more, and another process may take them next.
