@@ -3,9 +3,11 @@ package persistence
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -84,10 +86,17 @@ func (s *Store) Recovered() []RecoveredSession { return s.recovered }
 // createFile creates the database file with owner-only permissions; SQLite gives its WAL
 // and shared-memory files the same mode.
 func createFile(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	err := os.MkdirAll(filepath.Dir(path), 0o700)
+	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%w: the store's directory cannot be created: %v", session.ErrReadOnly, err)
+	}
+	if err != nil {
 		return fmt.Errorf("%w: creating the store's directory: %v", session.ErrStorage, err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%w: %s cannot be opened for writing: %v", session.ErrReadOnly, path, err)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: opening %s: %v", session.ErrStorage, path, err)
 	}
