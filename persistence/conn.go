@@ -19,8 +19,10 @@ type conn struct {
 }
 
 // busyTimeoutMS is how long SQLite's busy handler waits for another connection's lock in
-// one call; retryBusy and the writer retry such calls until busyBound.
-const busyTimeoutMS = 5000
+// one call; retryBusy and the writer retry such calls until busyBound. Kept short so that
+// the bound is kept to within a second, and so that a caller of an operation that retries
+// is not held in one call SQLite cannot give up early.
+const busyTimeoutMS = 1000
 
 // openConn opens a connection to the database file at path. Its pragmas take a lock when
 // the file is new (switching it to WAL), so opening waits out other processes doing the
