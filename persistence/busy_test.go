@@ -130,3 +130,14 @@ func TestARolledBackSessionKeyIsNotReused(t *testing.T) {
 		t.Fatalf("sessions: %d", got)
 	}
 }
+
+func TestSearchWaitsOutALockOnTheIndex(t *testing.T) {
+	s, path := openTemp(t)
+	writeSearchable(t, s, "lighthouse")
+	release := holdWriteLock(t, path)
+	// Past SQLite's busy timeout: the index step meets the lock and tries again.
+	time.AfterFunc(time.Duration(busyTimeoutMS)*time.Millisecond+300*time.Millisecond, release)
+	if got := searchCount(t, s, "lighthouse"); got != 1 {
+		t.Fatalf("hits after the lock was let go: %d", got)
+	}
+}

@@ -40,11 +40,12 @@ type writer struct {
 	stopped   bool
 	// The search index (search_index.go): blocks wait in search_pending until the writer is
 	// idle or a search waits for them.
-	indexPending  bool  // blocks are waiting to be indexed
-	ownBlocks     bool  // this writer wrote some of them, so it may index them when idle
-	indexWaiters  int   // searches waiting for the index to catch up
-	indexErr      error // why the last slice failed to index; nil after one that did not
-	blocksInBatch bool  // the batch being applied wrote blocks (writer goroutine only)
+	indexPending  bool    // blocks are waiting to be indexed
+	ownBlocks     bool    // this writer wrote some of them, so it may index them when idle
+	indexWaiters  int     // searches waiting for the index to catch up
+	indexErr      error   // why the last slice failed to index; nil after one that did not
+	indexBusy     backoff // since when another connection's lock keeps indexing waiting
+	blocksInBatch bool    // the batch being applied wrote blocks (writer goroutine only)
 	wake          chan struct{}
 	hurry         chan struct{} // someone waits: commit without waiting out the window
 }
@@ -255,11 +256,15 @@ func (w *writer) await(window, idle *time.Timer) (index bool) {
 	}
 }
 
-// indexStep indexes one slice of the waiting blocks. After a failure the writer stops
+// indexStep indexes one slice of the waiting blocks. Another connection's lock is waited
+// out as commits wait it out (indexLockWait). After any other failure the writer stops
 // indexing when idle, so that a damaged index never keeps it busy: the searches waiting get
 // the error, and the next search, or the next block written, tries again.
 func (w *writer) indexStep() {
 	more, err := w.indexNextSlice()
+	if err = w.indexLockWait(err); err == errIndexLater {
+		return // the blocks stay pending: the next await indexes again
+	}
 	w.mu.Lock()
 	w.indexErr = err
 	if err == nil {

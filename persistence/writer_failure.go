@@ -104,3 +104,26 @@ func storeThere(db string) error {
 	}
 	return nil
 }
+
+// errIndexLater says indexing met a lock and is to be tried again after a wait.
+var errIndexLater = errors.New("index later")
+
+// indexLockWait waits out a lock that kept a slice from being indexed, as commits do:
+// errIndexLater until busyBound, then the ErrBusy that searches waiting are given. Any other
+// error, or none, passes through and ends the wait.
+func (w *writer) indexLockWait(err error) error {
+	if !isBusy(err) {
+		w.indexBusy = backoff{}
+		return err
+	}
+	if w.indexBusy.start.IsZero() {
+		w.indexBusy = newBackoff()
+	}
+	if w.indexBusy.expired() {
+		err = busyError("indexing for search", w.indexBusy.start, err)
+		w.indexBusy = backoff{}
+		return err
+	}
+	time.Sleep(w.indexBusy.next())
+	return errIndexLater
+}
