@@ -141,3 +141,48 @@ func TestSearchWaitsOutALockOnTheIndex(t *testing.T) {
 		t.Fatalf("hits after the lock was let go: %d", got)
 	}
 }
+
+func TestFlushSyncsTheWALWhenAReaderKeepsTheCheckpointShort(t *testing.T) {
+	s, path := openTemp(t)
+	s.Apply(session.CreateSession{Info: newInfo("s-1")})
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	// A reader in a transaction keeps its snapshot: frames committed after it cannot be
+	// copied into the database file until it ends.
+	db := rawDB(t, path)
+	db.SetMaxOpenConns(1)
+	reader, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	if _, err := reader.ExecContext(context.Background(), "BEGIN"); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := reader.QueryRowContext(context.Background(), "SELECT COUNT(*) FROM sessions").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	s.Apply(session.CreateSession{Info: newInfo("s-2")})
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	// checkpointed on a connection of its own: the store's is its writer goroutine's.
+	c, err := openConn(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.close()
+	probe := &writer{c: c}
+	if probe.checkpointed() {
+		t.Fatal("the checkpoint copied frames a reader's snapshot still needs")
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatalf("Flush with the checkpoint held short: %v", err)
+	}
+	reader.ExecContext(context.Background(), "ROLLBACK")
+	if !probe.checkpointed() {
+		t.Fatal("the checkpoint is still short once the reader is done")
+	}
+}

@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"database/sql/driver"
 	"errors"
 	"sync"
 	"time"
@@ -277,15 +278,26 @@ func (w *writer) indexStep() {
 	w.mu.Unlock()
 }
 
-// syncToDisk makes everything committed durable: commits run with synchronous=NORMAL,
-// which writes the WAL without syncing it, so the WAL is synced here. Frames no longer in
-// the WAL were copied into the database file by a checkpoint, which synced that file.
-// A checkpoint follows to keep the WAL short; it is skipped when another connection holds
-// what it needs, since durability does not depend on it.
+// syncToDisk makes everything committed durable. Commits run with synchronous=NORMAL,
+// which writes the WAL without syncing it. A passive checkpoint syncs the WAL, copies it into
+// the database file and syncs that; when another connection keeps it from copying every
+// frame (a reader on an old snapshot, another checkpoint), it is skipped, never an error,
+// and the WAL is synced here instead.
 func (w *writer) syncToDisk() error {
-	if err := syncFile(w.path + "-wal"); err != nil {
-		return err
+	if w.checkpointed() {
+		return nil
 	}
-	w.c.query("PRAGMA wal_checkpoint(PASSIVE)", nil, nil)
-	return nil
+	return syncFile(w.path + "-wal")
+}
+
+// checkpointed runs a passive checkpoint and reports whether every frame of the WAL is in
+// the database file after it, which the checkpoint that copied it synced.
+func (w *writer) checkpointed() bool {
+	done := false
+	err := w.c.query("PRAGMA wal_checkpoint(PASSIVE)", nil, func(row []driver.Value) error {
+		busy, frames, copied := row[0], row[1], row[2]
+		done = busy == int64(0) && frames == copied && frames != int64(-1)
+		return nil
+	})
+	return err == nil && done
 }
