@@ -195,27 +195,31 @@ func (w *writer) run() {
 
 		w.blocksInBatch = false
 		err := w.commit(batch)
-		if err == nil && wantDurable {
-			err = w.syncToDisk()
+		committed := err == nil
+		if committed && wantDurable {
+			err = w.syncToDisk() // on failure the batch stays committed; the sync is retried
 		}
 
 		w.mu.Lock()
 		w.attempts++
-		if err != nil {
+		if committed {
+			w.committed = target
+			if w.blocksInBatch {
+				w.indexPending, w.ownBlocks = true, true
+			}
+		} else {
 			// The rolled-back batch may have created sessions: their keys are not taken
 			// any more, and another process may take them next.
 			w.sids = map[string]int64{}
 			w.queue = append(batch, w.queue...)
+		}
+		if err != nil {
 			w.fail(f.note(err))
 		} else {
 			f = failure{}
 			w.err = nil
-			w.committed = target
 			if wantDurable {
 				w.durable = target
-			}
-			if w.blocksInBatch {
-				w.indexPending, w.ownBlocks = true, true
 			}
 		}
 		done := closing && (err == nil || (w.err != nil && f.count >= closeAttempts))
