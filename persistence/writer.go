@@ -3,6 +3,8 @@ package persistence
 import (
 	"database/sql/driver"
 	"errors"
+	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -20,8 +22,9 @@ const commitWindow = 3 * time.Millisecond
 // batch is committed a few milliseconds after its first Op arrives.
 type writer struct {
 	c      *conn
-	path   string // the database file
-	owner  string // this process, recorded on the sessions it writes
+	path   string      // the database file
+	file   os.FileInfo // the database file as it was opened, to tell it from a new one
+	owner  string      // this process, recorded on the sessions it writes
 	sids   map[string]int64
 	bodies bodyBuilder
 	open   openBodies // messages begun and not ended (writer goroutine only)
@@ -52,11 +55,15 @@ type writer struct {
 }
 
 func newWriter(c *conn, path, owner string) (*writer, error) {
-	w := &writer{c: c, path: path, owner: owner, sids: map[string]int64{}, open: openBodies{},
+	file, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", session.ErrStorage, path, err)
+	}
+	w := &writer{c: c, path: path, file: file, owner: owner, sids: map[string]int64{}, open: openBodies{},
 		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
 	var behind bool
-	err := retryBusy("reading the search queue", func() (err error) {
+	err = retryBusy("reading the search queue", func() (err error) {
 		behind, err = w.indexBehind()
 		return err
 	})
@@ -288,6 +295,10 @@ func (w *writer) indexStep() {
 // frame (a reader on an old snapshot, another checkpoint), it is skipped, never an error,
 // and the WAL is synced here instead.
 func (w *writer) syncToDisk() error {
+	// SQLite goes on writing to a file that was deleted: durable in no file anyone can open.
+	if err := w.stillThere(); err != nil {
+		return err
+	}
 	if w.checkpointed() {
 		return nil
 	}

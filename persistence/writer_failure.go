@@ -97,6 +97,19 @@ func syncFile(path string) error {
 	return nil
 }
 
+// stillThere checks that the database file the writer opened is still at its path, and
+// not replaced by another file.
+func (w *writer) stillThere() error {
+	now, err := os.Stat(w.path)
+	switch {
+	case err == nil && os.SameFile(now, w.file):
+		return nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil // a folder that cannot be searched any more: the open file still takes writes
+	}
+	return fmt.Errorf("%w: %s was deleted or moved while the store was open", session.ErrStoreGone, w.path)
+}
+
 // storeThere checks that the database file db still exists.
 func storeThere(db string) error {
 	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {

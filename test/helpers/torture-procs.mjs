@@ -1,7 +1,7 @@
 // node torture-procs.mjs <role> <db> <until> [seed]
 // One of several processes sharing one store until the time `until` (ms since the epoch),
 // catching every error a call throws or a Promise rejects with. It prints one JSON document:
-//   writer: streams the torture script, 2 turns a session, awaiting flush() after each turn;
+//   writer: streams the torture script, 2 turns a session, awaiting flush() after each message;
 //           {sessions: [{id, messages, hash}], errors}, the hash of each session's messages()
 //           as this process read them before closing the store.
 //   reader: lists sessions and reads their messages (sync and async) and searches;
@@ -49,7 +49,7 @@ if (role === 'opener') {
     if (!s) break;
     for (const step of steps) {
       await attempt('ingest', () => apply(s, step));
-      if (step.chunk?.type === 'done' && step.chunk.stopReason === 'end_turn') await attempt('flush', () => s.flush());
+      if (step.user !== undefined || step.chunk?.type === 'done' || step.chunk?.type === 'tool_result') await attempt('flush', () => s.flush());
       else await new Promise(setImmediate);
     }
     const messages = await attempt('messages', () => s.messages());
