@@ -204,7 +204,7 @@ func (w *writer) run() {
 		err := w.commit(batch)
 		committed := err == nil
 		if committed && wantDurable {
-			err = w.syncToDisk() // on failure the batch stays committed; the sync is retried
+			err = w.syncToDisk(closing) // on failure the batch stays committed; the sync is retried
 		}
 
 		w.mu.Lock()
@@ -294,9 +294,12 @@ func (w *writer) indexStep() {
 // the database file and syncs that; when another connection keeps it from copying every
 // frame (a reader on an old snapshot, another checkpoint), it is skipped, never an error,
 // and the WAL is synced here instead.
-func (w *writer) syncToDisk() error {
-	// SQLite goes on writing to a file that was deleted: durable in no file anyone can open.
-	if err := w.stillThere(); err != nil {
+//
+// SQLite goes on writing to a file that was deleted, which makes nothing durable, so a
+// flush fails then; closing does not, since the caller can do nothing about a store deleted
+// on purpose, and often deletes the folder before closing (temporary stores).
+func (w *writer) syncToDisk(closing bool) error {
+	if err := w.stillThere(); err != nil && !closing {
 		return err
 	}
 	if w.checkpointed() {

@@ -28,8 +28,7 @@ test("the store's folder deleted while open: STORE_GONE through flush() and onEr
   await sleep(300);
   assert.deepEqual(reported.map((e) => e.code), ['STORE_GONE']);
   assert.match(reported[0].message, /deleted or moved while the store was open/);
-  assert.throws(() => store.close(), { code: 'STORE_GONE' });
-  assert.doesNotThrow(() => store.close(), 'a second close is a no-op');
+  store.close(); // the store was deleted, maybe on purpose: closing it is no error
 
   // Opening the path again starts a new, empty store there.
   const again = openStore(db);
