@@ -71,6 +71,9 @@ func TestFlushReportsALockHeldPastTheBoundAndCommitsAfterIt(t *testing.T) {
 	if !errors.Is(err, session.ErrBusy) || !strings.Contains(err.Error(), "committing waited") {
 		t.Fatalf("Flush with the lock held past the bound: %v, want ErrBusy saying what waited", err)
 	}
+	if !strings.Contains(err.Error(), "no other process has a session of the store open") {
+		t.Fatalf("the error does not say who may hold the lock: %v", err)
+	}
 	if taken := s.TakeWriteError(); !errors.Is(taken, session.ErrBusy) {
 		t.Fatalf("TakeWriteError: %v", taken)
 	}
@@ -184,5 +187,17 @@ func TestFlushSyncsTheWALWhenAReaderKeepsTheCheckpointShort(t *testing.T) {
 	reader.ExecContext(context.Background(), "ROLLBACK")
 	if !probe.checkpointed() {
 		t.Fatal("the checkpoint is still short once the reader is done")
+	}
+}
+
+func TestALockPastTheBoundNamesTheProcessesWithSessionsOpen(t *testing.T) {
+	shortBusyBound(t, 300*time.Millisecond)
+	s, path := openTemp(t)
+	exec(t, rawDB(t, path), `INSERT INTO sessions(id, created_at, updated_at, owner, is_open) VALUES ('other', 0, 0, 'buildhost:4242:99', 1)`)
+	holdWriteLock(t, path)
+	s.Apply(session.CreateSession{Info: newInfo("s-waits")})
+	err := s.Flush()
+	if !errors.Is(err, session.ErrBusy) || !strings.Contains(err.Error(), "processes with sessions of the store open: pid 4242 on buildhost") {
+		t.Fatalf("Flush: %v, want ErrBusy naming pid 4242", err)
 	}
 }

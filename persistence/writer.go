@@ -206,6 +206,10 @@ func (w *writer) run() {
 		if committed && wantDurable {
 			err = w.syncToDisk(closing) // on failure the batch stays committed; the sync is retried
 		}
+		var report error // what callers are told of err; nil while a lock is waited out
+		if err != nil {
+			report = w.withSuspects(f.note(err))
+		}
 
 		w.mu.Lock()
 		w.attempts++
@@ -221,7 +225,7 @@ func (w *writer) run() {
 			w.queue = append(batch, w.queue...)
 		}
 		if err != nil {
-			w.fail(f.note(err))
+			w.fail(report)
 		} else {
 			f = failure{}
 			w.err = nil

@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -42,6 +43,36 @@ func (f *failure) note(err error) error {
 		return busyError("committing", f.busy.start, err)
 	}
 	return nil
+}
+
+// withSuspects adds to an ErrBusy the processes that have sessions of the store open, one
+// of which most likely holds the lock; other errors, and nil, pass through. The query
+// reads, which the lock does not stop in WAL mode.
+func (w *writer) withSuspects(err error) error {
+	if err == nil || !errors.Is(err, session.ErrBusy) {
+		return err
+	}
+	var suspects []string
+	w.c.query(`SELECT DISTINCT owner FROM sessions WHERE is_open = 1 AND owner != ? LIMIT 5`, []any{w.owner},
+		func(row []driver.Value) error {
+			if owner, ok := row[0].(string); ok {
+				suspects = append(suspects, describeOwner(owner))
+			}
+			return nil
+		})
+	if len(suspects) == 0 {
+		return fmt.Errorf("%w; no other process has a session of the store open", err)
+	}
+	return fmt.Errorf("%w; processes with sessions of the store open: %s", err, strings.Join(suspects, ", "))
+}
+
+// describeOwner turns a session's owner (host:pid:start, see processOwner) into words.
+func describeOwner(owner string) string {
+	parts := strings.Split(owner, ":")
+	if len(parts) != 3 {
+		return owner
+	}
+	return "pid " + parts[1] + " on " + parts[0]
 }
 
 // wait is how long to wait before the next attempt.
