@@ -10,7 +10,7 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts example demo demo-agent test test-go test-node bench bench-context clean
+.PHONY: all deps build addon ts example demo demo-agent test test-go test-node torture bench bench-context clean
 
 all: build
 
@@ -73,6 +73,16 @@ test-go: .go-modules
 
 test-node: build
 	node --test --test-concurrency=1 test/*.test.mjs
+
+# The long torture runs (make test runs the same tests shorter: 200 kills, 10 s): SIGKILLs
+# at random points of a stream, each store checked after; then 4 writer processes and a
+# reader on one store, and 5 processes creating one. TORTURE_KILLS and TORTURE_SECONDS set
+# the counts: make torture TORTURE_KILLS=5000.
+TORTURE_KILLS   ?= 1000
+TORTURE_SECONDS ?= 60
+torture: build
+	TORTURE_KILLS=$(TORTURE_KILLS) TORTURE_SECONDS=$(TORTURE_SECONDS) \
+		node --test --test-concurrency=1 test/100-torture-kill.test.mjs test/101-many-processes.test.mjs
 
 clean:
 	rm -rf build dist .go-modules $(EXAMPLE)/dist $(EXAMPLE)/node_modules

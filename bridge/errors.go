@@ -32,8 +32,11 @@ var errorCodes = []struct {
 	{session.ErrInvalidArgument, "INVALID_ARGUMENT", ""},
 	{session.ErrFileAccess, "FILE_ERROR", "Check the path and its permissions."},
 	{session.ErrSessionCorrupt, "SESSION_CORRUPT", "The session is marked corrupted; every other session is unaffected."},
-	{session.ErrBusy, "SQLITE_BUSY", "Another connection held the database lock too long; try again."},
+	{session.ErrBusy, "SQLITE_BUSY", "Another process held the database lock past the bound sessionkeep waits; queued writes are kept and retried."},
 	{session.ErrCorrupt, "STORE_CORRUPT", "The file is damaged or is not a sessionkeep database."},
+	{session.ErrDiskFull, "DISK_FULL", "Free space on the disk: queued writes are kept in memory and committed once there is room."},
+	{session.ErrReadOnly, "READ_ONLY", "Make the store's file and folder writable: queued writes are kept in memory and retried."},
+	{session.ErrStoreGone, "STORE_GONE", "The database file was deleted or moved while open; open the store again."},
 	{session.ErrStorage, "STORAGE_ERROR", "Queued writes are kept in memory and retried."},
 	{native.ErrInternal, "INTERNAL", "This is a bug in sessionkeep; please report it."},
 }

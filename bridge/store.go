@@ -10,6 +10,7 @@ func init() {
 	native.Register("openStore", openStore)
 	native.Register("storeClose", storeClose)
 	native.Register("storeFlush", storeFlush)
+	native.Register("storeTakeWriteError", storeTakeWriteError)
 	native.Register("createSession", createSession)
 	native.Register("openSession", openSession)
 	native.Register("listSessions", listSessions)
@@ -59,6 +60,21 @@ func storeFlush(c *native.Call) (native.Value, error) {
 	return c.Promise(func() (native.Settler, error) {
 		return undefinedSettler, h.store.Flush()
 	})
+}
+
+// storeTakeWriteError(store) -> [code, message] | undefined: why queued writes are failing
+// to commit (a full disk, a lock held past the bound), once per run of failures.
+func storeTakeWriteError(c *native.Call) (native.Value, error) {
+	h, err := storeArg(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	failed := h.store.TakeWriteError()
+	if failed == nil {
+		return c.Undefined(), nil
+	}
+	e := jsError(failed)
+	return c.Array(c.String(e.Code), c.String(e.Message)), nil
 }
 
 func undefinedSettler(s *native.Scope) (native.Value, error) { return s.Undefined(), nil }

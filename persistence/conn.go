@@ -18,11 +18,25 @@ type conn struct {
 	stmts map[string]driver.Stmt
 }
 
-// busyTimeoutMS is how long a connection waits for another one's lock before ErrBusy.
-const busyTimeoutMS = 5000
+// busyTimeoutMS is how long SQLite's busy handler waits for another connection's lock in
+// one call; retryBusy and the writer retry such calls until busyBound. Kept short so that
+// the bound is kept to within a second, and so that a caller of an operation that retries
+// is not held in one call SQLite cannot give up early.
+const busyTimeoutMS = 1000
 
-// openConn opens a connection to the database file at path.
+// openConn opens a connection to the database file at path. Its pragmas take a lock when
+// the file is new (switching it to WAL), so opening waits out other processes doing the
+// same.
 func openConn(path string) (*conn, error) {
+	var c *conn
+	err := retryBusy("opening "+path, func() (err error) {
+		c, err = openConnOnce(path)
+		return err
+	})
+	return c, err
+}
+
+func openConnOnce(path string) (*conn, error) {
 	q := url.Values{}
 	for _, p := range []string{
 		fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS),

@@ -10,7 +10,7 @@ import (
 )
 
 // storageError wraps a SQLite error in the session sentinel that says what it means for
-// the caller: ErrBusy, ErrCorrupt or ErrStorage.
+// the caller: ErrBusy, ErrCorrupt, ErrDiskFull, ErrReadOnly, ErrStoreGone or ErrStorage.
 func storageError(what string, err error) error {
 	if err == nil {
 		return nil
@@ -26,10 +26,21 @@ func storageError(what string, err error) error {
 			sentinel = session.ErrBusy
 		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
 			sentinel = session.ErrCorrupt
+		case sqlite3.SQLITE_FULL:
+			sentinel = session.ErrDiskFull
+		case sqlite3.SQLITE_READONLY:
+			sentinel = session.ErrReadOnly
+			if se.Code() == sqliteReadOnlyDBMoved {
+				sentinel = session.ErrStoreGone
+			}
 		}
 	}
 	return fmt.Errorf("%w: %s: %v", sentinel, what, err)
 }
+
+// sqliteReadOnlyDBMoved is SQLITE_READONLY_DBMOVED: SQLite found the database file
+// unlinked or renamed under the open connection.
+const sqliteReadOnlyDBMoved = sqlite3.SQLITE_READONLY | 4<<8
 
 // isConstraint reports whether err is a constraint violation, which retrying cannot fix.
 func isConstraint(err error) bool {
@@ -41,7 +52,7 @@ func isConstraint(err error) bool {
 func isDomainError(err error) bool {
 	for _, sentinel := range []error{
 		session.ErrSessionNotFound, session.ErrStoreClosed, session.ErrInvalidArgument, session.ErrSessionCorrupt,
-		session.ErrBusy, session.ErrCorrupt, session.ErrStorage,
+		session.ErrBusy, session.ErrCorrupt, session.ErrDiskFull, session.ErrReadOnly, session.ErrStoreGone, session.ErrStorage,
 	} {
 		if errors.Is(err, sentinel) {
 			return true

@@ -163,6 +163,7 @@ func migrate(c *conn) error {
 		return err
 	}
 	if _, err := c.exec("COMMIT"); err != nil {
+		c.exec("ROLLBACK") // so that a retry can begin again
 		return storageError("committing the migration", err)
 	}
 	return nil

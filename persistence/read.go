@@ -148,7 +148,8 @@ func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 		}
 		err = c.query(`SELECT turn, MIN(pos), MAX(pos) FROM (
 				SELECT turn, SUM(1 - continues) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) - 1 AS pos
-				FROM messages WHERE sid = ? AND is_sidechain = 0 AND role != '')
+				FROM messages m WHERE sid = ? AND is_sidechain = 0 AND role != ''
+					AND NOT (status = 'interrupted' AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq)))
 			GROUP BY turn ORDER BY turn`,
 			[]any{sid}, func(row []driver.Value) error {
 				turns = append(turns, session.Turn{Index: row[0].(int64), StartIndex: row[1].(int64), EndIndex: row[2].(int64)})

@@ -10,7 +10,8 @@ import (
 // ScanEncoded calls fn for each message of a session from seq fromSeq on, in order. A
 // message with a body comes as it (Encoded and MessageAt, beside Seq, Role, IsSidechain
 // and Continues); one without, still streaming, interrupted by a crash, copied by a fork or
-// a record that is not a message, comes whole as from ScanMessagesFrom.
+// a record that is not a message, comes whole as from ScanMessagesFrom; so does one
+// interrupted before it had a block, which readers leave out.
 func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
 	return s.read(func(c *conn) error {
 		sid, err := lookupSID(c, sessionID)
@@ -18,7 +19,7 @@ func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.St
 			return notFound(sessionID, err)
 		}
 		r := bodyReader{c: c, sid: sid, sessionID: sessionID}
-		err = c.query(`SELECT seq, body, layout, role, is_sidechain, continues FROM messages WHERE sid = ? AND seq >= ? ORDER BY seq`,
+		err = c.query(`SELECT seq, body, layout, role, is_sidechain, continues, status FROM messages WHERE sid = ? AND seq >= ? ORDER BY seq`,
 			[]any{sid, fromSeq}, func(row []driver.Value) error {
 				m, err := r.message(row)
 				if err != nil {
@@ -54,6 +55,9 @@ func (r *bodyReader) message(row []driver.Value) (*session.StoredMessage, error)
 		return nil, fmt.Errorf("%w: message %d of session %s has an unreadable body or columns", session.ErrSessionCorrupt, seq, r.sessionID)
 	}
 	r.spans = l.blocks
+	if len(l.blocks) == 0 && d.text(6, "status") == session.MessageInterrupted {
+		return r.whole(seq) // so that readers see it is empty and interrupted
+	}
 	m := &r.m
 	*m = session.StoredMessage{Seq: seq, Role: role, IsSidechain: side, Continues: cont, Encoded: r.parts[:0], MessageAt: l.messageAt}
 	at := 0

@@ -3,9 +3,11 @@ package persistence
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -56,7 +58,7 @@ func Open(path string) (*Store, error) {
 		c.close()
 		return nil, err
 	}
-	w, err := newWriter(c, processOwner())
+	w, err := newWriter(c, path, processOwner())
 	if err != nil {
 		c.close()
 		return nil, err
@@ -64,12 +66,17 @@ func Open(path string) (*Store, error) {
 	return &Store{path: path, w: w, recovered: recovered}, nil
 }
 
-// setUp migrates the schema and recovers what a crash left unfinished.
-func setUp(c *conn) ([]RecoveredSession, error) {
-	if err := migrate(c); err != nil {
+// setUp migrates the schema and recovers what a crash left unfinished, waiting out other
+// processes that open the store at the same time: both steps are safe to repeat.
+func setUp(c *conn) (recovered []RecoveredSession, err error) {
+	if err := retryBusy("migrating the schema", func() error { return migrate(c) }); err != nil {
 		return nil, err
 	}
-	return markInterrupted(c)
+	err = retryBusy("recovering interrupted sessions", func() (err error) {
+		recovered, err = markInterrupted(c)
+		return err
+	})
+	return recovered, err
 }
 
 // Recovered returns the sessions that opening the store found left open by a process that
@@ -79,10 +86,17 @@ func (s *Store) Recovered() []RecoveredSession { return s.recovered }
 // createFile creates the database file with owner-only permissions; SQLite gives its WAL
 // and shared-memory files the same mode.
 func createFile(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	err := os.MkdirAll(filepath.Dir(path), 0o700)
+	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%w: the store's directory cannot be created: %v", session.ErrReadOnly, err)
+	}
+	if err != nil {
 		return fmt.Errorf("%w: creating the store's directory: %v", session.ErrStorage, err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%w: %s cannot be opened for writing: %v", session.ErrReadOnly, path, err)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: opening %s: %v", session.ErrStorage, path, err)
 	}
@@ -97,6 +111,10 @@ func (s *Store) Sync() error { return s.w.sync() }
 
 // Flush waits until every Op queued so far is durable on disk.
 func (s *Store) Flush() error { return s.w.flush() }
+
+// TakeWriteError returns why queued writes are failing to commit, the first time it is
+// asked during a run of failures; nil after that, and while commits succeed.
+func (s *Store) TakeWriteError() error { return s.w.takeError() }
 
 // Close commits and syncs what is queued and closes the database. Closing twice is a no-op.
 func (s *Store) Close() error {
@@ -131,7 +149,7 @@ func (s *Store) read(fn func(c *conn) error) error {
 	if c == nil {
 		var err error
 		if c, err = openConn(s.path); err != nil {
-			return err
+			return errors.Join(storeThere(s.path), err)
 		}
 	}
 	err := fn(c)

@@ -1,16 +1,15 @@
 package persistence
 
 import (
+	"database/sql/driver"
 	"errors"
+	"fmt"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
 )
-
-// retryDelay is how long the writer waits before retrying a batch that failed to commit.
-// The batch stays queued in memory meanwhile; nothing is dropped.
-const retryDelay = 100 * time.Millisecond
 
 // commitWindow is how long the writer gathers Ops after the first one arrives before it
 // commits them together, unless a read, a Flush or Close wants them at once. It keeps a
@@ -18,16 +17,14 @@ const retryDelay = 100 * time.Millisecond
 // and it is far inside the durability bound (a completed block is committed within it).
 const commitWindow = 3 * time.Millisecond
 
-// closeAttempts is how many times Close tries to commit what is queued before it gives up
-// and reports the error.
-const closeAttempts = 3
-
 // writer owns the store's one writing connection. Ops queue in memory; its goroutine takes
 // everything queued so far, applies it in one transaction and commits (group commit), so a
 // batch is committed a few milliseconds after its first Op arrives.
 type writer struct {
 	c      *conn
-	owner  string // this process, recorded on the sessions it writes
+	path   string      // the database file
+	file   os.FileInfo // the database file as it was opened, to tell it from a new one
+	owner  string      // this process, recorded on the sessions it writes
 	sids   map[string]int64
 	bodies bodyBuilder
 	open   openBodies // messages begun and not ended (writer goroutine only)
@@ -39,26 +36,37 @@ type writer struct {
 	committed uint64 // of those, committed
 	durable   uint64 // of those, synced to disk
 	flushTo   uint64 // a Flush waits for this many to be durable
-	err       error  // why the last batch failed; nil after a commit
+	err       error  // why the last batch failed, once callers are told; nil after a commit
+	errSeen   bool   // err was handed to takeError
+	attempts  uint64 // commits tried, failed or not
 	dropped   error  // Ops skipped for conflicting with what is stored, reported by Flush
 	closing   bool
 	stopped   bool
 	// The search index (search_index.go): blocks wait in search_pending until the writer is
 	// idle or a search waits for them.
-	indexPending  bool  // blocks are waiting to be indexed
-	ownBlocks     bool  // this writer wrote some of them, so it may index them when idle
-	indexWaiters  int   // searches waiting for the index to catch up
-	indexErr      error // why the last slice failed to index; nil after one that did not
-	blocksInBatch bool  // the batch being applied wrote blocks (writer goroutine only)
+	indexPending  bool    // blocks are waiting to be indexed
+	ownBlocks     bool    // this writer wrote some of them, so it may index them when idle
+	indexWaiters  int     // searches waiting for the index to catch up
+	indexErr      error   // why the last slice failed to index; nil after one that did not
+	indexBusy     backoff // since when another connection's lock keeps indexing waiting
+	blocksInBatch bool    // the batch being applied wrote blocks (writer goroutine only)
 	wake          chan struct{}
 	hurry         chan struct{} // someone waits: commit without waiting out the window
 }
 
-func newWriter(c *conn, owner string) (*writer, error) {
-	w := &writer{c: c, owner: owner, sids: map[string]int64{}, open: openBodies{},
+func newWriter(c *conn, path, owner string) (*writer, error) {
+	file, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", session.ErrStorage, path, err)
+	}
+	w := &writer{c: c, path: path, file: file, owner: owner, sids: map[string]int64{}, open: openBodies{},
 		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
-	behind, err := w.indexBehind()
+	var behind bool
+	err = retryBusy("reading the search queue", func() (err error) {
+		behind, err = w.indexBehind()
+		return err
+	})
 	if err != nil {
 		return nil, storageError("reading the search queue", err)
 	}
@@ -109,11 +117,11 @@ func (w *writer) sync() error {
 	if w.closing {
 		return session.ErrStoreClosed
 	}
-	target := w.queued
+	target, tried := w.queued, w.attempts
 	if w.committed < target {
 		w.urge()
 	}
-	for w.committed < target && w.err == nil && !w.stopped {
+	for w.committed < target && !w.failedSince(tried) && !w.stopped {
 		w.changed.Wait()
 	}
 	return w.status(w.committed, target)
@@ -126,10 +134,10 @@ func (w *writer) flush() error {
 	if w.closing {
 		return session.ErrStoreClosed
 	}
-	target := w.queued
+	target, tried := w.queued, w.attempts
 	w.flushTo = max(w.flushTo, target)
 	w.urge()
-	for w.durable < target && w.err == nil && !w.stopped {
+	for w.durable < target && !w.failedSince(tried) && !w.stopped {
 		w.changed.Wait()
 	}
 	if err := w.status(w.durable, target); err != nil {
@@ -139,6 +147,11 @@ func (w *writer) flush() error {
 	w.dropped = nil
 	return dropped
 }
+
+// failedSince reports whether an attempt to commit made after the attempts count was
+// tried failed, and callers are to be told: so a caller waits for a fresh attempt rather
+// than taking the last one's error, which space freed or a lock let go may have cured.
+func (w *writer) failedSince(tried uint64) bool { return w.err != nil && w.attempts > tried }
 
 // status says why progress stopped short of target, if it did.
 func (w *writer) status(progress, target uint64) error {
@@ -169,15 +182,15 @@ func (w *writer) close() error {
 
 // run is the writer goroutine.
 func (w *writer) run() {
-	failures := 0
+	var f failure
 	window := time.NewTimer(commitWindow)
 	window.Stop()
 	idle := time.NewTimer(indexIdle)
 	idle.Stop()
 	for {
 		index := false
-		if failures > 0 {
-			time.Sleep(retryDelay)
+		if f.count > 0 {
+			time.Sleep(f.wait())
 		} else {
 			index = w.await(window, idle)
 		}
@@ -189,27 +202,38 @@ func (w *writer) run() {
 
 		w.blocksInBatch = false
 		err := w.commit(batch)
-		if err == nil && wantDurable {
-			err = w.checkpoint()
+		committed := err == nil
+		if committed && wantDurable {
+			err = w.syncToDisk(closing) // on failure the batch stays committed; the sync is retried
+		}
+		var report error // what callers are told of err; nil while a lock is waited out
+		if err != nil {
+			report = w.withSuspects(f.note(err))
 		}
 
 		w.mu.Lock()
-		if err != nil {
-			failures++
-			w.err = err
-			w.queue = append(batch, w.queue...)
-		} else {
-			failures = 0
-			w.err = nil
+		w.attempts++
+		if committed {
 			w.committed = target
-			if wantDurable {
-				w.durable = target
-			}
 			if w.blocksInBatch {
 				w.indexPending, w.ownBlocks = true, true
 			}
+		} else {
+			// The rolled-back batch may have created sessions: their keys are not taken
+			// any more, and another process may take them next.
+			w.sids = map[string]int64{}
+			w.queue = append(batch, w.queue...)
 		}
-		done := closing && (err == nil || failures >= closeAttempts)
+		if err != nil {
+			w.fail(report)
+		} else {
+			f = failure{}
+			w.err = nil
+			if wantDurable {
+				w.durable = target
+			}
+		}
+		done := closing && (err == nil || (w.err != nil && f.count >= closeAttempts))
 		w.stopped = done
 		w.changed.Broadcast()
 		w.mu.Unlock()
@@ -248,11 +272,15 @@ func (w *writer) await(window, idle *time.Timer) (index bool) {
 	}
 }
 
-// indexStep indexes one slice of the waiting blocks. After a failure the writer stops
+// indexStep indexes one slice of the waiting blocks. Another connection's lock is waited
+// out as commits wait it out (indexLockWait). After any other failure the writer stops
 // indexing when idle, so that a damaged index never keeps it busy: the searches waiting get
 // the error, and the next search, or the next block written, tries again.
 func (w *writer) indexStep() {
 	more, err := w.indexNextSlice()
+	if err = w.indexLockWait(err); err == errIndexLater {
+		return // the blocks stay pending: the next await indexes again
+	}
 	w.mu.Lock()
 	w.indexErr = err
 	if err == nil {
@@ -265,9 +293,33 @@ func (w *writer) indexStep() {
 	w.mu.Unlock()
 }
 
-// checkpoint copies the WAL into the database file. SQLite syncs the WAL before it
-// copies, so everything committed is on disk afterwards.
-func (w *writer) checkpoint() error {
-	err := w.c.query("PRAGMA wal_checkpoint(PASSIVE)", nil, nil)
-	return storageError("syncing to disk", err)
+// syncToDisk makes everything committed durable. Commits run with synchronous=NORMAL,
+// which writes the WAL without syncing it. A passive checkpoint syncs the WAL, copies it into
+// the database file and syncs that; when another connection keeps it from copying every
+// frame (a reader on an old snapshot, another checkpoint), it is skipped, never an error,
+// and the WAL is synced here instead.
+//
+// SQLite goes on writing to a file that was deleted, which makes nothing durable, so a
+// flush fails then; closing does not, since the caller can do nothing about a store deleted
+// on purpose, and often deletes the folder before closing (temporary stores).
+func (w *writer) syncToDisk(closing bool) error {
+	if err := w.stillThere(); err != nil && !closing {
+		return err
+	}
+	if w.checkpointed() {
+		return nil
+	}
+	return syncFile(w.path + "-wal")
+}
+
+// checkpointed runs a passive checkpoint and reports whether every frame of the WAL is in
+// the database file after it, which the checkpoint that copied it synced.
+func (w *writer) checkpointed() bool {
+	done := false
+	err := w.c.query("PRAGMA wal_checkpoint(PASSIVE)", nil, func(row []driver.Value) error {
+		busy, frames, copied := row[0], row[1], row[2]
+		done = busy == int64(0) && frames == copied && frames != int64(-1)
+		return nil
+	})
+	return err == nil && done
 }

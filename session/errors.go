@@ -36,6 +36,15 @@ var (
 	ErrBusy = errors.New("database is busy")
 	// ErrCorrupt: the database file is damaged or is not a sessionkeep database.
 	ErrCorrupt = errors.New("database is corrupt")
+	// ErrDiskFull: the disk holding the database is full. Queued writes stay in memory and
+	// are committed once there is space again; nothing committed is lost.
+	ErrDiskFull = errors.New("disk full")
+	// ErrReadOnly: the database cannot be written: its file, folder or file system is
+	// read-only for this process. Queued writes stay in memory and are retried.
+	ErrReadOnly = errors.New("store is read-only")
+	// ErrStoreGone: the database file was deleted or moved while the store was open. What
+	// was queued after that cannot be committed to it; open the store again.
+	ErrStoreGone = errors.New("store file is gone")
 	// ErrStorage: any other failure to read or write the database.
 	ErrStorage = errors.New("storage failure")
 )

@@ -39,8 +39,17 @@ type StoredMessage struct {
 
 // IsConversation reports whether m is part of the main conversation that messages() gives
 // the model: a message (a record that is not one, such as an imported summary, has no role)
-// that is not on a sidechain.
-func (m *StoredMessage) IsConversation() bool { return m.Role != "" && !m.IsSidechain }
+// that is not on a sidechain and is not an empty interrupted one.
+func (m *StoredMessage) IsConversation() bool {
+	return m.Role != "" && !m.IsSidechain && !m.IsEmptyInterrupted()
+}
+
+// IsEmptyInterrupted reports whether m was cut off (by a kill, a close or a new prompt)
+// before any of its blocks was recorded. The conversation never had it, so reads leave it
+// out; the stored record stays, as every record does.
+func (m *StoredMessage) IsEmptyInterrupted() bool {
+	return m.Status == MessageInterrupted && len(m.Blocks) == 0 && m.Encoded == nil
+}
 
 // appendMessageStart appends an API message up to the end of m's content blocks, so that
 // the blocks of records that continue it can follow.

@@ -14,7 +14,7 @@ func (s *Session) scanBranchEncoded(n int, fn func(*StoredMessage) error) error 
 			from = max(0, s.nextSeq-int64(n))
 		}
 		s.mu.Unlock()
-		return s.mgr.store.ScanEncoded(s.id, from, fn)
+		return s.mgr.store.ScanEncoded(s.id, from, skipEmptyInterrupted(fn))
 	}
 	seqs := t.seqs(on)
 	if n >= 0 && n < len(seqs) {
@@ -24,7 +24,7 @@ func (s *Session) scanBranchEncoded(n int, fn func(*StoredMessage) error) error 
 		return nil
 	}
 	next := 0
-	return s.mgr.store.ScanEncoded(s.id, seqs[0], func(m *StoredMessage) error {
+	return s.mgr.store.ScanEncoded(s.id, seqs[0], skipEmptyInterrupted(func(m *StoredMessage) error {
 		for next < len(seqs) && seqs[next] < m.Seq {
 			next++
 		}
@@ -32,7 +32,18 @@ func (s *Session) scanBranchEncoded(n int, fn func(*StoredMessage) error) error 
 			return nil
 		}
 		return fn(m)
-	})
+	}))
+}
+
+// skipEmptyInterrupted wraps fn to leave out the messages a kill or a close cut off before
+// they had a block: records the conversation never had (see IsEmptyInterrupted).
+func skipEmptyInterrupted(fn func(*StoredMessage) error) func(*StoredMessage) error {
+	return func(m *StoredMessage) error {
+		if m.IsEmptyInterrupted() {
+			return nil
+		}
+		return fn(m)
+	}
 }
 
 // encodeConversation appends the main conversation of the branch that ends at the head

@@ -1,4 +1,5 @@
 export { openStore, openWorkspaceStore, Store } from './store';
+export type { OpenStoreOptions } from './store';
 export { Session } from './session';
 export { SessionError } from './errors';
 export type * from './types';

@@ -10,6 +10,7 @@ export interface NativeAddon {
   openStore(path: string | undefined): [Handle, string];
   storeClose(store: Handle): void;
   storeFlush(store: Handle): Promise<void>;
+  storeTakeWriteError(store: Handle): [code: string, message: string] | undefined;
   createSession(store: Handle, optionsJSON: string): [Handle, string];
   openSession(store: Handle, id: string): [Handle, string];
   listSessions(store: Handle, optionsJSON: string | undefined): string;

@@ -1,9 +1,10 @@
 import * as nodePath from 'node:path';
-import { argTypeError } from './errors';
+import { argTypeError, SessionError } from './errors';
 import { native, Handle } from './native';
 import { Session } from './session';
 import { optionsJSON } from './options';
 import { trackStore, untrackStore } from './shutdown';
+import { watchWriteErrors } from './write-errors';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
 import type { ExportOptions, ImportOptions, ImportResult } from './interop-types';
 import type {
@@ -20,6 +21,7 @@ export class Store {
   /** The workspace this store holds, when opened with openWorkspaceStore(). */
   readonly workspace: string | undefined;
   readonly #h: Handle;
+  #stopWatching: (() => void) | undefined;
 
   /** @internal */
   constructor(handle: Handle, path: string, workspace?: string) {
@@ -218,17 +220,22 @@ export class Store {
   /** close ends unfinished messages as interrupted, flushes, and closes the database. */
   close(): void {
     untrackStore(this);
+    this.#stopWatching?.();
     native.storeClose(this.#h);
   }
 
   /** @internal */
-  static open(path?: string, workspace?: string): Store {
+  static open(path?: string, workspace?: string, options: OpenStoreOptions = {}): Store {
     if (path !== undefined && typeof path !== 'string') {
       throw argTypeError('path', 'a string');
     }
+    if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object');
+    const { onError } = options;
+    if (onError !== undefined && typeof onError !== 'function') throw argTypeError('options.onError', 'a function');
     const [h, resolved] = native.openStore(path);
     const store = new Store(h, resolved, workspace);
     trackStore(store);
+    if (onError) store.#stopWatching = watchWriteErrors(h, onError);
     return store;
   }
 }
@@ -260,10 +267,21 @@ export function openWorkspaceStore(workspaceId: string, options: WorkspaceStoreO
   return Store.open(native.workspaceStorePath(workspaceId, options.dir), workspaceId);
 }
 
+/** OpenStoreOptions are the options of openStore(). */
+export interface OpenStoreOptions {
+  /**
+   * onError is called, on the JS thread, when queued writes start failing to commit: a
+   * full disk (DISK_FULL), a read-only (READ_ONLY) or deleted (STORE_GONE) store, a lock
+   * held past the bound (SQLITE_BUSY). Once per run of failures; the writes stay queued
+   * in memory and are retried, and flush() rejects with the same error meanwhile.
+   */
+  onError?: (error: SessionError) => void;
+}
+
 /**
  * openStore opens (creating if needed) the store at path; the default is $SESSIONKEEP_DB,
  * else ~/.sessionkeep/sessions.db.
  */
-export function openStore(path?: string): Store {
-  return Store.open(path);
+export function openStore(path?: string, options?: OpenStoreOptions): Store {
+  return Store.open(path, undefined, options);
 }
