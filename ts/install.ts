@@ -5,7 +5,7 @@
 // package whose loader will say the same thing (ADDON_NOT_FOUND) at the first use.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { addonCandidates } from './loader';
+import { addonCandidates, unsupportedReason } from './loader';
 import { platformId, platformPackage } from './platform';
 
 const packageRoot = path.join(__dirname, '..');
@@ -30,7 +30,7 @@ export function noBuildParagraph(id: string, missing: string[]): string {
   return [
     `sessionkeep: no prebuilt addon for ${id} is installed, and a source build needs`,
     `${missing.join(', ')}. Prebuilt addons come as the optional package ${platformPackage(id)}`,
-    `(linux x64/arm64 with glibc 2.28+ or musl, win32 x64): reinstall without --omit=optional`,
+    `(linux x64/arm64 with glibc 2.28+, win32 x64): reinstall without --omit=optional`,
     `or --no-optional, and with a lockfile made on another platform run \`npm install\` again.`,
     `To build from source, install Go 1.26+ and a C compiler, then run`,
     `\`SESSIONKEEP_BUILD_FROM_SOURCE=1 npm rebuild sessionkeep\`. Until then, loading sessionkeep`,
@@ -47,6 +47,12 @@ function buildFromSource(): number {
 
 function main(): number {
   const forced = process.env.SESSIONKEEP_BUILD_FROM_SOURCE === '1';
+  const unsupported = unsupportedReason(platformId());
+  if (unsupported) {
+    // A build would succeed and still not load; say so once instead of compiling for minutes.
+    console.error(`${unsupported}.`);
+    return forced ? 1 : 0;
+  }
   if (!forced && addonCandidates().length > 0) return 0;
   const missing = missingTools();
   if (missing.length > 0) {

@@ -60,6 +60,18 @@ export function addonNotFound(id: string = platformId()): SessionError {
   );
 }
 
+/**
+ * unsupportedReason says why a platform cannot run the addon at all, or is undefined. Go's
+ * c-shared libraries cannot be loaded by musl's dynamic linker (initial-exec TLS,
+ * golang/go#54805; no argc/argv for init functions, golang/go#13492), so on musl neither a
+ * package nor a source build can help until Go fixes that.
+ */
+export function unsupportedReason(id: string): string | undefined {
+  if (!id.endsWith('-musl')) return undefined;
+  return `sessionkeep cannot run on musl (${id}, e.g. Alpine) yet: musl cannot load a Go c-shared ` +
+    `library (golang/go#54805, golang/go#13492); use a glibc-based image such as node:20-bookworm-slim`;
+}
+
 /** findAddon returns the first addon file that exists, or throws ADDON_NOT_FOUND. */
 export function findAddon(search: AddonSearch = {}): string {
   const [first] = addonCandidates(search);
@@ -70,9 +82,12 @@ export function findAddon(search: AddonSearch = {}): string {
 /**
  * loadAddon loads the first candidate that loads. One that exists but does not load (built
  * for a newer glibc, say) gives way to the next, so a source build can stand in for a
- * prebuilt one; when none loads, the first failure is thrown as ADDON_LOAD_FAILED.
+ * prebuilt one; when none loads, every failure is thrown as ADDON_LOAD_FAILED. On a platform
+ * that cannot run the addon it throws ADDON_UNSUPPORTED before trying.
  */
 export function loadAddon<T>(search: AddonSearch = {}): { addon: T; file: string } {
+  const unsupported = unsupportedReason(search.platform ?? platformId());
+  if (unsupported) throw new SessionError(unsupported, 'ADDON_UNSUPPORTED');
   const candidates = addonCandidates(search);
   if (candidates.length === 0) throw addonNotFound(search.platform);
   const failures: string[] = [];
