@@ -69,10 +69,16 @@ test('the Linux glibc addons are stripped, for their CPU, and need nothing newer
   }
 });
 
-test('the glibc check catches a binary built for a newer glibc (this machine\'s Node)', () => {
-  const newest = glibcVersions(process.execPath).at(-1);
-  assert.ok(compareVersions(newest, OLDEST_GLIBC) > 0, `Debian's node needs GLIBC_${newest}`);
-  assert.ok(tooNew(process.execPath).includes(newest));
+test('the glibc check catches a library built against this machine\'s glibc without the pins', (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'threads.c'), '#include <pthread.h>\nint start(pthread_t *t, void *(*f)(void *)) { return pthread_create(t, 0, f, 0); }\n');
+  const lib = path.join(dir, 'threads.so');
+  execFileSync('gcc', ['-shared', '-fPIC', '-o', lib, path.join(dir, 'threads.c')]);
+  assert.ok(compareVersions(glibcVersions(lib).at(-1), OLDEST_GLIBC) > 0, glibcVersions(lib).join(' '));
+  assert.deepEqual(tooNew(lib), ['2.34']);
+  // The same source with the pins is fine.
+  execFileSync('gcc', ['-shared', '-fPIC', '-include', path.join(ROOT, 'native', 'glibc-pins.h'), '-o', lib, path.join(dir, 'threads.c')]);
+  assert.deepEqual(tooNew(lib), []);
 });
 
 test('the Windows addon is an x86-64 DLL that imports Node-API from NODE.EXE and exports the module entry', (t) => {
