@@ -68,10 +68,11 @@ test('a fresh app without Go or a C compiler installs the tarballs and uses ever
     s.close();`;
   assert.deepEqual(JSON.parse(node(ctx, ['--input-type=module', '-e', esm])), { id: made.id, text: 'hello from CommonJS', error: 'function' });
 
+  fs.writeFileSync(path.join(ctx.app, 'worker.cjs'), `const { openStore } = require('sessionkeep');
+    const { parentPort } = require('node:worker_threads');
+    const s = openStore(${JSON.stringify(ctx.db)}); parentPort.postMessage(s.listSessions({ all: true }).length); s.close();`);
   const worker = `import { Worker } from 'node:worker_threads';
-    const w = new Worker(\`const { openStore } = require('sessionkeep'); const { parentPort } = require('node:worker_threads');
-      const s = openStore(${JSON.stringify(JSON.stringify(ctx.db)).slice(1, -1)}); parentPort.postMessage(s.listSessions({ all: true }).length); s.close();\`, { eval: true });
-    w.on('message', (n) => console.log(n));`;
+    new Worker('./worker.cjs').on('message', (n) => console.log(n));`;
   assert.equal(node(ctx, ['--input-type=module', '-e', worker]).trim(), '1');
 
   const ink = `import { usePersistentSession, SessionPicker, ContextMeter } from 'sessionkeep/ink';
