@@ -16,7 +16,7 @@ function runs(command: string, args: string[]): boolean {
 }
 
 /** missingTools lists what a source build needs and this machine lacks. */
-export function missingTools(env: NodeJS.ProcessEnv = process.env): string[] {
+function missingTools(env: NodeJS.ProcessEnv = process.env): string[] {
   const missing: string[] = [];
   if (!runs('go', ['version'])) missing.push('Go 1.26+ (go)');
   const compilers = env.CC ? [env.CC.split(/\s+/)[0]] : ['gcc', 'cc', 'clang'];
@@ -26,7 +26,7 @@ export function missingTools(env: NodeJS.ProcessEnv = process.env): string[] {
 }
 
 /** noBuildParagraph is what an install without a prebuilt addon and without tools prints. */
-export function noBuildParagraph(id: string, missing: string[]): string {
+function noBuildParagraph(id: string, missing: string[]): string {
   return [
     `sessionkeep: no prebuilt addon for ${id} is installed, and a source build needs`,
     `${missing.join(', ')}. Prebuilt addons come as the optional package ${platformPackage(id)}`,

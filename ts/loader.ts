@@ -19,7 +19,7 @@ export function asarUnpacked(file: string): string {
   return file.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
 }
 
-/** AddonSearch is where findAddon looks; tests and the install script can change it. */
+/** AddonSearch is where the loader looks; tests change it. */
 export interface AddonSearch {
   /** platform is the platform id whose package is looked for (default: this process's). */
   platform?: string;
@@ -70,13 +70,6 @@ export function unsupportedReason(id: string): string | undefined {
   if (!id.endsWith('-musl')) return undefined;
   return `sessionkeep cannot run on musl (${id}, e.g. Alpine) yet: musl cannot load a Go c-shared ` +
     `library (golang/go#54805, golang/go#13492); use a glibc-based image such as node:20-bookworm-slim`;
-}
-
-/** findAddon returns the first addon file that exists, or throws ADDON_NOT_FOUND. */
-export function findAddon(search: AddonSearch = {}): string {
-  const [first] = addonCandidates(search);
-  if (first === undefined) throw addonNotFound(search.platform);
-  return first;
 }
 
 /**
