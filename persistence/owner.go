@@ -1,12 +1,10 @@
 package persistence
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // processOwner names this process on the sessions it writes: host, pid and the process's
@@ -36,8 +34,7 @@ func ownerAlive(owner string) bool {
 	if started := startTime(pid); started != "" || parts[2] != "" {
 		return started == parts[2]
 	}
-	err = syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return processExists(pid)
 }
 
 // startTime returns the start time of process pid from /proc (field 22 of its stat), or

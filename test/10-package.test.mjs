@@ -54,7 +54,7 @@ test('a project that installs the package from a folder can require() and import
   const app = path.join(dir, 'app');
   fs.mkdirSync(app);
   fs.writeFileSync(path.join(app, 'package.json'), '{"name":"app","version":"1.0.0","private":true}');
-  // The addon is already built; the install script (node-gyp) is what binding.gyp is for.
+  // The addon is already built; with it there, the install step would do nothing anyway.
   const { execFileSync } = await import('node:child_process');
   execFileSync('npm', ['install', pkgDir, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, stdio: 'pipe' });
 

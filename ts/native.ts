@@ -1,10 +1,10 @@
-import * as path from 'node:path';
 import { SessionError } from './errors';
+import { loadAddon } from './loader';
 
 /** Handle is an opaque native object (an external with a type tag). */
 export type Handle = { readonly __handle: unique symbol };
 
-/** NativeAddon is the surface of build/Release/sessionkeep.node; see bridge/ in Go. */
+/** NativeAddon is the surface of the addon (sessionkeep.node); see bridge/ in Go. */
 export interface NativeAddon {
   setErrorClass(ctor: typeof SessionError): void;
   openStore(path: string | undefined): [Handle, string];
@@ -96,11 +96,11 @@ export interface NativeAddon {
   tailAsync(session: Handle, n: unknown, onPart: (part: string) => void): Promise<void>;
 }
 
-/** addonPath is where the build puts the addon, relative to this file in dist/. */
-export const addonPath = path.join(__dirname, '..', 'build', 'Release', 'sessionkeep.node');
-
-/** raw is the loaded addon, with SessionError registered as the class of its errors. */
-export const raw: NativeAddon = require(addonPath);
+/**
+ * raw is the loaded addon (a platform package's, else a local build; see loader.ts), with
+ * SessionError registered as the class of its errors.
+ */
+export const raw: NativeAddon = loadAddon<NativeAddon>().addon;
 raw.setErrorClass(SessionError);
 
 /**

@@ -1,0 +1,119 @@
+// The loader: which platform package it looks for, how it tells musl from glibc, Electron's
+// app.asar.unpacked, the order platform package then local build, and the errors when
+// neither is there or neither loads. Loading a second copy of the addon would start a second
+// Go runtime in this process, so every load of a copy happens in a child.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './helpers/pack.mjs';
+import { tempDir } from './helpers/common.mjs';
+
+const require = createRequire(import.meta.url);
+const loader = require('../dist/loader.js');
+const platform = require('../dist/platform.js');
+const { SessionError } = require('../dist/errors.js');
+const ADDON = path.join(ROOT, 'build', 'Release', 'sessionkeep.node');
+
+test('platformId follows the napi-rs names: os, cpu and, on Linux, the libc', () => {
+  assert.equal(platform.platformId('linux', 'arm64', 'musl'), 'linux-arm64-musl');
+  assert.equal(platform.platformId('linux', 'x64', 'gnu'), 'linux-x64-gnu');
+  assert.equal(platform.platformId('win32', 'x64'), 'win32-x64');
+  assert.equal(platform.platformId('darwin', 'arm64'), 'darwin-arm64');
+  assert.equal(platform.platformPackage('linux-x64-gnu'), 'sessionkeep-linux-x64-gnu');
+  assert.equal(platform.platformId(), `${process.platform}-${process.arch}-gnu`, 'this machine runs Node on glibc');
+});
+
+test('this Node is found to run on glibc by each way of asking, and they agree', () => {
+  const head = fs.readFileSync(process.execPath).subarray(0, 4096);
+  assert.equal(platform.libcFromInterpreter(head), 'gnu');
+  assert.equal(platform.libcFromReportHeader(process.report.getReport().header), 'gnu');
+  assert.equal(platform.libcFromLdd(execFileSync('ldd', ['--version'], { encoding: 'utf8' })), 'gnu');
+  assert.equal(platform.linuxLibc(), 'gnu');
+  assert.equal(platform.libcFromReportHeader({}), 'musl', 'a Node built on musl reports no glibc');
+});
+
+test('a musl executable and musl\'s own ldd are recognised as musl', (t) => {
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'main.c'), 'int main(void) { return 0; }\n');
+  execFileSync('musl-gcc', ['-o', path.join(dir, 'main'), path.join(dir, 'main.c')]);
+  assert.equal(platform.libcFromInterpreter(fs.readFileSync(path.join(dir, 'main')).subarray(0, 4096)), 'musl');
+  // musl's dynamic loader acts as ldd when it is called by that name.
+  const muslArch = { x64: 'x86_64', arm64: 'aarch64' }[process.arch];
+  fs.symlinkSync(`/lib/ld-musl-${muslArch}.so.1`, path.join(dir, 'ldd'));
+  const ldd = spawnSync(path.join(dir, 'ldd'), ['--version'], { encoding: 'utf8' });
+  assert.equal(platform.libcFromLdd(ldd.stdout + ldd.stderr), 'musl');
+  assert.equal(platform.libcFromInterpreter(Buffer.from('\x7fELF no loader named')), undefined);
+});
+
+test('asarUnpacked maps paths inside app.asar to app.asar.unpacked and leaves others alone', () => {
+  assert.equal(loader.asarUnpacked('/opt/App/resources/app.asar/node_modules/x/a.node'), '/opt/App/resources/app.asar.unpacked/node_modules/x/a.node');
+  assert.equal(loader.asarUnpacked('C:\\App\\resources\\app.asar\\node_modules\\x\\a.node'), 'C:\\App\\resources\\app.asar.unpacked\\node_modules\\x\\a.node');
+  assert.equal(loader.asarUnpacked('/opt/App/resources/app.asar.unpacked/x/a.node'), '/opt/App/resources/app.asar.unpacked/x/a.node');
+  assert.equal(loader.asarUnpacked('/home/me/app.asarx/a.node'), '/home/me/app.asarx/a.node');
+});
+
+/** loadInChild runs loadAddon in a new Node with the given search and prints what it got. */
+function loadInChild(search) {
+  const script = `
+    const { loadAddon } = require(${JSON.stringify(path.join(ROOT, 'dist', 'loader.js'))});
+    const search = ${JSON.stringify(search)};
+    if (search.resolveTo) search.resolve = () => search.resolveTo;
+    else search.resolve = (r) => { throw Object.assign(new Error('Cannot find module ' + r), { code: 'MODULE_NOT_FOUND' }); };
+    try {
+      const { addon, file } = loadAddon(search);
+      console.log(JSON.stringify({ file, functions: Object.keys(addon).length, hasOpenStore: typeof addon.openStore }));
+    } catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+}
+
+test('in an Electron app the platform package is loaded from app.asar.unpacked', (t) => {
+  const resources = path.join(tempDir(t), 'resources');
+  const inside = path.join(resources, 'app.asar', 'node_modules', 'sessionkeep-linux-x64-gnu', 'sessionkeep.node');
+  const unpacked = path.join(resources, 'app.asar.unpacked', 'node_modules', 'sessionkeep-linux-x64-gnu', 'sessionkeep.node');
+  fs.mkdirSync(path.dirname(unpacked), { recursive: true });
+  fs.copyFileSync(ADDON, unpacked);
+  // Electron's require.resolve answers with the path inside the archive.
+  const got = loadInChild({ platform: 'linux-x64-gnu', resolveTo: inside, localBuild: path.join(resources, 'none.node') });
+  assert.deepEqual(got, { file: unpacked, functions: got.functions, hasOpenStore: 'function' });
+  assert.ok(got.functions > 50);
+});
+
+test('the platform package comes first; one that does not load gives way to the local build', (t) => {
+  const dir = tempDir(t);
+  const broken = path.join(dir, 'sessionkeep-linux-x64-gnu', 'sessionkeep.node');
+  fs.mkdirSync(path.dirname(broken), { recursive: true });
+  fs.writeFileSync(broken, 'not a shared library');
+  const local = path.join(dir, 'build', 'sessionkeep.node');
+  fs.mkdirSync(path.dirname(local), { recursive: true });
+  fs.copyFileSync(ADDON, local);
+
+  assert.deepEqual(loader.addonCandidates({ platform: 'linux-x64-gnu', resolve: () => broken, localBuild: local }), [broken, local]);
+  assert.equal(loadInChild({ platform: 'linux-x64-gnu', resolveTo: broken, localBuild: local }).file, local);
+  const failed = loadInChild({ platform: 'linux-x64-gnu', resolveTo: broken, localBuild: path.join(dir, 'none.node') });
+  assert.equal(failed.code, 'ADDON_LOAD_FAILED');
+  assert.match(failed.message, /sessionkeep-linux-x64-gnu\/sessionkeep\.node: .*(invalid ELF header|too short)/);
+});
+
+test('with neither a platform package nor a local build, loading throws ADDON_NOT_FOUND in one line', () => {
+  const search = { platform: 'linux-arm64-gnu', resolve: (r) => require.resolve(r), localBuild: '/nonexistent/sessionkeep.node' };
+  assert.throws(() => loader.loadAddon(search), (err) => {
+    assert.ok(err instanceof SessionError);
+    assert.equal(err.code, 'ADDON_NOT_FOUND');
+    assert.doesNotMatch(err.message, /\n/);
+    assert.match(err.message, /linux-arm64-gnu/);
+    assert.match(err.message, /sessionkeep-linux-arm64-gnu/);
+    assert.match(err.message, /SESSIONKEEP_BUILD_FROM_SOURCE=1 npm rebuild sessionkeep/);
+    return true;
+  });
+});
+
+test('on musl loading throws ADDON_UNSUPPORTED naming the Go issues, before trying any file', () => {
+  assert.throws(() => loader.loadAddon({ platform: 'linux-x64-musl', localBuild: ADDON }), (err) => {
+    assert.equal(err.code, 'ADDON_UNSUPPORTED');
+    assert.match(err.message, /golang\/go#54805/);
+    return true;
+  });
+});
