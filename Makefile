@@ -10,7 +10,7 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts example demo demo-agent test test-go test-node bench bench-context clean
+.PHONY: all deps build addon ts example demo demo-agent test test-go test-node fuzz fuzz-short bench bench-context clean
 
 all: build
 
@@ -65,11 +65,30 @@ demo-agent: build
 	node $(EXAMPLE)/dist/main.js $(ARGS)
 
 test: build
-	$(MAKE) test-go test-node
+	$(MAKE) test-go fuzz-short test-node
 
 test-go: .go-modules
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# The Go fuzz targets, package and name. Seeds come from ../shared/fixtures/real when it is
+# there. The coverage of SQLite makes nearly every input look new, so inputs are not
+# minimised (-fuzzminimizetime=0): minimising each would stall the run. A failing input is
+# written to the package's testdata/fuzz and then replays in plain `go test`.
+FUZZ_TARGETS := session:FuzzIngest session:FuzzRestoreMessages persistence/codex:FuzzRead \
+	persistence/claudecode:FuzzRead persistence/archive:FuzzReadJSONL
+FUZZ_TIME ?= 5s
+
+fuzz-short: .go-modules
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $$t for $(FUZZ_TIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZ_TIME) -fuzzminimizetime 0 $(FUZZ_FLAGS) ./$${t%%:*}/ || exit 1; \
+	done
+
+# The long run, 5 minutes a target unless FUZZ_LONG says otherwise (make fuzz FUZZ_LONG=1h).
+FUZZ_LONG ?= 5m
+fuzz:
+	$(MAKE) fuzz-short FUZZ_TIME=$(FUZZ_LONG)
 
 test-node: build
 	node --test --test-concurrency=1 test/*.test.mjs
