@@ -31,10 +31,6 @@ const (
 	RepairLeadingUser      = "added_leading_user"
 )
 
-// blockReasoning is an OpenAI Responses reasoning item, kept verbatim by the Codex import;
-// neither the Messages API nor Chat Completions takes it back.
-const blockReasoning = "reasoning"
-
 // interruptedResult is the content of the result given to a tool call that has none.
 const interruptedResult = "The tool call was interrupted before it returned a result; no result was recorded."
 
@@ -115,7 +111,8 @@ func (r *repairer) cleanBlock(m *ctxMessage, raw []byte, seen map[string]bool) (
 			return drop(RepairDuplicateToolUse, b.ID)
 		}
 		seen[b.ID] = true
-		if bytes.Contains(raw, []byte(`"raw_input"`)) || bytes.Contains(raw, []byte(`"input_error"`)) {
+		if bytes.Contains(raw, []byte(`"raw_input"`)) || bytes.Contains(raw, []byte(`"input_error"`)) ||
+			bytes.Contains(raw, []byte(`"freeform"`)) {
 			r.note(RepairStrippedFields, m.seq, b.ID)
 			return toolUseJSONOf(b, b.Input), true
 		}
@@ -123,7 +120,8 @@ func (r *repairer) cleanBlock(m *ctxMessage, raw []byte, seen map[string]bool) (
 		if m.role != "user" {
 			return drop(RepairMisplacedBlock, b.ToolUseID)
 		}
-	case blockReasoning:
+	}
+	if isResponsesItem(b.Type) {
 		return drop(RepairForeignBlock, "")
 	}
 	return raw, true

@@ -88,7 +88,7 @@ func (v *validator) anthropicBlocks(i int, role string, raws []json.RawMessage) 
 			continue
 		}
 		switch {
-		case b.Type == blockReasoning:
+		case isResponsesItem(b.Type):
 			v.add(i, ProblemInvalidBlock, "a %s block is another API's; the Messages API does not take it", b.Type)
 		case b.Type == BlockText && strings.TrimSpace(b.Text) == "":
 			v.add(i, ProblemEmptyText, "text blocks must hold non-whitespace text")
