@@ -1,5 +1,6 @@
 import * as nodePath from 'node:path';
 import { argTypeError } from './errors';
+import { encode } from './serialize';
 import { native, Handle } from './native';
 import { Session } from './session';
 import { optionsJSON } from './options';
@@ -34,7 +35,7 @@ export class Store {
       throw argTypeError('options', 'an object');
     }
     const opts = { ...options, projectPath: options.projectPath ?? process.cwd() };
-    const [h, id] = native.createSession(this.#h, JSON.stringify(opts));
+    const [h, id] = native.createSession(this.#h, encode(opts));
     return new Session(h, id);
   }
 
@@ -54,7 +55,7 @@ export class Store {
     if (typeof options !== 'object' || options === null) {
       throw argTypeError('options', 'an object');
     }
-    return JSON.parse(native.listSessions(this.#h, JSON.stringify(options)));
+    return JSON.parse(native.listSessions(this.#h, encode(options)));
   }
 
   /**
@@ -193,7 +194,7 @@ export class Store {
         thrown = { error };
       }
     });
-    const result = await native.importTranscripts(this.#h, nodePath.resolve(path), JSON.stringify({ format, fileHistoryDir: fileHistoryDir && nodePath.resolve(fileHistoryDir) }), report);
+    const result = await native.importTranscripts(this.#h, nodePath.resolve(path), encode({ format, fileHistoryDir: fileHistoryDir && nodePath.resolve(fileHistoryDir) }), report);
     if (thrown) throw thrown.error;
     return JSON.parse(result);
   }
@@ -207,7 +208,7 @@ export class Store {
     if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object with a format');
     const { format, path } = options;
     if (path !== undefined && (typeof path !== 'string' || path === '')) throw argTypeError('options.path', 'a non-empty string');
-    return native.exportSession(this.#h, id, JSON.stringify({ format, path: path && nodePath.resolve(path) }));
+    return native.exportSession(this.#h, id, encode({ format, path: path && nodePath.resolve(path) }));
   }
 
   /** flush resolves once everything recorded in any session of this store is durable. */
@@ -236,13 +237,13 @@ export class Store {
 function searchJSON(text: string, options: SearchOptions): string {
   if (typeof text !== 'string') throw argTypeError('text', 'a string');
   optionsJSON(options);
-  return JSON.stringify({ ...options, text });
+  return encode({ ...options, text });
 }
 
 function statsJSON(options: StatsOptions): string {
   optionsJSON(options);
   const iso = (d: Date | string | undefined) => (d instanceof Date ? d.toISOString() : d);
-  return JSON.stringify({
+  return encode({
     utcOffsetMinutes: -new Date().getTimezoneOffset(),
     ...options,
     since: iso(options.since),
