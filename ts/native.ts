@@ -7,7 +7,7 @@ export type Handle = { readonly __handle: unique symbol };
 /** NativeAddon is the surface of build/Release/sessionkeep.node; see bridge/ in Go. */
 export interface NativeAddon {
   setErrorClass(ctor: typeof SessionError): void;
-  openStore(path: string | undefined): [Handle, string];
+  openStore(path: string | undefined, redactJSON?: string): [Handle, string];
   storeClose(store: Handle): void;
   storeFlush(store: Handle): Promise<void>;
   createSession(store: Handle, optionsJSON: string): [Handle, string];

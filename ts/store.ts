@@ -4,6 +4,7 @@ import { encode } from './serialize';
 import { native, Handle } from './native';
 import { Session } from './session';
 import { optionsJSON } from './options';
+import { redactJSON, StoreOptions } from './redact';
 import { trackStore, untrackStore } from './shutdown';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
 import type { ExportOptions, ImportOptions, ImportResult } from './interop-types';
@@ -223,11 +224,11 @@ export class Store {
   }
 
   /** @internal */
-  static open(path?: string, workspace?: string): Store {
+  static open(path?: string, workspace?: string, options?: StoreOptions): Store {
     if (path !== undefined && typeof path !== 'string') {
       throw argTypeError('path', 'a string');
     }
-    const [h, resolved] = native.openStore(path);
+    const [h, resolved] = native.openStore(path, redactJSON(options));
     const store = new Store(h, resolved, workspace);
     trackStore(store);
     return store;
@@ -263,8 +264,9 @@ export function openWorkspaceStore(workspaceId: string, options: WorkspaceStoreO
 
 /**
  * openStore opens (creating if needed) the store at path; the default is $SESSIONKEEP_DB,
- * else ~/.sessionkeep/sessions.db.
+ * else ~/.sessionkeep/sessions.db. options.redact replaces secrets in tool inputs and
+ * outputs before they are stored (off by default).
  */
-export function openStore(path?: string): Store {
-  return Store.open(path);
+export function openStore(path?: string, options?: StoreOptions): Store {
+  return Store.open(path, undefined, options);
 }
