@@ -99,7 +99,7 @@ func (c *converter) responseItem(raw json.RawMessage, rec *session.Record, extra
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return fmt.Errorf("payload: %v", err)
 	}
-	if p.Type == "message" && p.Role != "user" && p.Role != "assistant" || p.Type == "ghost_snapshot" {
+	if (p.Type == "message" && p.Role != "user" && p.Role != "assistant") || p.Type == "ghost_snapshot" {
 		return nil
 	}
 	mapped, err := c.item(p, raw, rec, extra)
@@ -115,11 +115,11 @@ func (c *converter) responseItem(raw json.RawMessage, rec *session.Record, extra
 }
 
 // item sets the role and blocks of a record of item p and returns the payload fields they
-// hold. A message becomes its content; a function
-// call, a local shell call and a freeform (custom) tool call become tool_use blocks, their
-// outputs tool_result blocks; reasoning, web searches, compactions and items of kinds
-// sessionkeep does not know are kept verbatim as blocks of their own type: an item named
-// *_output as the user's (it answers a call), any other as the model's.
+// hold. A message becomes its content; a function call, a local shell call and a freeform
+// (custom) tool call become tool_use blocks, their outputs tool_result blocks; reasoning,
+// web searches, compactions and items of kinds sessionkeep does not know are kept verbatim
+// as blocks of their own type: an item named *_output as the user's (it answers a call),
+// any other as the model's.
 func (c *converter) item(p payload, raw json.RawMessage, rec *session.Record, extra *session.EnvelopeExtra) ([]string, error) {
 	switch p.Type {
 	case "message":
