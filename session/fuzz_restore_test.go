@@ -25,12 +25,13 @@ func restoreSeeds() [][]byte {
 			msgs = append(msgs, rec.Message)
 		}
 	}
+	var arrays [][]byte
 	for len(msgs) > 0 {
 		n := min(len(msgs), 8)
-		seeds = append(seeds, mustArray(msgs[:n]))
+		arrays = append(arrays, mustArray(msgs[:n]))
 		msgs = msgs[n:]
 	}
-	return seeds
+	return append(seeds, fixtures.Spread(arrays, 24)...)
 }
 
 func mustArray(items []json.RawMessage) []byte {
