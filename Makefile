@@ -10,7 +10,7 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts example demo demo-agent pack test test-go test-node torture bench bench-context clean
+.PHONY: all deps build addon ts example demo demo-agent pack test test-go test-node torture fuzz fuzz-short bench bench-context clean
 
 all: build
 
@@ -91,11 +91,36 @@ $(NODE_ARM64):
 	@test -x $@
 
 test: build
-	$(MAKE) test-go test-node
+	$(MAKE) test-go fuzz-short test-node
 
 test-go: .go-modules
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
+
+# The Go fuzz targets, package and name. Seeds come from ../shared/fixtures/real when it is
+# there. The coverage of SQLite makes nearly every input look new, so inputs are not
+# minimised (-fuzzminimizetime=0): minimising each would stall the run. A failing input is
+# written to the package's testdata/fuzz and then replays in plain `go test`.
+FUZZ_TARGETS := session:FuzzIngest session:FuzzRestoreMessages persistence/codex:FuzzRead \
+	persistence/claudecode:FuzzRead persistence/archive:FuzzReadJSONL
+FUZZ_TIME ?= 5s
+# The short run keeps its corpus in an empty folder: with Go's cache of earlier runs'
+# inputs (thousands after a long run) it would spend its seconds replaying them.
+FUZZ_CACHE ?= $(CURDIR)/build/fuzz-short
+
+fuzz-short: .go-modules
+	@rm -rf $(FUZZ_CACHE)
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $$t for $(FUZZ_TIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZ_TIME) -fuzzminimizetime 0 $(FUZZ_FLAGS) ./$${t%%:*}/ \
+			$(if $(FUZZ_CACHE),-args -test.fuzzcachedir=$(FUZZ_CACHE)/$${t%%:*}/$${t#*:}) || exit 1; \
+	done
+
+# The long run, 5 minutes a target unless FUZZ_LONG says otherwise (make fuzz FUZZ_LONG=1h),
+# growing Go's own cached corpus from one long run to the next.
+FUZZ_LONG ?= 5m
+fuzz:
+	$(MAKE) fuzz-short FUZZ_TIME=$(FUZZ_LONG) FUZZ_CACHE=
 
 test-node: build pack $(NODE_ARM64)
 	NODE_ARM64=$(CURDIR)/$(NODE_ARM64) node --test --test-concurrency=1 test/*.test.mjs

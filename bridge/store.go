@@ -16,9 +16,17 @@ func init() {
 	native.Register("listSessions", listSessions)
 }
 
-// openStore(path?: string) -> [store, resolvedPath]
+// openStore(path?: string, redactJSON?: string) -> [store, resolvedPath]
 func openStore(c *native.Call) (native.Value, error) {
 	path, _, err := c.OptStringArg(0, "path")
+	if err != nil {
+		return native.Value{}, err
+	}
+	var redact session.RedactOptions
+	if err := decodeArg(c, 1, "redact", &redact); err != nil {
+		return native.Value{}, err
+	}
+	redactor, err := session.NewRedactor(redact)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -32,6 +40,7 @@ func openStore(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	h := &storeHandle{store: store, sessions: session.NewManager(store)}
+	h.sessions.Redact(redactor)
 	v, err := c.NewHandle(h, storeTag)
 	if err != nil {
 		h.Close()

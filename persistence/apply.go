@@ -119,6 +119,8 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 		err = w.moveHead(sid, op)
 	case session.PutFileSnapshot:
 		err = w.putFileSnapshot(sid, op.Snapshot)
+	case session.AddRedactions:
+		_, err = w.c.exec(`UPDATE sessions SET redactions = redactions + ? WHERE sid = ?`, op.Count, sid)
 	default:
 		err = fmt.Errorf("unknown op %T", op)
 	}

@@ -46,6 +46,7 @@ var infoColumns = []infoColumn{
 		info.Checkpoint = d.optionalInteger(i, "checkpoint")
 	}},
 	textColumn("sdk_session_id", session.InfoSDKSession, func(i *session.SessionInfo) *string { return &i.SDKSession }),
+	intColumn("redactions", session.InfoRedactions, func(i *session.SessionInfo) *int64 { return &i.Redactions }),
 	intColumn("seen_seq", 0, func(i *session.SessionInfo) *int64 { return &i.SeenSeq }),
 	{"forked_from", session.InfoForkedFrom, func(d *rowDecoder, i int, info *session.SessionInfo) {
 		if from := d.text(i, "forked_from"); from != "" {

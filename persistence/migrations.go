@@ -145,6 +145,9 @@ var migrations = []migration{
 		`CREATE INDEX sessions_listed ON sessions(updated_at DESC, sid DESC) WHERE archived_at = 0`,
 		`CREATE INDEX sessions_listed_by_project ON sessions(project_path, updated_at DESC, sid DESC) WHERE archived_at = 0`,
 	}},
+	{9, "the count of secrets redacted in each session", []string{
+		`ALTER TABLE sessions ADD COLUMN redactions INTEGER NOT NULL DEFAULT 0`,
+	}},
 }
 
 // migrate brings the database's schema up to the newest migration.

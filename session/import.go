@@ -269,22 +269,26 @@ func (s *Session) applyRecord(r *Record, turn int64) {
 	if status == "" {
 		status = MessageComplete
 	}
+	extra := r.Extra
+	if len(extra) > 0 {
+		extra = s.redact(s.mgr.redactor.JSON(extra)) // execution records and the source's own fields
+	}
 	hdr := MessageHeader{
 		Seq: s.nextSeq, UUID: r.UUID, ParentUUID: r.ParentUUID, Type: r.Type, Role: r.Role, Turn: turn,
 		CreatedAt: r.CreatedAt, Provider: r.Provider, RequestID: r.RequestID,
-		IsSidechain: r.IsSidechain, Continues: r.Continues, Meta: r.Meta, Extra: r.Extra,
+		IsSidechain: r.IsSidechain, Continues: r.Continues, Meta: r.Meta, Extra: extra,
 	}
 	s.nextSeq++
 	ops := make([]Op, 0, len(r.Blocks)+2)
 	ops = append(ops, BeginMessage{SessionID: s.id, Header: hdr})
 	for i, b := range r.Blocks {
-		ops = append(ops, PutBlock{SessionID: s.id, Seq: hdr.Seq, Index: i, JSON: b.JSON, ToolUseID: b.ToolUseID})
+		ops = append(ops, PutBlock{SessionID: s.id, Seq: hdr.Seq, Index: i, JSON: s.redact(s.mgr.redactor.Block(b.JSON)), ToolUseID: b.ToolUseID})
 	}
 	var usage Usage
 	if r.Usage != nil {
 		usage = *r.Usage
 	}
-	ops = append(ops, EndMessage{SessionID: s.id, Seq: hdr.Seq, Status: status, Meta: r.Meta, Extra: r.Extra, Usage: usage})
+	ops = append(ops, EndMessage{SessionID: s.id, Seq: hdr.Seq, Status: status, Meta: r.Meta, Extra: extra, Usage: usage})
 	s.mgr.store.Apply(ops...)
 }
 

@@ -33,6 +33,7 @@ const (
 	InfoCheckpoint
 	InfoSDKSession
 	InfoForkedFrom
+	InfoRedactions
 	infoFieldCount = iota
 )
 
@@ -42,7 +43,7 @@ const AllInfoFields InfoFields = 1<<infoFieldCount - 1
 // infoFieldNames are the JSON names of the fields, by bit.
 var infoFieldNames = [infoFieldCount]string{"id", "projectPath", "title", "provider", "model", "contextWindow",
 	"createdAt", "updatedAt", "lastMessageAt", "lastAccessedAt", "archivedAt", "messageCount", "toolCount",
-	"tokens", "status", "corruption", "key", "checkpoint", "sdkSessionId", "forkedFrom"}
+	"tokens", "status", "corruption", "key", "checkpoint", "sdkSessionId", "forkedFrom", "redactions"}
 
 // ParseInfoFields returns the set of fields named; none named is every field.
 func ParseInfoFields(names []string) (InfoFields, error) {
@@ -114,6 +115,9 @@ func AppendInfo(buf []byte, i *SessionInfo, f InfoFields) []byte {
 		w.buf = append(w.buf, `,"uuid":`...)
 		w.buf = AppendJSONStringASCII(w.buf, i.ForkedFrom.UUID)
 		w.buf = append(w.buf, '}')
+	}
+	if i.Redactions != 0 {
+		w.int(InfoRedactions, i.Redactions)
 	}
 	return append(w.buf, '}')
 }

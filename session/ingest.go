@@ -165,7 +165,7 @@ func (s *Session) toolResult(c Chunk) error {
 		if s.msg.extra.ToolUseResults == nil {
 			s.msg.extra.ToolUseResults = map[string]json.RawMessage{}
 		}
-		s.msg.extra.ToolUseResults[c.ToolUseID] = bytes.Clone(c.Raw)
+		s.msg.extra.ToolUseResults[c.ToolUseID] = s.redact(s.mgr.redactor.JSON(bytes.Clone(c.Raw)))
 	}
 	return nil
 }

@@ -65,6 +65,13 @@ func TestMatchExpressionTakesWordsLiterally(t *testing.T) {
 	if _, err := (SearchQuery{Text: " \t\n"}).MatchExpression(); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("blank text: %v", err)
 	}
+	// Found by the API fuzz (test/106): SQLite ended the query at a NUL, "unterminated string".
+	if got, err := (SearchQuery{Text: "a\x00b"}).MatchExpression(); err != nil || got != `"a"* "b"*` {
+		t.Errorf("MatchExpression(a NUL b) = %q, %v", got, err)
+	}
+	if _, err := (SearchQuery{Text: "\x00"}).MatchExpression(); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("a NUL alone: %v", err)
+	}
 }
 
 func TestBlocksTextForMissedContext(t *testing.T) {

@@ -11,9 +11,10 @@ import (
 // Manager opens the sessions of one Store and makes sure each session has one live
 // Session in the process, however often it is opened.
 type Manager struct {
-	store   Store
-	now     func() time.Time
-	counter *counter
+	store    Store
+	now      func() time.Time
+	counter  *counter
+	redactor *Redactor // nil: tool inputs and outputs are stored as they came
 
 	mu     sync.Mutex
 	live   map[string]*Session
@@ -24,6 +25,10 @@ type Manager struct {
 func NewManager(store Store) *Manager {
 	return &Manager{store: store, now: time.Now, live: map[string]*Session{}, counter: newCounter(store)}
 }
+
+// Redact makes the Manager replace secrets in tool inputs and outputs before they are
+// stored (nil: never). Set it before the first session is opened.
+func (m *Manager) Redact(r *Redactor) { m.redactor = r }
 
 // CreateOptions describe a new session.
 type CreateOptions struct {

@@ -53,6 +53,15 @@ type PutBlock struct {
 	ToolUseID string // for tool_use blocks, indexed so tool results can be matched
 }
 
+// AddRedactions adds to the count of secrets redacted in a session.
+type AddRedactions struct {
+	SessionID string
+	Count     int
+}
+
+// SessionOf returns the session the op belongs to.
+func (o AddRedactions) SessionOf() string { return o.SessionID }
+
 // EndMessage closes message Seq with its final status, message fields and envelope extras.
 type EndMessage struct {
 	SessionID string
@@ -89,6 +98,7 @@ func (PutBlock) op()      {}
 func (EndMessage) op()    {}
 func (SetTracker) op()    {}
 func (SetTitle) op()      {}
+func (AddRedactions) op() {}
 
 // SessionOf returns the session the op belongs to.
 func (o SetUpdatedAt) SessionOf() string { return o.SessionID }

@@ -30,10 +30,6 @@ const (
 	RepairLeadingUser      = "added_leading_user"
 )
 
-// blockReasoning is an OpenAI Responses reasoning item, kept verbatim by the Codex import;
-// neither the Messages API nor Chat Completions takes it back.
-const blockReasoning = "reasoning"
-
 // interruptedResult is the content of the result given to a tool call that has none.
 const interruptedResult = "The tool call was interrupted before it returned a result; no result was recorded."
 

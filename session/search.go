@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/goccy/go-json"
 )
@@ -41,8 +42,9 @@ func (h SearchHit) MarshalJSON() ([]byte, error) {
 
 // MatchExpression turns what a person typed into an FTS5 query: every word must occur, as
 // a word or the start of one, and characters FTS5 would read as syntax are taken literally.
+// U+0000 separates words too: SQLite reads the query as a C string, which it would end.
 func (q SearchQuery) MatchExpression() (string, error) {
-	words := strings.Fields(q.Text)
+	words := strings.FieldsFunc(q.Text, func(r rune) bool { return unicode.IsSpace(r) || r == 0 })
 	if len(words) == 0 {
 		return "", fmt.Errorf("%w: the search text is empty", ErrInvalidArgument)
 	}

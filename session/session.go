@@ -274,6 +274,9 @@ func (s *Session) checkpoint() {
 	if s.blk == nil || !s.blk.dirty {
 		return
 	}
+	if s.mgr.redactor != nil && isToolBlock(s.blk.blockType()) {
+		return // half a secret would not match: a tool block is stored once complete
+	}
 	s.blk.dirty = false
 	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: s.blk.json(), Partial: true})
 }
@@ -314,8 +317,10 @@ func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, req
 	s.mgr.store.Apply(BeginMessage{SessionID: s.id, Header: hdr})
 }
 
-// putBlock adds a complete block to the open message.
+// putBlock adds a complete block to the open message, its secrets redacted when the store
+// redacts.
 func (s *Session) putBlock(json []byte, toolUseID string) {
+	json = s.redact(s.mgr.redactor.Block(json))
 	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: json, ToolUseID: toolUseID})
 	s.msg.blocks++
 	s.msg.blockJSON = append(s.msg.blockJSON, json)

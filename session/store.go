@@ -105,6 +105,9 @@ type SessionInfo struct {
 	SDKSession string `json:"sdkSessionId,omitempty"`
 	// ForkedFrom names the session and record this one was forked from, nil when it was not.
 	ForkedFrom *ForkOrigin `json:"forkedFrom,omitempty"`
+	// Redactions counts the secrets replaced in the session's tool inputs and outputs, on a
+	// store opened with redaction.
+	Redactions int64 `json:"redactions,omitempty"`
 	// SeenSeq is the seq of the first message a hosted agent has not seen.
 	SeenSeq int64 `json:"-"`
 }

@@ -130,7 +130,8 @@ func (b *ctxBlock) count(raw []byte, names toolNames) (full, pruned int64) {
 	case BlockImage, BlockDocument:
 		full = mediaTokens(b) + blockOverhead
 		return full, full
-	case blockReasoning: // never sent back (see repair)
+	}
+	if isResponsesItem(b.Type) { // never sent back (see repair)
 		return 0, 0
 	}
 	full = countText(string(raw)) + blockOverhead

@@ -1,4 +1,5 @@
 import { argTypeError, SessionError } from './errors';
+import { encode } from './serialize';
 import { native, Handle } from './native';
 import type {
   BuildContextAsyncOptions, BuildContextOptions, CompactOptions, CompactPlan, CompactResult,
@@ -65,7 +66,7 @@ export async function compact(h: Handle, id: string, options: CompactOptions): P
 async function runCompaction(h: Handle, id: string, plan: CompactPlan, options: CompactOptions,
   summarize: Summarizer, trigger: string): Promise<CompactResult> {
   const summarizerCalls = await ensureSummary(h, id, plan.cutSeq - 1, options, summarize);
-  const boundary = JSON.parse(await native.commitCompaction(h, JSON.stringify({ cutSeq: plan.cutSeq, trigger })));
+  const boundary = JSON.parse(await native.commitCompaction(h, encode({ cutSeq: plan.cutSeq, trigger })));
   return { compacted: true, dryRun: false, plan, boundary, summarizerCalls };
 }
 
@@ -74,7 +75,7 @@ async function runCompaction(h: Handle, id: string, plan: CompactPlan, options: 
  * as it is stored; it returns how many summarizer calls it made itself.
  */
 async function ensureSummary(h: Handle, id: string, toSeq: number, options: CompactOptions, summarize: Summarizer): Promise<number> {
-  const stepOptions = JSON.stringify({ toSeq, targetTokens: options.targetTokens, maxInputTokens: options.maxInputTokens });
+  const stepOptions = encode({ toSeq, targetTokens: options.targetTokens, maxInputTokens: options.maxInputTokens });
   let calls = 0;
   let last = -1;
   for (;;) {
@@ -104,7 +105,7 @@ async function summarizeStep(h: Handle, step: { toSeq: number; messages: unknown
   if (typeof text !== 'string' || text.trim() === '') {
     throw new SessionError('The summarizer must resolve to a non-empty string; nothing was stored.', 'INVALID_ARGUMENT');
   }
-  await native.storeSummary(h, JSON.stringify({ toSeq: step.toSeq, text, model }));
+  await native.storeSummary(h, encode({ toSeq: step.toSeq, text, model }));
 }
 
 /** debugContext returns the report of the session's last built context, null before any. */
@@ -119,7 +120,7 @@ export function debugContext(h: Handle): ContextReport | null {
 export function validateContext(messages: unknown[], provider: ContextProvider = 'anthropic'): ContextValidation {
   if (!Array.isArray(messages)) throw argTypeError('messages', 'an array of messages');
   if (typeof provider !== 'string') throw argTypeError('provider', '"anthropic" or "openai"');
-  return JSON.parse(native.validateContext(JSON.stringify(messages), provider));
+  return JSON.parse(native.validateContext(encode(messages), provider));
 }
 
 function optionsJSON(options: BuildContextOptions): string {
@@ -129,11 +130,11 @@ function optionsJSON(options: BuildContextOptions): string {
     if (options[key] !== undefined && typeof options[key] !== 'string') throw argTypeError(`options.${key}`, 'a string');
   }
   const { contextWindow, systemPrompt, tools, reserve, reserveTokens, provider, strategy, recentTurns, compactThreshold } = options;
-  return JSON.stringify({ contextWindow, systemPrompt, tools, reserve, reserveTokens, provider, strategy, recentTurns, compactThreshold });
+  return encode({ contextWindow, systemPrompt, tools, reserve, reserveTokens, provider, strategy, recentTurns, compactThreshold });
 }
 
 function compactJSON(options: CompactOptions): string {
-  return JSON.stringify({ keepRecentTurns: options.keepRecentTurns, targetTokens: options.targetTokens, maxInputTokens: options.maxInputTokens, model: options.model });
+  return encode({ keepRecentTurns: options.keepRecentTurns, targetTokens: options.targetTokens, maxInputTokens: options.maxInputTokens, model: options.model });
 }
 
 function summarizerTypeError(): TypeError {

@@ -1,6 +1,6 @@
 import { argTypeError } from './errors';
 import { native, Handle } from './native';
-import { toJSON } from './serialize';
+import { toJSON, encode } from './serialize';
 import { Pending, pending, TEXT, THINKING, TOOL_JSON } from './pending';
 import type { StreamChunk } from './types';
 
@@ -29,14 +29,14 @@ export function ingestChunk(h: Handle, chunk: StreamChunk): void {
     case 'tool_use_start':
       return native.ingestToolUseStart(h, c.id, c.name);
     case 'tool_use':
-      return native.ingestToolUse(h, c.id, c.name, c.input === undefined ? undefined : JSON.stringify(c.input));
+      return native.ingestToolUse(h, c.id, c.name, c.input === undefined ? undefined : encode(c.input));
     case 'tool_result':
       return native.ingestToolResult(h, c.toolUseId, contentJSON(c.content), c.isError,
-        c.raw === undefined || c.raw === null ? undefined : JSON.stringify(c.raw));
+        c.raw === undefined || c.raw === null ? undefined : encode(c.raw));
     case 'message_start':
       return native.ingestMessageStart(h, c.id, c.model, c.provider, c.requestId, messageState(c));
     case 'done':
-      return native.ingestDone(h, c.stopReason, c.stopSequence, c.usage == null ? undefined : JSON.stringify(c.usage), c.id, c.model);
+      return native.ingestDone(h, c.stopReason, c.stopSequence, c.usage == null ? undefined : encode(c.usage), c.id, c.model);
     case 'redacted_thinking':
       return native.ingestRedactedThinking(h, c.data);
     case 'error':
@@ -48,7 +48,8 @@ export function ingestChunk(h: Handle, chunk: StreamChunk): void {
     case 'block_fields':
       return native.ingestBlockFields(h, toJSON(c.fields));
     default:
-      native.rejectChunk(String(c.type));
+      // Only a string type is quoted: String() of a deeply nested array would overflow the stack.
+      native.rejectChunk(typeof c.type === 'string' ? c.type : `(${typeof c.type})`);
   }
 }
 
@@ -62,7 +63,7 @@ function delta(h: Handle, p: Pending, kind: (h: Handle, text: string) => void, t
 
 function contentJSON(content: unknown): string | undefined {
   if (content === undefined) return undefined;
-  return typeof content === 'string' ? JSON.stringify(content) : toJSON(content);
+  return typeof content === 'string' ? encode(content) : toJSON(content);
 }
 
 /** The per-message state fields a message_start chunk may carry (see MessageOptions). */
@@ -74,5 +75,5 @@ function messageState(c: Record<string, unknown>): string | undefined {
   for (const key of STATE_FIELDS) {
     if (c[key] !== undefined) (state ??= {})[key] = c[key];
   }
-  return state && JSON.stringify(state);
+  return state && encode(state);
 }

@@ -7,7 +7,7 @@ export type Handle = { readonly __handle: unique symbol };
 /** NativeAddon is the surface of the addon (sessionkeep.node); see bridge/ in Go. */
 export interface NativeAddon {
   setErrorClass(ctor: typeof SessionError): void;
-  openStore(path: string | undefined): [Handle, string];
+  openStore(path: string | undefined, redactJSON?: string): [Handle, string];
   storeClose(store: Handle): void;
   storeFlush(store: Handle): Promise<void>;
   storeTakeWriteError(store: Handle): [code: string, message: string] | undefined;

@@ -1,4 +1,5 @@
 import { argTypeError } from './errors';
+import { encode } from './serialize';
 
 /**
  * optionsJSON serialises an options object for native code, which checks the values;
@@ -8,5 +9,5 @@ export function optionsJSON(options: unknown, name = 'options'): string {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw argTypeError(name, 'an object');
   }
-  return JSON.stringify(options);
+  return encode(options);
 }

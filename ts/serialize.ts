@@ -1,3 +1,5 @@
+import { SessionError } from './errors';
+
 /**
  * toJSON serialises content for the native layer. Bytes (Uint8Array, Buffer) anywhere in
  * it become base64 strings, and a media source of type "raw" becomes "base64", since the
@@ -9,7 +11,24 @@
  * the replacer when it has none.
  */
 export function toJSON(value: unknown): string | undefined {
-  return needsReplacer(value, 0) ? JSON.stringify(value, bytesToBase64) : JSON.stringify(value);
+  return needsReplacer(value, 0) ? encode(value, bytesToBase64) : encode(value);
+}
+
+/**
+ * encode is JSON.stringify for what callers pass, with one error of its own: a value nested
+ * so deeply that JSON.stringify runs out of stack (a RangeError, which callers cannot tell
+ * from a bug) is a SessionError with code TOO_DEEP, thrown before anything is stored. A
+ * circular value or a BigInt stays the TypeError JSON.stringify throws.
+ */
+export function encode(value: unknown, replacer?: (this: any, key: string, value: unknown) => unknown): string {
+  try {
+    return JSON.stringify(value, replacer);
+  } catch (err) {
+    if (err instanceof RangeError) {
+      throw new SessionError('The value nests too deeply to be stored as JSON (JavaScript ran out of stack encoding it); flatten it or store it as a string.', 'TOO_DEEP');
+    }
+    throw err;
+  }
 }
 
 /** Strings at least this long cross apart from the JSON (see toJSONSplit). */
@@ -26,7 +45,7 @@ export function toJSONSplit(value: unknown): [json: string, strings: string[] | 
   const strings: string[] = [];
   if (!hasLargeStrings(value, 0)) return [toJSON(value)!, undefined];
   const bytes = needsReplacer(value, 0);
-  const json = JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+  const json = encode(value, function (this: Record<string, unknown>, key: string, v: unknown) {
     if (typeof v === 'string' && v.length >= largeString) {
       strings.push(v);
       return `\u0000${strings.length - 1}`;

@@ -1,7 +1,7 @@
 import { argTypeError } from './errors';
 import { native, Handle } from './native';
 import { ingestChunk } from './ingest';
-import { toJSON, toJSONSplit } from './serialize';
+import { toJSON, toJSONSplit, encode } from './serialize';
 import { parseParts, readParts } from './parts';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
 import * as context from './context';
@@ -44,7 +44,7 @@ export class Session {
       throw argTypeError('options', 'an object');
     }
     const [json, strings] = toJSONSplit(content);
-    const envelope = JSON.parse(native.appendUserMessage(this.#h, json, options && JSON.stringify(options), strings));
+    const envelope = JSON.parse(native.appendUserMessage(this.#h, json, options && encode(options), strings));
     return withUserMessage(envelope, content, json, strings);
   }
 
@@ -56,7 +56,7 @@ export class Session {
     if (typeof context !== 'object') {
       throw argTypeError('context', 'an object or null');
     }
-    native.setContext(this.#h, context === null ? undefined : JSON.stringify(context));
+    native.setContext(this.#h, context === null ? undefined : encode(context));
   }
 
   /** ingest records one stream chunk. It returns at once; the writer makes it durable in the background. */
@@ -132,7 +132,7 @@ export class Session {
     if (typeof tracker !== 'object' || tracker === null) {
       throw argTypeError('tracker', 'an object');
     }
-    native.restoreTokenTracker(this.#h, JSON.stringify(tracker));
+    native.restoreTokenTracker(this.#h, encode(tracker));
   }
 
   /**
@@ -186,7 +186,7 @@ export class Session {
    */
   commitCheckpoint(pubsubId: number): void {
     if (typeof pubsubId !== 'number') throw argTypeError('pubsubId', 'a number');
-    native.commitCheckpoint(this.#h, JSON.stringify(pubsubId));
+    native.commitCheckpoint(this.#h, encode(pubsubId));
   }
 
   /** updateSdkSession records the SDK's own session id once the model has finished. */
@@ -207,7 +207,7 @@ export class Session {
   /** getHistory returns the last `limit` history entries (all without a limit), oldest first. */
   getHistory(limit?: number): HistoryEntry[] {
     if (limit !== undefined && typeof limit !== 'number') throw argTypeError('limit', 'a number');
-    return JSON.parse(native.getHistory(this.#h, limit === undefined ? undefined : JSON.stringify(limit)));
+    return JSON.parse(native.getHistory(this.#h, limit === undefined ? undefined : encode(limit)));
   }
 
   /** clearHistory deletes the manual history; the session's messages stay. */
@@ -298,7 +298,7 @@ export class Session {
     if (typeof options !== 'object' || options === null) {
       throw argTypeError('options', 'an object');
     }
-    return JSON.parse(await native.snapshotFiles(this.#h, JSON.stringify(paths), JSON.stringify(options)));
+    return JSON.parse(await native.snapshotFiles(this.#h, encode(paths), encode(options)));
   }
 
   /** fileSnapshots lists the session's file snapshots (of one message, when given), oldest first, without content. */
@@ -320,7 +320,7 @@ export class Session {
     if (typeof options !== 'object' || options === null || typeof options.into !== 'string') {
       throw argTypeError('options', 'an object with an "into" folder');
     }
-    return JSON.parse(await native.restoreFiles(this.#h, messageUuid, JSON.stringify(options)));
+    return JSON.parse(await native.restoreFiles(this.#h, messageUuid, encode(options)));
   }
 }
 

@@ -1,8 +1,10 @@
 import * as nodePath from 'node:path';
 import { argTypeError, SessionError } from './errors';
+import { encode } from './serialize';
 import { native, Handle } from './native';
 import { Session } from './session';
 import { optionsJSON } from './options';
+import { redactJSON, RedactOptions } from './redact';
 import { trackStore, untrackStore } from './shutdown';
 import { watchWriteErrors } from './write-errors';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
@@ -36,7 +38,7 @@ export class Store {
       throw argTypeError('options', 'an object');
     }
     const opts = { ...options, projectPath: options.projectPath ?? process.cwd() };
-    const [h, id] = native.createSession(this.#h, JSON.stringify(opts));
+    const [h, id] = native.createSession(this.#h, encode(opts));
     return new Session(h, id);
   }
 
@@ -56,7 +58,7 @@ export class Store {
     if (typeof options !== 'object' || options === null) {
       throw argTypeError('options', 'an object');
     }
-    return JSON.parse(native.listSessions(this.#h, JSON.stringify(options)));
+    return JSON.parse(native.listSessions(this.#h, encode(options)));
   }
 
   /**
@@ -195,7 +197,7 @@ export class Store {
         thrown = { error };
       }
     });
-    const result = await native.importTranscripts(this.#h, nodePath.resolve(path), JSON.stringify({ format, fileHistoryDir: fileHistoryDir && nodePath.resolve(fileHistoryDir) }), report);
+    const result = await native.importTranscripts(this.#h, nodePath.resolve(path), encode({ format, fileHistoryDir: fileHistoryDir && nodePath.resolve(fileHistoryDir) }), report);
     if (thrown) throw thrown.error;
     return JSON.parse(result);
   }
@@ -209,7 +211,7 @@ export class Store {
     if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object with a format');
     const { format, path } = options;
     if (path !== undefined && (typeof path !== 'string' || path === '')) throw argTypeError('options.path', 'a non-empty string');
-    return native.exportSession(this.#h, id, JSON.stringify({ format, path: path && nodePath.resolve(path) }));
+    return native.exportSession(this.#h, id, encode({ format, path: path && nodePath.resolve(path) }));
   }
 
   /** flush resolves once everything recorded in any session of this store is durable. */
@@ -232,7 +234,7 @@ export class Store {
     if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object');
     const { onError } = options;
     if (onError !== undefined && typeof onError !== 'function') throw argTypeError('options.onError', 'a function');
-    const [h, resolved] = native.openStore(path);
+    const [h, resolved] = native.openStore(path, redactJSON(options.redact));
     const store = new Store(h, resolved, workspace);
     trackStore(store);
     if (onError) store.#stopWatching = watchWriteErrors(h, onError);
@@ -243,13 +245,13 @@ export class Store {
 function searchJSON(text: string, options: SearchOptions): string {
   if (typeof text !== 'string') throw argTypeError('text', 'a string');
   optionsJSON(options);
-  return JSON.stringify({ ...options, text });
+  return encode({ ...options, text });
 }
 
 function statsJSON(options: StatsOptions): string {
   optionsJSON(options);
   const iso = (d: Date | string | undefined) => (d instanceof Date ? d.toISOString() : d);
-  return JSON.stringify({
+  return encode({
     utcOffsetMinutes: -new Date().getTimezoneOffset(),
     ...options,
     since: iso(options.since),
@@ -276,11 +278,14 @@ export interface OpenStoreOptions {
    * in memory and are retried, and flush() rejects with the same error meanwhile.
    */
   onError?: (error: SessionError) => void;
+  /** true: redact the built-in secrets; an object: see RedactOptions. Off by default. */
+  redact?: boolean | RedactOptions;
 }
 
 /**
  * openStore opens (creating if needed) the store at path; the default is $SESSIONKEEP_DB,
- * else ~/.sessionkeep/sessions.db.
+ * else ~/.sessionkeep/sessions.db. options.redact replaces secrets in tool inputs and
+ * outputs before they are stored (off by default).
  */
 export function openStore(path?: string, options?: OpenStoreOptions): Store {
   return Store.open(path, undefined, options);

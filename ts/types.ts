@@ -181,6 +181,8 @@ export interface SessionInfo {
   sdkSessionId?: string;
   /** The session and record this one was forked from (session.fork()). */
   forkedFrom?: ForkOrigin;
+  /** How many secrets were replaced in its tool inputs and outputs, on a store opened with `redact`; absent when none. */
+  redactions?: number;
 }
 
 export interface CreateSessionOptions {

@@ -67,10 +67,19 @@ func toolUse(id, name string, arguments json.RawMessage) []byte {
 	return mustJSON(block)
 }
 
-// toolResult makes the tool_result block of a function call's output, and the execution
-// record when the output is the shell tool's {"output", "metadata": {exit_code,
-// duration_seconds}}. An output given as an object {content, success} says whether it
-// failed.
+// freeformToolUse makes the tool_use block of a freeform (custom) tool call, such as
+// apply_patch's: its input is text, not JSON, so it is kept verbatim as input.input, and
+// "freeform": true says so, for the context builder to leave out and an export to give the
+// text back as it came.
+func freeformToolUse(id, name, input string) []byte {
+	return mustJSON(map[string]any{"type": session.BlockToolUse, "id": id, "name": name,
+		"input": map[string]string{"input": input}, "freeform": true})
+}
+
+// toolResult makes the tool_result block of a function or custom tool call's output, and
+// the execution record when the output is the shell tool's {"output", "metadata":
+// {exit_code, duration_seconds}}. An output given as an object {content, success} says
+// whether it failed; one given as content items (input_text, input_image) becomes blocks.
 func toolResult(callID string, output json.RawMessage) (block, execution []byte, err error) {
 	result := map[string]any{"type": session.BlockToolResult, "tool_use_id": callID}
 	var text string
@@ -78,13 +87,27 @@ func toolResult(callID string, output json.RawMessage) (block, execution []byte,
 	case json.Unmarshal(output, &text) == nil:
 		result["content"] = text
 		execution = shellExecution(text)
+	case bytes.HasPrefix(bytes.TrimSpace(output), []byte("[")):
+		var items []json.RawMessage
+		if err := json.Unmarshal(output, &items); err != nil {
+			return nil, nil, fmt.Errorf("payload.output: %v", err)
+		}
+		blocks, err := contentBlocks(items)
+		if err != nil {
+			return nil, nil, err
+		}
+		content := make([]json.RawMessage, len(blocks))
+		for i, b := range blocks {
+			content[i] = b.JSON
+		}
+		result["content"] = content
 	default:
 		var obj struct {
 			Content json.RawMessage `json:"content"`
 			Success *bool           `json:"success"`
 		}
 		if json.Unmarshal(output, &obj) != nil || len(obj.Content) == 0 {
-			return nil, nil, fmt.Errorf("payload.output must be a string or {content, success}")
+			return nil, nil, fmt.Errorf("payload.output must be a string, content items or {content, success}")
 		}
 		result["content"] = obj.Content
 		if obj.Success != nil {

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -49,7 +50,10 @@ type payload struct {
 	Content   []json.RawMessage `json:"content"`
 	Name      string            `json:"name"`
 	Arguments json.RawMessage   `json:"arguments"`
+	Input     *string           `json:"input"`
 	CallID    string            `json:"call_id"`
+	ID        string            `json:"id"`
+	Action    json.RawMessage   `json:"action"`
 	Output    json.RawMessage   `json:"output"`
 }
 
@@ -87,51 +91,104 @@ func (c *converter) record(l line, text []byte) error {
 	return nil
 }
 
-// responseItem maps a model or user item to a message record; an item of a kind it does not
-// know stays a record that is not a message. The fields it maps leave the record's payload.
+// responseItem maps an item the model sent or received to a message record (see item);
+// the fields it maps leave the record's payload. A message of the system or developer
+// and a ghost snapshot stay records that are not messages.
 func (c *converter) responseItem(raw json.RawMessage, rec *session.Record, extra *session.EnvelopeExtra, fields map[string]json.RawMessage) error {
 	var p payload
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return fmt.Errorf("payload: %v", err)
 	}
-	var mapped []string
-	switch p.Type {
-	case "message":
-		if p.Role != "user" && p.Role != "assistant" {
-			return nil
-		}
-		blocks, err := contentBlocks(p.Content)
-		if err != nil || len(blocks) == 0 {
-			return err
-		}
-		rec.Role, rec.Blocks, mapped = p.Role, blocks, []string{"role", "content"}
-		if p.Role == "user" && c.title == "" {
-			c.title = requestOf(blocks)
-		}
-	case "function_call":
-		rec.Role, mapped = "assistant", []string{"name", "arguments", "call_id"}
-		rec.Blocks = []session.RecordBlock{{JSON: toolUse(p.CallID, p.Name, p.Arguments), ToolUseID: p.CallID}}
-	case "function_call_output":
-		block, execution, err := toolResult(p.CallID, p.Output)
-		if err != nil {
-			return err
-		}
-		rec.Role, rec.Blocks, mapped = "user", []session.RecordBlock{{JSON: block}}, []string{"call_id", "output"}
-		if execution != nil {
-			extra.ToolUseResults = map[string]json.RawMessage{p.CallID: execution}
-		}
-	case "reasoning":
-		rec.Role, rec.Blocks = "assistant", []session.RecordBlock{{JSON: raw}}
-		mapped = []string{"summary", "content", "encrypted_content"}
-	default:
+	if (p.Type == "message" && p.Role != "user" && p.Role != "assistant") || p.Type == "ghost_snapshot" {
 		return nil
 	}
+	mapped, err := c.item(p, raw, rec, extra)
+	if err != nil || rec.Role == "" {
+		return err
+	}
 	rec.Type = map[string]string{"assistant": session.TypeAssistant, "user": session.TypeUser}[rec.Role]
-	if p.Type == "function_call_output" {
+	if len(rec.Blocks) > 0 && blockType(rec.Blocks[0].JSON) == session.BlockToolResult {
 		rec.Type = session.TypeToolResult
 	}
 	fields["payload"] = without(raw, mapped)
 	return nil
+}
+
+// item sets the role and blocks of a record of item p and returns the payload fields they
+// hold. A message becomes its content; a function call, a local shell call and a freeform
+// (custom) tool call become tool_use blocks, their outputs tool_result blocks; reasoning,
+// web searches, compactions and items of kinds sessionkeep does not know are kept verbatim
+// as blocks of their own type: an item named *_output as the user's (it answers a call),
+// any other as the model's.
+func (c *converter) item(p payload, raw json.RawMessage, rec *session.Record, extra *session.EnvelopeExtra) ([]string, error) {
+	switch p.Type {
+	case "message":
+		blocks, err := contentBlocks(p.Content)
+		if err != nil || len(blocks) == 0 {
+			return nil, err
+		}
+		rec.Role, rec.Blocks = p.Role, blocks
+		if p.Role == "user" && c.title == "" {
+			c.title = requestOf(blocks)
+		}
+		return []string{"role", "content"}, nil
+	case "function_call":
+		rec.Role, rec.Blocks = "assistant", []session.RecordBlock{{JSON: toolUse(p.CallID, p.Name, p.Arguments), ToolUseID: p.CallID}}
+		return []string{"name", "arguments", "call_id"}, nil
+	case "custom_tool_call":
+		if p.Input == nil || p.CallID == "" {
+			return nil, fmt.Errorf("payload: a custom_tool_call needs a call_id and a string input")
+		}
+		rec.Role, rec.Blocks = "assistant", []session.RecordBlock{{JSON: freeformToolUse(p.CallID, p.Name, *p.Input), ToolUseID: p.CallID}}
+		return []string{"name", "input", "call_id"}, nil
+	case "local_shell_call":
+		id := cmp.Or(p.CallID, p.ID)
+		if id == "" || len(p.Action) == 0 {
+			return nil, fmt.Errorf("payload: a local_shell_call needs a call_id and an action")
+		}
+		rec.Role, rec.Blocks = "assistant", []session.RecordBlock{{JSON: toolUse(id, "local_shell", p.Action), ToolUseID: id}}
+		return []string{"call_id", "action"}, nil
+	case "function_call_output", "custom_tool_call_output":
+		block, execution, err := toolResult(p.CallID, p.Output)
+		if err != nil {
+			return nil, err
+		}
+		rec.Role, rec.Blocks = "user", []session.RecordBlock{{JSON: block}}
+		if execution != nil {
+			extra.ToolUseResults = map[string]json.RawMessage{p.CallID: execution}
+		}
+		return []string{"call_id", "output"}, nil
+	}
+	if _, err := session.CheckBlock(raw); err != nil {
+		return nil, fmt.Errorf("payload: %v", err)
+	}
+	rec.Role, rec.Blocks = "assistant", []session.RecordBlock{{JSON: raw}}
+	if strings.HasSuffix(p.Type, "_output") {
+		rec.Role = "user"
+	}
+	return keysBut(raw, "type"), nil
+}
+
+// keysBut returns the names of the fields of the JSON object obj but one.
+func keysBut(obj json.RawMessage, keep string) []string {
+	var fields map[string]json.RawMessage
+	json.Unmarshal(obj, &fields)
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		if name != keep {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// blockType returns the type of a block made here.
+func blockType(block []byte) string {
+	var b struct {
+		Type string `json:"type"`
+	}
+	json.Unmarshal(block, &b)
+	return b.Type
 }
 
 // turnContext follows the working directory and model of the turns that follow.

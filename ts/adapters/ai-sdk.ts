@@ -1,6 +1,7 @@
 import type { Session } from '../session';
 import type { Block, Envelope, StreamChunk, Usage } from '../types';
 import { AdapterOptions, Handler, Recorder, StreamSource, errorMessage, isObject, num, pump, trackerUsage } from './common';
+import { encode } from '../serialize';
 
 /** One part of `streamText(...).fullStream` of the Vercel AI SDK (`ai`). */
 export type AISDKStreamPart = { type: string; [field: string]: any };
@@ -188,7 +189,7 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
     this.#results.push({
       type: 'tool_result',
       toolUseId: part.toolCallId,
-      content: text ? output : JSON.stringify(output) ?? 'undefined',
+      content: text ? output : encode(output) ?? 'undefined',
       isError: false,
       raw: text ? undefined : { output },
     });
@@ -230,7 +231,7 @@ function toolBlock(id: string, name: string, input: unknown, part: AISDKStreamPa
     block.input = input;
   } else {
     block.input = {};
-    block.raw_input = typeof input === 'string' ? input : JSON.stringify(input);
+    block.raw_input = typeof input === 'string' ? input : encode(input);
     block.input_error = 'tool call input is not an object';
   }
   Object.assign(block, callFields(part));
