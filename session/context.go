@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -120,6 +121,11 @@ func tryStrategy(st strategy, v *view, provider string, budget int64) (*ContextR
 		return nil, attempt, nil
 	}
 	d, err := st.build(v, budget)
+	var sk *skip
+	if errors.As(err, &sk) {
+		attempt.Outcome, attempt.TokensNeeded = sk.outcome, calibrated(sk.need, v.factor)
+		return nil, attempt, nil
+	}
 	if err != nil || d == nil {
 		attempt.Outcome = OutcomeDoesNotFit
 		return nil, attempt, err

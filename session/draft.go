@@ -27,6 +27,7 @@ type draft struct {
 	summarized int64 // stored messages represented by a summary or the session state
 	pruned     int64 // stored messages included pruned
 	summary    *Summary
+	omitted    Omission // stored messages neither sent nor summarized
 }
 
 // fromStored copies a stored message for the builder; the store's slices are valid only

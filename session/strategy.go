@@ -1,6 +1,9 @@
 package session
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // strategy is one way of fitting a session into a token budget (seed 004, phase 3).
 // Strategies are tried by priority, lowest first; one whose minBudget is above the budget
@@ -10,7 +13,7 @@ import "slices"
 // always fits.
 type strategy interface {
 	name() string
-	priority() int
+	priority() float64
 	minBudget() int64 // in the target provider's tokens
 	build(v *view, budget int64) (*draft, error)
 }
@@ -20,16 +23,17 @@ const (
 	FullHistoryName       = "full-history"
 	PrunedToolsName       = "pruned-tools"
 	RecentPlusSummaryName = "recent-plus-summary"
+	RecentTurnsName       = "recent-turns"
 	MinimalStateName      = "minimal-state"
 	FallbackName          = "fallback"
 )
 
 // strategies are the registered strategies in the order they are tried. A new strategy
 // is one more entry here.
-var strategies = byPriority(fullHistory{}, prunedTools{}, recentPlusSummary{}, minimalState{}, fallback{})
+var strategies = byPriority(fullHistory{}, prunedTools{}, recentPlusSummary{}, recentTurns{}, minimalState{}, fallback{})
 
 func byPriority(list ...strategy) []strategy {
-	slices.SortStableFunc(list, func(a, b strategy) int { return a.priority() - b.priority() })
+	slices.SortStableFunc(list, func(a, b strategy) int { return cmp.Compare(a.priority(), b.priority()) })
 	return list
 }
 

@@ -1,0 +1,127 @@
+package session
+
+import "sort"
+
+// recentTurns sends the session state, which opens with the original task (the first user
+// message), and after it as many of the most recent whole turns as fit, those before the
+// last recentTurns pruned as pruned-tools prunes them. It is what a long session with no
+// summary sends once its whole history, even pruned, is over the budget: the model keeps
+// seeing as much recent work as fits instead of only the current turn. A turn starts at
+// its prompt, so every tool call is sent with its result.
+type recentTurns struct{}
+
+func (recentTurns) name() string      { return RecentTurnsName }
+func (recentTurns) priority() float64 { return 3.5 }
+func (recentTurns) minBudget() int64  { return 1000 }
+
+// omitReasonRecentTurns says why recent-turns leaves turns out.
+const omitReasonRecentTurns = "older turns did not fit the budget; the session state (original task, files, status, decisions) stands for them"
+
+func (recentTurns) build(v *view, budget int64) (*draft, error) {
+	st, err := v.workState()
+	if err != nil {
+		return nil, err
+	}
+	text := st.text()
+	if v.summary != nil {
+		text = summaryPrefix + v.summary.Text + "\n\n" + text
+	}
+	d, err := v.recentTurnsFrom(userText(text), v.start, budget)
+	if err != nil {
+		return nil, err
+	}
+	d.summarized = v.idx.LastSeq + 1 - d.included
+	d.summary = v.summary
+	d.omitted.Reason = omitReasonRecentTurns
+	return d, nil
+}
+
+// recentTurnsFrom drafts head followed by the most recent whole turns that start at or
+// after from and fit the budget with it, the turns before the view's recent ones pruned.
+// The first turn's prompt joins head, so the context opens with one user message. It costs
+// a bisection over turns of count lookups, then reads only the messages it sends; it
+// returns a notFit error when not even the last turn fits.
+func (v *view) recentTurnsFrom(head *ctxMessage, from, budget int64) (*draft, error) {
+	recent, err := v.recentStart()
+	if err != nil {
+		return nil, err
+	}
+	left := rawUnits(budget, v.factor) - head.tokens
+	first, err := v.firstTurnFrom(from)
+	if err != nil {
+		return nil, err
+	}
+	turn, seq, err := v.firstTurnFitting(first, recent, left)
+	if err != nil {
+		return nil, err
+	}
+	if turn > v.idx.LastTurn {
+		need, err := v.lastTurnCost(recent)
+		return nil, notFitErr(head.tokens+need, err)
+	}
+	msgs, pruned, err := v.loadPruned(seq, v.idx.LastSeq, recent)
+	if err != nil {
+		return nil, err
+	}
+	d := &draft{included: int64(len(msgs)), pruned: pruned}
+	if len(msgs) > 0 && msgs[0].role == "user" {
+		head.blocks = append(head.blocks, msgs[0].blocks...)
+		head.tokens += msgs[0].tokens - messageOverhead
+		msgs = msgs[1:]
+	}
+	d.messages = append([]*ctxMessage{head}, msgs...)
+	d.omitted, err = v.omission(from, seq-1, turn-first)
+	return d, err
+}
+
+// firstTurnFrom returns the first turn that starts at or after seq (LastTurn+1 when none).
+func (v *view) firstTurnFrom(seq int64) (int64, error) {
+	var err error
+	t := sort.Search(int(v.idx.LastTurn+1), func(i int) bool {
+		start, found, e := v.pos.turnStart(int64(i))
+		if e != nil {
+			err = e
+			return true
+		}
+		return found && start >= seq
+	})
+	return int64(t), err
+}
+
+// firstTurnFitting returns the first turn from first on whose messages to the end, pruned
+// before recent, fit in left raw units, and where it starts; LastTurn+1 when none does.
+// A turn with no start on the branch counts as not fitting.
+func (v *view) firstTurnFitting(first, recent, left int64) (int64, int64, error) {
+	var err error
+	n := int(v.idx.LastTurn + 1 - first)
+	i := sort.Search(max(n, 0), func(i int) bool {
+		start, found, e := v.pos.turnStart(first + int64(i))
+		if e == nil && found {
+			var cost int64
+			cost, e = prunedCost(v, start, recent)
+			if e == nil {
+				return cost <= left
+			}
+		}
+		if e != nil {
+			err = e
+			return true
+		}
+		return false
+	})
+	turn := first + int64(i)
+	if err != nil || turn > v.idx.LastTurn {
+		return turn, 0, err
+	}
+	start, _, err := v.pos.turnStart(turn)
+	return turn, start, err
+}
+
+// lastTurnCost is what the last turn alone takes, in raw units.
+func (v *view) lastTurnCost(recent int64) (int64, error) {
+	start, found, err := v.pos.turnStart(v.idx.LastTurn)
+	if err != nil || !found {
+		return 0, err
+	}
+	return prunedCost(v, start, recent)
+}
