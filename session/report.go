@@ -45,7 +45,6 @@ type Attempt struct {
 	TokensUsed int64  `json:"tokensUsed,omitempty"`
 	// TokensNeeded is what a strategy that does not fit would take, by the stored counts.
 	TokensNeeded int64     `json:"tokensNeeded,omitempty"`
-	Error        string    `json:"error,omitempty"` // a registered strategy's build() that failed
 	Problems     []Problem `json:"problems,omitempty"`
 }
 
@@ -102,8 +101,6 @@ func (r *ContextReport) format() string {
 	for _, a := range r.Attempts {
 		switch {
 		case a.Outcome == OutcomeChosen:
-		case a.Error != "":
-			fmt.Fprintf(&b, "  skipped %s: %s: %s\n", a.Strategy, a.Outcome, a.Error)
 		case a.TokensNeeded > 0:
 			fmt.Fprintf(&b, "  skipped %s: %s (needs %s tokens)\n", a.Strategy, a.Outcome, num(a.TokensNeeded))
 		case a.TokensUsed > 0:

@@ -2,6 +2,7 @@ package session
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -52,4 +53,24 @@ func strategyNames() []string {
 		names[i] = s.name()
 	}
 	return names
+}
+
+// StrategyInfo describes a built-in strategy to the JavaScript layer, which places the
+// strategies registered there among them.
+type StrategyInfo struct {
+	Name      string   `json:"name"`
+	Priority  *float64 `json:"priority"` // nil for the fallback, which always comes last
+	MinTokens int64    `json:"minTokens"`
+}
+
+// BuiltinStrategies lists the built-in strategies in the order they are tried.
+func BuiltinStrategies() []StrategyInfo {
+	out := make([]StrategyInfo, len(strategies))
+	for i, s := range strategies {
+		out[i] = StrategyInfo{Name: s.name(), MinTokens: s.minBudget()}
+		if p := s.priority(); !math.IsInf(p, 1) {
+			out[i].Priority = &p
+		}
+	}
+	return out
 }
