@@ -1,6 +1,9 @@
 package session
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // recentTurns sends the session state, which opens with the original task (the first user
 // message), and after it as many of the most recent whole turns as fit, those before the
@@ -55,23 +58,80 @@ func (v *view) recentTurnsFrom(head *ctxMessage, from, budget int64) (*draft, er
 	if err != nil {
 		return nil, err
 	}
+	// When not all the recent turns fit verbatim, pruning all but the last one may fit more.
+	if turn > v.idx.LastTurn || seq > recent {
+		last, found, err := v.pos.turnStart(v.idx.LastTurn)
+		if err != nil {
+			return nil, err
+		}
+		if found && last > recent {
+			t, sq, err := v.firstTurnFitting(first, last, left)
+			if err != nil {
+				return nil, err
+			}
+			if t < turn {
+				turn, seq, recent = t, sq, last
+			}
+		}
+	}
 	if turn > v.idx.LastTurn {
 		need, err := v.lastTurnCost(recent)
 		return nil, notFitErr(head.tokens+need, err)
 	}
-	msgs, pruned, err := v.loadPruned(seq, v.idx.LastSeq, recent)
+	msgs, _, err := v.loadPruned(seq, v.idx.LastSeq, recent)
 	if err != nil {
 		return nil, err
 	}
-	d := &draft{included: int64(len(msgs)), pruned: pruned}
+	// The stored counts are close but not exact (a pruned result is counted again as sent,
+	// repairs merge messages), so the draft is measured as the builder will measure it and
+	// its oldest turns dropped until it fits.
+	for len(msgs) > 0 {
+		sent := joinHead(head, msgs)
+		fixed, _ := repair(slices.Clone(sent))
+		next := nextPrompt(msgs)
+		if v.fits(rawTokens(fixed), budget) || next < 0 {
+			if !v.fits(rawTokens(fixed), budget) {
+				return nil, notFitErr(rawTokens(fixed), nil)
+			}
+			d := &draft{messages: sent, included: int64(len(msgs)), pruned: countPruned(msgs)}
+			d.omitted, err = v.omission(from, msgs[0].seq-1, turn-first)
+			return d, err
+		}
+		msgs, turn = msgs[next:], turn+1
+	}
+	return nil, notFitErr(head.tokens, nil)
+}
+
+// joinHead returns head followed by msgs, the first of them joined to head when it is the
+// user's: a context opens with one user message.
+func joinHead(head *ctxMessage, msgs []*ctxMessage) []*ctxMessage {
+	h := *head
 	if len(msgs) > 0 && msgs[0].role == "user" {
-		head.blocks = append(head.blocks, msgs[0].blocks...)
-		head.tokens += msgs[0].tokens - messageOverhead
+		h.blocks = append(slices.Clone(head.blocks), msgs[0].blocks...)
+		h.tokens += msgs[0].tokens - messageOverhead
 		msgs = msgs[1:]
 	}
-	d.messages = append([]*ctxMessage{head}, msgs...)
-	d.omitted, err = v.omission(from, seq-1, turn-first)
-	return d, err
+	return append([]*ctxMessage{&h}, msgs...)
+}
+
+// nextPrompt returns the index of the first prompt after the first message, -1 when none.
+func nextPrompt(msgs []*ctxMessage) int {
+	for i := 1; i < len(msgs); i++ {
+		if msgs[i].typ == TypeUser {
+			return i
+		}
+	}
+	return -1
+}
+
+func countPruned(msgs []*ctxMessage) int64 {
+	var n int64
+	for _, m := range msgs {
+		if m.pruned {
+			n++
+		}
+	}
+	return n
 }
 
 // firstTurnFrom returns the first turn that starts at or after seq (LastTurn+1 when none).
