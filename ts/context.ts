@@ -1,7 +1,7 @@
 import { argTypeError, SessionError } from './errors';
 import { native, Handle } from './native';
 import type { Session } from './session';
-import { asStrategyError, buildSteps, strategyFailed } from './strategies';
+import { asStrategyError, buildSteps, isBuiltin, strategyFailed } from './strategies';
 import type {
   BuildContextAsyncOptions, BuildContextOptions, CompactOptions, CompactPlan, CompactResult, ContextProvider,
   ContextReport, ContextResult, ContextStrategyDefinition, ContextValidation, StrategyInput, Summarizer,
@@ -60,10 +60,8 @@ async function buildAsync(session: Session, h: Handle, opts: Record<string, unkn
  * summary would stand for; a registered strategy's choice is left as it is.
  */
 function leavesMessagesOut(result: ContextResult): boolean {
-  return builtinNames.has(result.strategy) && result.debug.omitted.messageCount > 0;
+  return isBuiltin(result.strategy) && result.debug.omitted.messageCount > 0;
 }
-
-const builtinNames = new Set<string>(['full-history', 'pruned-tools', 'recent-plus-summary', 'recent-turns', 'minimal-state', 'fallback']);
 
 function nativeBuild(step: { json: string; candidateOf?: string }, build: (json: string) => string): ContextResult {
   try {

@@ -26,6 +26,11 @@ function builtinStrategies(): Builtin[] {
   return builtins!;
 }
 
+/** isBuiltin reports whether a strategy is one of the native builder's own. */
+export function isBuiltin(name: string): boolean {
+  return builtinStrategies().some((b) => b.name === name);
+}
+
 /**
  * registerStrategy adds a context strategy for every build in this process, tried in
  * priority order with the built-in ones (a built-in one first at equal priority). It
@@ -38,7 +43,7 @@ export function registerStrategy(strategy: ContextStrategyDefinition): () => voi
   if (typeof priority !== 'number' || !Number.isFinite(priority)) throw argTypeError('strategy.priority', 'a finite number');
   if (typeof minTokens !== 'number' || !(minTokens >= 0) || !Number.isFinite(minTokens)) throw argTypeError('strategy.minTokens', 'a number of tokens, 0 or more');
   if (typeof build !== 'function') throw argTypeError('strategy.build', 'a function (input) => messages');
-  if (builtinStrategies().some((b) => b.name === name) || registered.some((r) => r.name === name)) {
+  if (isBuiltin(name) || registered.some((r) => r.name === name)) {
     throw new SessionError(`A context strategy named "${name}" exists already; give yours another name.`, 'INVALID_ARGUMENT');
   }
   const entry: ContextStrategyDefinition = { name, priority, minTokens, build };
