@@ -43,36 +43,15 @@ func (recentTurns) build(v *view, budget int64) (*draft, error) {
 // after from and fit the budget with it, the turns before the view's recent ones pruned.
 // The first turn's prompt joins head, so the context opens with one user message. It costs
 // a bisection over turns of count lookups, then reads only the messages it sends; it
-// returns a notFit error when not even the last turn fits.
+// returns a skip error when not even the last turn fits.
 func (v *view) recentTurnsFrom(head *ctxMessage, from, budget int64) (*draft, error) {
-	recent, err := v.recentStart()
-	if err != nil {
-		return nil, err
-	}
-	left := rawUnits(budget, v.factor) - head.tokens
 	first, err := v.firstTurnFrom(from)
 	if err != nil {
 		return nil, err
 	}
-	turn, seq, err := v.firstTurnFitting(first, recent, left)
+	turn, seq, recent, err := v.mostTurnsFitting(first, rawUnits(budget, v.factor)-head.tokens)
 	if err != nil {
 		return nil, err
-	}
-	// When not all the recent turns fit verbatim, pruning all but the last one may fit more.
-	if turn > v.idx.LastTurn || seq > recent {
-		last, found, err := v.pos.turnStart(v.idx.LastTurn)
-		if err != nil {
-			return nil, err
-		}
-		if found && last > recent {
-			t, sq, err := v.firstTurnFitting(first, last, left)
-			if err != nil {
-				return nil, err
-			}
-			if t < turn {
-				turn, seq, recent = t, sq, last
-			}
-		}
 	}
 	if turn > v.idx.LastTurn {
 		need, err := v.lastTurnCost(recent)
@@ -82,24 +61,26 @@ func (v *view) recentTurnsFrom(head *ctxMessage, from, budget int64) (*draft, er
 	if err != nil {
 		return nil, err
 	}
-	// The stored counts are close but not exact (a pruned result is counted again as sent,
-	// repairs merge messages), so the draft is measured as the builder will measure it and
-	// its oldest turns dropped until it fits.
-	for len(msgs) > 0 {
+	if len(msgs) == 0 {
+		return nil, notFitErr(head.tokens, nil)
+	}
+	// The stored counts are close but not exact (a result pruned without its call is counted
+	// again, repairs join messages), so the draft is measured as the builder will measure it
+	// and its oldest turns dropped until it fits.
+	for {
 		sent := joinHead(head, msgs)
 		fixed, _ := repair(slices.Clone(sent))
-		next := nextPrompt(msgs)
-		if v.fits(rawTokens(fixed), budget) || next < 0 {
-			if !v.fits(rawTokens(fixed), budget) {
-				return nil, notFitErr(rawTokens(fixed), nil)
-			}
+		if v.fits(rawTokens(fixed), budget) {
 			d := &draft{messages: sent, included: int64(len(msgs)), pruned: countPruned(msgs)}
 			d.omitted, err = v.omission(from, msgs[0].seq-1, turn-first)
 			return d, err
 		}
+		next := nextPrompt(msgs)
+		if next < 0 {
+			return nil, notFitErr(rawTokens(fixed), nil)
+		}
 		msgs, turn = msgs[next:], turn+1
 	}
-	return nil, notFitErr(head.tokens, nil)
 }
 
 // joinHead returns head followed by msgs, the first of them joined to head when it is the
@@ -124,6 +105,7 @@ func nextPrompt(msgs []*ctxMessage) int {
 	return -1
 }
 
+// countPruned counts the messages sent pruned.
 func countPruned(msgs []*ctxMessage) int64 {
 	var n int64
 	for _, m := range msgs {
@@ -132,6 +114,27 @@ func countPruned(msgs []*ctxMessage) int64 {
 		}
 	}
 	return n
+}
+
+// mostTurnsFitting returns the first turn from first on whose messages to the end fit in
+// left raw units, where it starts, and where the messages kept verbatim start: the view's
+// recent turns, or only the last turn when that fits more turns (LastTurn+1 when none fit).
+func (v *view) mostTurnsFitting(first, left int64) (turn, seq, recent int64, err error) {
+	if recent, err = v.recentStart(); err != nil {
+		return 0, 0, 0, err
+	}
+	if turn, seq, err = v.firstTurnFitting(first, recent, left); err != nil || (turn <= v.idx.LastTurn && seq <= recent) {
+		return turn, seq, recent, err
+	}
+	last, found, err := v.pos.turnStart(v.idx.LastTurn)
+	if err != nil || !found || last <= recent {
+		return turn, seq, recent, err
+	}
+	t, sq, err := v.firstTurnFitting(first, last, left)
+	if err != nil || t >= turn {
+		return turn, seq, recent, err
+	}
+	return t, sq, last, nil
 }
 
 // firstTurnFrom returns the first turn that starts at or after seq (LastTurn+1 when none).
