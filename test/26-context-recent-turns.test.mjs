@@ -85,7 +85,7 @@ test('a 2,000-message session with no summary fills its budget with the latest w
       }
     }
   }
-  t.diagnostic(figures.join('\n'));
+  for (const f of figures) t.diagnostic(f);
 });
 
 test('recent-turns opens with the state and the original task, then whole turns to the last message', (t) => {
