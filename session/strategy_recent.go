@@ -69,18 +69,35 @@ func (v *view) recentTurnsFrom(head *ctxMessage, from, budget int64) (*draft, er
 	// and its oldest turns dropped until it fits.
 	for {
 		sent := joinHead(head, msgs)
-		fixed, _ := repair(slices.Clone(sent))
-		if v.fits(rawTokens(fixed), budget) {
-			d := &draft{messages: sent, included: int64(len(msgs)), pruned: countPruned(msgs)}
-			d.omitted, err = v.omission(from, msgs[0].seq-1, turn-first)
-			return d, err
+		if ok, raw := v.draftFits(sent, budget); !ok {
+			next := nextPrompt(msgs)
+			if next < 0 {
+				return nil, notFitErr(raw, nil)
+			}
+			msgs, turn = msgs[next:], turn+1
+			continue
 		}
-		next := nextPrompt(msgs)
-		if next < 0 {
-			return nil, notFitErr(rawTokens(fixed), nil)
-		}
-		msgs, turn = msgs[next:], turn+1
+		d := &draft{messages: sent, included: int64(len(msgs)), pruned: countPruned(msgs)}
+		d.omitted, err = v.omission(from, msgs[0].seq-1, turn-first)
+		return d, err
 	}
+}
+
+// repairSlack is how close to the budget, in tokens, a draft's own count must come for
+// draftFits to work out its repairs: they change a count by a few tokens (a synthetic
+// result for an interrupted call, joined messages), and working them out reads every block.
+func repairSlack(budget int64) int64 { return max(200, budget/50) }
+
+// draftFits reports whether a draft fits the budget as the builder will measure it, after
+// repairs, and what it takes in raw units.
+func (v *view) draftFits(sent []*ctxMessage, budget int64) (bool, int64) {
+	raw := rawTokens(sent)
+	if calibrated(raw, v.factor) <= budget-repairSlack(budget) {
+		return true, raw
+	}
+	fixed, _ := repair(slices.Clone(sent))
+	raw = rawTokens(fixed)
+	return v.fits(raw, budget), raw
 }
 
 // joinHead returns head followed by msgs, the first of them joined to head when it is the
