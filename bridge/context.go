@@ -22,6 +22,10 @@ func init() {
 		return s.BuildContext(opts)
 	}))
 	native.Register("validateContext", validateContext)
+	native.Register("contextStrategies", func(c *native.Call) (native.Value, error) {
+		return jsonResult(c, session.BuiltinStrategies())
+	})
+	native.Register("countContextTokens", countContextTokens)
 	native.Register("debugContext", debugContext)
 	native.Register("compactPlan", sessionJSONAsync(compactPlan))
 	native.Register("summaryStep", sessionJSONAsync(summaryStep))
@@ -93,6 +97,23 @@ func validateContext(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	return jsonResult(c, val)
+}
+
+// countContextTokens(messagesJSON, provider) -> JSON number: what the messages take in a context
+func countContextTokens(c *native.Call) (native.Value, error) {
+	msgs, err := c.StringArg(0, "messages")
+	if err != nil {
+		return native.Value{}, err
+	}
+	provider, err := c.StringArg(1, "provider")
+	if err != nil {
+		return native.Value{}, err
+	}
+	n, err := session.CountContextTokens([]byte(msgs), provider)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return jsonResult(c, n)
 }
 
 // debugContext(session) -> JSON of the last ContextReport, or "null"

@@ -30,6 +30,28 @@ type BuildOptions struct {
 	RecentTurns int    `json:"recentTurns"`
 	// CompactThreshold is the fraction of the window past which compaction is due.
 	CompactThreshold *float64 `json:"compactThreshold"`
+	StrategySelection
+}
+
+// StrategySelection lets the JavaScript layer interleave strategies registered there with
+// the built-in ones: a build may try only the built-ins in a band of priorities, or only a
+// candidate a registered strategy proposed, reporting the attempts JavaScript made first.
+// A build restricted this way returns a result with no strategy when nothing fit, instead
+// of falling back.
+type StrategySelection struct {
+	PriorityAbove   *float64   `json:"priorityAbove"`   // only built-ins of a higher priority
+	PriorityThrough *float64   `json:"priorityThrough"` // only built-ins of this priority or lower
+	Candidate       *Candidate `json:"candidate"`       // only this
+	Attempts        []Attempt  `json:"attempts"`        // made before this build, reported first
+}
+
+// restricted reports whether the selection may leave no strategy to fall back on.
+func (s *StrategySelection) restricted() bool { return s.PriorityThrough != nil || s.Candidate != nil }
+
+// admits reports whether a built-in strategy is in the selection's band.
+func (s *StrategySelection) admits(st strategy) bool {
+	p := st.priority()
+	return (s.PriorityAbove == nil || p > *s.PriorityAbove) && (s.PriorityThrough == nil || p <= *s.PriorityThrough)
 }
 
 // Budget is the token budget of one call (seed 004): the window minus the system prompt,

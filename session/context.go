@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -55,7 +56,9 @@ func (s *Session) BuildContext(opts BuildOptions) (*ContextResult, error) {
 	}
 	res.CompactionDue = opts.compactionDue(budget)
 	res.Debug.finish(res, v, began)
-	s.keepReport(res.Debug)
+	if res.Strategy != "" { // a restricted build that chose nothing is part of a build still going on
+		s.keepReport(res.Debug)
+	}
 	return res, nil
 }
 
@@ -75,14 +78,14 @@ func (s *Session) prepareContext() error {
 }
 
 // runStrategies tries the strategies in order and returns the first context that fits
-// and is valid.
+// and is valid. A restricted selection returns a result with no strategy when none does.
 func (s *Session) runStrategies(v *view, opts *BuildOptions, budget Budget) (*ContextResult, error) {
-	report := &ContextReport{Provider: opts.Provider, Budget: budget}
-	first := 0
-	if opts.Strategy != "" {
-		first = indexOfStrategy(opts.Strategy)
+	report := &ContextReport{Provider: opts.Provider, Budget: budget, Attempts: append([]Attempt{}, opts.Attempts...)}
+	list, err := opts.selected()
+	if err != nil {
+		return nil, err
 	}
-	for _, st := range strategies[first:] {
+	for _, st := range list {
 		res, attempt, err := tryStrategy(st, v, opts.Provider, budget.AvailableTokens)
 		if err != nil {
 			return nil, err
@@ -93,7 +96,31 @@ func (s *Session) runStrategies(v *view, opts *BuildOptions, budget Budget) (*Co
 			return res, nil
 		}
 	}
+	if opts.restricted() {
+		return &ContextResult{TokenBudget: budget.AvailableTokens, OriginalMessageCount: v.idx.LastSeq + 1,
+			Provider: opts.Provider, Budget: budget, Debug: report}, nil
+	}
 	return nil, fmt.Errorf("%w: no strategy produced a valid context (%+v)", ErrInvalidContext, report.Attempts)
+}
+
+// selected returns the strategies a build tries: the candidate, or the built-ins from the
+// named first one, within the selection's band.
+func (o *BuildOptions) selected() ([]strategy, error) {
+	if o.Candidate != nil {
+		cs, err := newCandidateStrategy(o.Candidate)
+		return []strategy{cs}, err
+	}
+	first := 0
+	if o.Strategy != "" {
+		first = indexOfStrategy(o.Strategy)
+	}
+	var list []strategy
+	for _, st := range strategies[first:] {
+		if o.admits(st) {
+			list = append(list, st)
+		}
+	}
+	return list, nil
 }
 
 // rawTokens is what messages cost, in raw units.
@@ -123,6 +150,11 @@ func tryStrategy(st strategy, v *view, provider string, budget int64) (*ContextR
 		return nil, attempt, nil
 	}
 	d, err := st.build(v, budget)
+	var sk *skip
+	if errors.As(err, &sk) {
+		attempt.Outcome, attempt.TokensNeeded = sk.outcome, calibrated(sk.need, v.factor)
+		return nil, attempt, nil
+	}
 	if err != nil || d == nil {
 		attempt.Outcome = OutcomeDoesNotFit
 		return nil, attempt, err

@@ -93,7 +93,7 @@ func build(t *testing.T, s *session.Session, opts session.BuildOptions) *session
 
 // rank is a strategy's place in the order they are tried.
 func rank(name string) int {
-	for i, n := range []string{session.FullHistoryName, session.PrunedToolsName, session.RecentPlusSummaryName, session.MinimalStateName, session.FallbackName} {
+	for i, n := range []string{session.FullHistoryName, session.PrunedToolsName, session.RecentPlusSummaryName, session.RecentTurnsName, session.MinimalStateName, session.FallbackName} {
 		if n == name {
 			return i
 		}

@@ -27,6 +27,7 @@ type draft struct {
 	summarized int64 // stored messages represented by a summary or the session state
 	pruned     int64 // stored messages included pruned
 	summary    *Summary
+	omitted    Omission // stored messages neither sent nor summarized
 }
 
 // fromStored copies a stored message for the builder; the store's slices are valid only
@@ -58,7 +59,7 @@ func (m *ctxMessage) recount() {
 func pruneMessage(m *ctxMessage, stored TokenCount, names toolNames) *ctxMessage {
 	out := *m
 	out.blocks = make([][]byte, 0, len(m.blocks))
-	changed, results := false, false
+	changed, results := false, false // results: a result pruned without its call's name
 	for _, raw := range m.blocks {
 		b, ok := decodeBlock(raw)
 		if !ok {
@@ -75,8 +76,10 @@ func pruneMessage(m *ctxMessage, stored TokenCount, names toolNames) *ctxMessage
 				raw, changed = toolUseJSONOf(b, input), true
 			}
 		case BlockToolResult:
-			if text := pruneToolResult(b.Content, names[b.ToolUseID]); !resultIs(b.Content, text) {
-				raw, changed, results = toolResultJSON(b.ToolUseID, mustJSON(text), b.IsError), true, true
+			name, known := names[b.ToolUseID]
+			if text := pruneToolResult(b.Content, name); !resultIs(b.Content, text) {
+				raw, changed = toolResultJSON(b.ToolUseID, mustJSON(text), b.IsError), true
+				results = results || !known
 			}
 		}
 		out.blocks = append(out.blocks, raw)
@@ -86,7 +89,9 @@ func pruneMessage(m *ctxMessage, stored TokenCount, names toolNames) *ctxMessage
 	}
 	out.pruned = true
 	out.tokens = stored.Pruned
-	if results { // the stored count may have known another tool name; count what is sent
+	// The stored count pruned each result by the name of its call; when the call is not
+	// among the messages read, the result was pruned here without it: count what is sent.
+	if results {
 		out.recount()
 	}
 	return &out

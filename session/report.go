@@ -9,23 +9,25 @@ import (
 // ContextReport says what a built context holds and how it was chosen: seed 004's
 // "/debug context", as data and as readable text.
 type ContextReport struct {
-	Strategy               string      `json:"strategy"`
-	Provider               string      `json:"provider"`
-	Budget                 Budget      `json:"budget"`
-	TokensUsed             int64       `json:"tokensUsed"`
-	OriginalMessageCount   int64       `json:"originalMessageCount"`
-	IncludedMessageCount   int64       `json:"includedMessageCount"`
-	PrunedMessageCount     int64       `json:"prunedMessageCount"`
-	SummarizedMessageCount int64       `json:"summarizedMessageCount"`
-	SentMessageCount       int         `json:"sentMessageCount"`
-	Boundary               *Compaction `json:"boundary,omitempty"`
-	Summary                *SummaryRef `json:"summary,omitempty"`
-	Attempts               []Attempt   `json:"attempts"`
-	Repairs                []Repair    `json:"repairs"`
-	CompactionDue          bool        `json:"compactionDue"`
-	BuiltAt                string      `json:"builtAt"`
-	DurationMs             float64     `json:"durationMs"`
-	Text                   string      `json:"text"`
+	Strategy               string `json:"strategy"`
+	Provider               string `json:"provider"`
+	Budget                 Budget `json:"budget"`
+	TokensUsed             int64  `json:"tokensUsed"`
+	OriginalMessageCount   int64  `json:"originalMessageCount"`
+	IncludedMessageCount   int64  `json:"includedMessageCount"`
+	PrunedMessageCount     int64  `json:"prunedMessageCount"`
+	SummarizedMessageCount int64  `json:"summarizedMessageCount"`
+	SentMessageCount       int    `json:"sentMessageCount"`
+	// Omitted is what the context leaves out: neither sent nor stood for by a summary.
+	Omitted       Omission    `json:"omitted"`
+	Boundary      *Compaction `json:"boundary,omitempty"`
+	Summary       *SummaryRef `json:"summary,omitempty"`
+	Attempts      []Attempt   `json:"attempts"`
+	Repairs       []Repair    `json:"repairs"`
+	CompactionDue bool        `json:"compactionDue"`
+	BuiltAt       string      `json:"builtAt"`
+	DurationMs    float64     `json:"durationMs"`
+	Text          string      `json:"text"`
 }
 
 // SummaryRef names the summary a context used.
@@ -38,10 +40,12 @@ type SummaryRef struct {
 
 // Attempt is one strategy tried.
 type Attempt struct {
-	Strategy   string    `json:"strategy"`
-	Outcome    string    `json:"outcome"`
-	TokensUsed int64     `json:"tokensUsed,omitempty"`
-	Problems   []Problem `json:"problems,omitempty"`
+	Strategy   string `json:"strategy"`
+	Outcome    string `json:"outcome"`
+	TokensUsed int64  `json:"tokensUsed,omitempty"`
+	// TokensNeeded is what a strategy that does not fit would take, by the stored counts.
+	TokensNeeded int64     `json:"tokensNeeded,omitempty"`
+	Problems     []Problem `json:"problems,omitempty"`
 }
 
 // Outcomes of an attempt.
@@ -49,6 +53,7 @@ const (
 	OutcomeChosen          = "chosen"
 	OutcomeBelowMinimum    = "budget below the strategy's minimum"
 	OutcomeDoesNotFit      = "does not fit"
+	OutcomeNoSummary       = "no cached summary"
 	OutcomeOverAfterRepair = "over budget after repairs"
 	OutcomeInvalid         = "not valid for the provider"
 )
@@ -72,9 +77,14 @@ func (r *ContextReport) finish(res *ContextResult, v *view, began time.Time) {
 	r.SummarizedMessageCount, r.Boundary = res.SummarizedMessageCount, v.idx.Boundary
 	if c := v.chosen; c != nil {
 		r.PrunedMessageCount, r.SentMessageCount, r.Repairs = c.pruned, c.sent, c.repairs
+		r.Omitted = c.omitted
+		r.Omitted.Tokens = calibrated(c.omitted.Tokens, v.factor)
 		if s := c.summary; s != nil {
 			r.Summary = &SummaryRef{FromSeq: s.FromSeq, ToSeq: s.ToSeq, Tokens: calibrated(summaryTokens(s), v.factor), Model: s.Model}
 		}
+	}
+	if r.Omitted.MessageCount == 0 {
+		r.Omitted = Omission{FromSeq: -1, ToSeq: -1}
 	}
 	if r.Repairs == nil {
 		r.Repairs = []Repair{}
@@ -89,7 +99,13 @@ func (r *ContextReport) format() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Context for %s: strategy %s\n", r.Provider, r.Strategy)
 	for _, a := range r.Attempts {
-		if a.Outcome != OutcomeChosen {
+		switch {
+		case a.Outcome == OutcomeChosen:
+		case a.TokensNeeded > 0:
+			fmt.Fprintf(&b, "  skipped %s: %s (needs %s tokens)\n", a.Strategy, a.Outcome, num(a.TokensNeeded))
+		case a.TokensUsed > 0:
+			fmt.Fprintf(&b, "  skipped %s: %s (%s tokens)\n", a.Strategy, a.Outcome, num(a.TokensUsed))
+		default:
 			fmt.Fprintf(&b, "  skipped %s: %s\n", a.Strategy, a.Outcome)
 		}
 	}
@@ -103,6 +119,10 @@ func (r *ContextReport) format() string {
 	}
 	fmt.Fprintf(&b, "\nMessages: %s stored, %d sent: %s included (%s with tool outputs pruned), %s summarized\n",
 		num(r.OriginalMessageCount), r.SentMessageCount, num(r.IncludedMessageCount), num(r.PrunedMessageCount), num(r.SummarizedMessageCount))
+	if o := r.Omitted; o.MessageCount > 0 {
+		fmt.Fprintf(&b, "Left out: messages %s-%s (%s messages, %s whole turns, %s tokens): %s\n",
+			num(o.FromSeq), num(o.ToSeq), num(o.MessageCount), num(o.TurnCount), num(o.Tokens), o.Reason)
+	}
 	if r.Boundary != nil {
 		fmt.Fprintf(&b, "Compacted (%s) before message %s\n", r.Boundary.Trigger, num(r.Boundary.Seq))
 	}

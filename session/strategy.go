@@ -1,6 +1,10 @@
 package session
 
-import "slices"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // strategy is one way of fitting a session into a token budget (seed 004, phase 3).
 // Strategies are tried by priority, lowest first; one whose minBudget is above the budget
@@ -10,7 +14,7 @@ import "slices"
 // always fits.
 type strategy interface {
 	name() string
-	priority() int
+	priority() float64
 	minBudget() int64 // in the target provider's tokens
 	build(v *view, budget int64) (*draft, error)
 }
@@ -20,16 +24,17 @@ const (
 	FullHistoryName       = "full-history"
 	PrunedToolsName       = "pruned-tools"
 	RecentPlusSummaryName = "recent-plus-summary"
+	RecentTurnsName       = "recent-turns"
 	MinimalStateName      = "minimal-state"
 	FallbackName          = "fallback"
 )
 
 // strategies are the registered strategies in the order they are tried. A new strategy
 // is one more entry here.
-var strategies = byPriority(fullHistory{}, prunedTools{}, recentPlusSummary{}, minimalState{}, fallback{})
+var strategies = byPriority(fullHistory{}, prunedTools{}, recentPlusSummary{}, recentTurns{}, minimalState{}, fallback{})
 
 func byPriority(list ...strategy) []strategy {
-	slices.SortStableFunc(list, func(a, b strategy) int { return a.priority() - b.priority() })
+	slices.SortStableFunc(list, func(a, b strategy) int { return cmp.Compare(a.priority(), b.priority()) })
 	return list
 }
 
@@ -48,4 +53,24 @@ func strategyNames() []string {
 		names[i] = s.name()
 	}
 	return names
+}
+
+// StrategyInfo describes a built-in strategy to the JavaScript layer, which places the
+// strategies registered there among them.
+type StrategyInfo struct {
+	Name      string   `json:"name"`
+	Priority  *float64 `json:"priority"` // nil for the fallback, which always comes last
+	MinTokens int64    `json:"minTokens"`
+}
+
+// BuiltinStrategies lists the built-in strategies in the order they are tried.
+func BuiltinStrategies() []StrategyInfo {
+	out := make([]StrategyInfo, len(strategies))
+	for i, s := range strategies {
+		out[i] = StrategyInfo{Name: s.name(), MinTokens: s.minBudget()}
+		if p := s.priority(); !math.IsInf(p, 1) {
+			out[i].Priority = &p
+		}
+	}
+	return out
 }

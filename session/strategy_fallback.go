@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -13,9 +14,9 @@ type fallback struct{}
 // minFallbackTokens is the smallest budget, in raw units, that holds a message with text.
 const minFallbackTokens = messageOverhead + blockOverhead + 1
 
-func (fallback) name() string     { return FallbackName }
-func (fallback) priority() int    { return 1 << 30 }
-func (fallback) minBudget() int64 { return 0 }
+func (fallback) name() string      { return FallbackName }
+func (fallback) priority() float64 { return math.Inf(1) }
+func (fallback) minBudget() int64  { return 0 }
 
 func (fallback) build(v *view, budget int64) (*draft, error) {
 	raw := rawUnits(budget, v.factor) - messageOverhead - blockOverhead
@@ -32,7 +33,13 @@ func (fallback) build(v *view, budget int64) (*draft, error) {
 	}
 	text := fitText(st.text(), prompt, raw)
 	d := &draft{messages: []*ctxMessage{userText(text)}, summarized: v.idx.LastSeq + 1}
-	return d, nil
+	first, err := v.firstTurnFrom(v.start)
+	if err != nil {
+		return nil, err
+	}
+	d.omitted, err = v.omission(v.start, v.idx.LastSeq, v.idx.LastTurn+1-first)
+	d.omitted.Reason = "only the session state and the last prompt's text fit, both cut to the budget"
+	return d, err
 }
 
 // lastPromptText returns the text of the last turn's prompt, "" when it has none.

@@ -4,14 +4,14 @@ package session
 // when the session was compacted.
 type fullHistory struct{}
 
-func (fullHistory) name() string     { return FullHistoryName }
-func (fullHistory) priority() int    { return 1 }
-func (fullHistory) minBudget() int64 { return 0 }
+func (fullHistory) name() string      { return FullHistoryName }
+func (fullHistory) priority() float64 { return 1 }
+func (fullHistory) minBudget() int64  { return 0 }
 
 func (fullHistory) build(v *view, budget int64) (*draft, error) {
 	cum, err := v.tokensFrom(v.start)
-	if err != nil || !v.fits(summaryTokens(v.summary)+cum.Tokens, budget) {
-		return nil, err
+	if need := summaryTokens(v.summary) + cum.Tokens; err != nil || !v.fits(need, budget) {
+		return nil, notFitErr(need, err)
 	}
 	msgs, err := v.load(v.start)
 	if err != nil {

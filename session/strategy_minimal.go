@@ -6,9 +6,9 @@ package session
 // assistant message, so a tool call and its result stay together.
 type minimalState struct{}
 
-func (minimalState) name() string     { return MinimalStateName }
-func (minimalState) priority() int    { return 4 }
-func (minimalState) minBudget() int64 { return 400 }
+func (minimalState) name() string      { return MinimalStateName }
+func (minimalState) priority() float64 { return 4 }
+func (minimalState) minBudget() int64  { return 400 }
 
 func (minimalState) build(v *view, budget int64) (*draft, error) {
 	st, err := v.workState()
@@ -17,7 +17,7 @@ func (minimalState) build(v *view, budget int64) (*draft, error) {
 	}
 	opening, prompt, err := v.opening(st.text())
 	if err != nil || !v.fits(opening.tokens, budget) {
-		return nil, err
+		return nil, notFitErr(opening.tokens, err)
 	}
 	steps, err := v.lastSteps(prompt, rawUnits(budget, v.factor)-opening.tokens)
 	if err != nil {
@@ -29,7 +29,34 @@ func (minimalState) build(v *view, budget int64) (*draft, error) {
 		d.included++
 	}
 	d.summarized = v.idx.LastSeq + 1 - d.included
-	return d, nil
+	d.omitted, err = v.minimalOmission(prompt, steps)
+	d.omitted.Reason = omitReasonMinimal
+	return d, err
+}
+
+// omitReasonMinimal says why minimal-state leaves messages out.
+const omitReasonMinimal = "not even the most recent whole turn fit with the session state; only the last prompt and the latest steps of its turn are sent"
+
+// minimalOmission counts what a minimal context leaves out: the turns before the prompt
+// and the steps between the prompt and the first step sent.
+func (v *view) minimalOmission(prompt int64, steps []*ctxMessage) (Omission, error) {
+	end := v.idx.LastSeq
+	if len(steps) > 0 {
+		end = steps[0].seq - 1
+	}
+	if prompt < v.start {
+		return v.omission(v.start, end, 0)
+	}
+	first, err := v.firstTurnFrom(v.start)
+	if err != nil {
+		return Omission{}, err
+	}
+	before, err := v.omission(v.start, prompt-1, max(0, v.idx.LastTurn-first))
+	if err != nil {
+		return Omission{}, err
+	}
+	within, err := v.omission(prompt+1, end, 0)
+	return before.plus(within), err
 }
 
 // opening returns the message that opens a minimal context: text followed by the last

@@ -6,9 +6,9 @@ package session
 // dropped. A tool call and its result stay together: only their contents shrink.
 type prunedTools struct{}
 
-func (prunedTools) name() string     { return PrunedToolsName }
-func (prunedTools) priority() int    { return 2 }
-func (prunedTools) minBudget() int64 { return 2000 }
+func (prunedTools) name() string      { return PrunedToolsName }
+func (prunedTools) priority() float64 { return 2 }
+func (prunedTools) minBudget() int64  { return 2000 }
 
 func (prunedTools) build(v *view, budget int64) (*draft, error) {
 	recent, err := v.recentStart()
@@ -19,11 +19,12 @@ func (prunedTools) build(v *view, budget int64) (*draft, error) {
 }
 
 // buildPruned drafts summary + messages from..end, pruned before recent, when the stored
-// counts say it fits.
+// counts say it fits; else it returns a notFit error.
 func buildPruned(v *view, from, recent int64, summary *Summary, budget int64) (*draft, error) {
 	recent = max(recent, from)
-	if ok, err := prunedFits(v, from, recent, summary, budget); !ok || err != nil {
-		return nil, err
+	need, err := prunedNeed(v, from, recent, summary)
+	if err != nil || !v.fits(need, budget) {
+		return nil, notFitErr(need, err)
 	}
 	msgs, pruned, err := v.loadPruned(from, v.idx.LastSeq, recent)
 	if err != nil {
@@ -34,17 +35,9 @@ func buildPruned(v *view, from, recent int64, summary *Summary, budget int64) (*
 	return d, nil
 }
 
-// prunedFits tells from the stored counts whether summary + messages from..end, pruned
-// before recent, fit the budget.
-func prunedFits(v *view, from, recent int64, summary *Summary, budget int64) (bool, error) {
-	recent = max(recent, from)
-	old, err := v.tokensFrom(from)
-	if err != nil {
-		return false, err
-	}
-	kept, err := v.tokensFrom(recent)
-	if err != nil {
-		return false, err
-	}
-	return v.fits(summaryTokens(summary)+(old.Pruned-kept.Pruned)+kept.Tokens, budget), nil
+// prunedNeed is what summary + messages from..end, pruned before recent, take by the
+// stored counts, in raw units.
+func prunedNeed(v *view, from, recent int64, summary *Summary) (int64, error) {
+	cost, err := prunedCost(v, from, recent)
+	return summaryTokens(summary) + cost, err
 }

@@ -8,7 +8,7 @@ import { tempStore, sessionError } from './helpers/common.mjs';
 import { conversation, sessionWith, checkContext, unanswered } from './helpers/context.mjs';
 
 const WINDOWS = [1_000_000, 200_000, 64_000, 32_000, 8_000, 3_000, 800];
-const ORDER = ['full-history', 'pruned-tools', 'recent-plus-summary', 'minimal-state', 'fallback'];
+const ORDER = ['full-history', 'pruned-tools', 'recent-plus-summary', 'recent-turns', 'minimal-state', 'fallback'];
 
 for (const n of [10, 1000, 20000]) {
   for (const interrupted of [false, true]) {

@@ -53,11 +53,13 @@ test('autoCompact: false only reports; without a summarizer nothing is called', 
   await assert.rejects(s.buildContextAsync({ contextWindow, summarize: 'yes' }), TypeError);
 });
 
-test('when only minimal state would fit, a summary is made for recent-plus-summary, once', async (t) => {
+test('when the context would leave messages out, a summary is made for recent-plus-summary, once', async (t) => {
   const { store } = tempStore(t);
   const s = sessionWith(store, conversation(1000));
   const opts = { contextWindow: 32_000 };
-  assert.equal(s.buildContext(opts).strategy, 'minimal-state');
+  const without = s.buildContext(opts);
+  assert.equal(without.strategy, 'recent-turns');
+  assert.ok(without.debug.omitted.messageCount > 0);
   const z = recordingSummarizer();
   const ctx = await s.buildContextAsync({ ...opts, summarize: z.summarize, autoCompact: false });
   checkContext(ctx);

@@ -1,8 +1,58 @@
+import type { Session } from './session';
+
 /** The API a context is built for: Anthropic Messages or OpenAI Chat Completions. */
 export type ContextProvider = 'anthropic' | 'openai';
 
-/** The strategies, in the order buildContext tries them. */
-export type ContextStrategy = 'full-history' | 'pruned-tools' | 'recent-plus-summary' | 'minimal-state' | 'fallback';
+/** The built-in strategies, in the order buildContext tries them. */
+export type BuiltinStrategy = 'full-history' | 'pruned-tools' | 'recent-plus-summary' | 'recent-turns' | 'minimal-state' | 'fallback';
+
+/** A strategy's name: a built-in one, or one given to registerStrategy. */
+export type ContextStrategy = BuiltinStrategy | (string & {});
+
+/**
+ * ContextStrategyDefinition is a strategy for registerStrategy (seed 004's interface). Its
+ * priority places it among the built-in ones (full-history 1, pruned-tools 2,
+ * recent-plus-summary 3, recent-turns 3.5, minimal-state 4, the fallback last; a built-in
+ * one first at equal priority); it is skipped when the budget is below minTokens.
+ */
+export interface ContextStrategyDefinition {
+  name: string;
+  priority: number;
+  /** The smallest budget, in tokens, it is tried at. Default 0. */
+  minTokens?: number;
+  /**
+   * build proposes a context: messages as Anthropic's API takes them ({ role, content },
+   * other fields ignored, so stored messages from session.messages() can be passed as they
+   * are). The builder measures them, repairs them (a tool call left without its result, a
+   * result without its call, consecutive messages of one role …) and validates them for the
+   * provider; they are chosen only when they fit the budget then. buildContext needs a
+   * synchronous build(); buildContextAsync also waits for a Promise.
+   */
+  build(input: StrategyInput): StrategyOutput | unknown[] | Promise<StrategyOutput | unknown[]>;
+}
+
+/** What a registered strategy's build() is given. */
+export interface StrategyInput {
+  session: Session;
+  /** The budget of this call; the messages may take budget.availableTokens. */
+  budget: ContextBudget;
+  /** budget.availableTokens. */
+  tokenBudget: number;
+  provider: ContextProvider;
+  /** The options buildContext was called with. */
+  options: BuildContextOptions;
+  /** What messages take in the context, as the builder will measure them (before repairs). */
+  countTokens(messages: unknown[]): number;
+}
+
+/** What a registered strategy's build() returns, when not just the messages. */
+export interface StrategyOutput {
+  messages: unknown[];
+  /** Stored messages the context includes; default the number of messages. */
+  includedCount?: number;
+  /** Stored messages it stands for with a summary or state. Default 0. */
+  summarizedCount?: number;
+}
 
 /**
  * A summarizer calls the caller's model: it gets messages (Anthropic Messages shaped, the
@@ -35,8 +85,9 @@ export interface BuildContextOptions {
 export interface BuildContextAsyncOptions extends BuildContextOptions {
   /**
    * With a summarizer, buildContextAsync compacts when compaction is due (unless
-   * autoCompact is false), and has a summary made when only minimal-state or the fallback
-   * would fit otherwise. Summaries are cached by range and never made twice.
+   * autoCompact is false), and has a summary made when the context would leave stored
+   * messages out otherwise (recent-turns, minimal-state, the fallback, or a summary that no
+   * longer reaches the recent turns). Summaries are cached by range and never made twice.
    */
   summarize?: Summarizer;
   autoCompact?: boolean;
@@ -91,7 +142,30 @@ export interface ContextResult {
 
 export interface ContextRepair { kind: string; seq: number; toolUseId?: string }
 
-export interface ContextAttempt { strategy: ContextStrategy; outcome: string; tokensUsed?: number }
+export interface ContextAttempt {
+  strategy: ContextStrategy;
+  /** 'chosen', or why not: 'does not fit', 'no cached summary', 'budget below the strategy's minimum', 'over budget after repairs', 'not valid for the provider'. */
+  outcome: string;
+  /** What the chosen context takes, or a context over the budget after repairs. */
+  tokensUsed?: number;
+  /** What a strategy that does not fit would take, by the stored counts. */
+  tokensNeeded?: number;
+  problems?: ContextProblem[];
+}
+
+/** What a context leaves out: stored messages neither sent nor stood for by a summary. */
+export interface ContextOmission {
+  messageCount: number;
+  /** Whole turns among them. */
+  turnCount: number;
+  /** What they would take verbatim. */
+  tokens: number;
+  /** The first and last left out; -1 when nothing is. */
+  fromSeq: number;
+  toSeq: number;
+  /** Why the strategy left them out. */
+  reason?: string;
+}
 
 /** What a built context holds and how it was chosen: seed 004's /debug context. */
 export interface ContextReport {
@@ -104,6 +178,7 @@ export interface ContextReport {
   prunedMessageCount: number;
   summarizedMessageCount: number;
   sentMessageCount: number;
+  omitted: ContextOmission;
   boundary?: Compaction;
   summary?: { fromSeq: number; toSeq: number; tokens: number; model: string };
   attempts: ContextAttempt[];

@@ -1,44 +1,115 @@
 import { argTypeError, SessionError } from './errors';
 import { encode } from './serialize';
 import { native, Handle } from './native';
+import type { Session } from './session';
+import { asStrategyError, buildSteps, isBuiltin, strategyFailed } from './strategies';
 import type {
-  BuildContextAsyncOptions, BuildContextOptions, CompactOptions, CompactPlan, CompactResult,
-  ContextProvider, ContextReport, ContextResult, ContextValidation, Summarizer,
+  BuildContextAsyncOptions, BuildContextOptions, CompactOptions, CompactPlan, CompactResult, ContextProvider,
+  ContextReport, ContextResult, ContextStrategyDefinition, ContextValidation, StrategyInput, Summarizer,
 } from './context-types';
 
 /** Summaries being made, by session and range, so that concurrent callers share one call. */
 const inFlight = new Map<string, Promise<boolean>>();
 
-/** Strategies that need no new summary: the others are what a summary would improve on. */
-const fitWithoutNewSummary = new Set(['full-history', 'pruned-tools', 'recent-plus-summary']);
-
 /** buildContext builds the next call's messages within the budget, on the calling thread. */
-export function buildContext(h: Handle, options: BuildContextOptions): ContextResult {
-  return JSON.parse(native.buildContext(h, optionsJSON(options)));
+export function buildContext(session: Session, h: Handle, options: BuildContextOptions): ContextResult {
+  const steps = buildSteps(session, optionsObject(options), options);
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    const s = step.value;
+    step = steps.next(s.kind === 'native' ? nativeBuild(s, (json) => native.buildContext(h, json)) : callSync(s.strategy, s.input));
+  }
 }
 
 /**
  * buildContextAsync builds off the JS thread. With a summarizer it compacts when compaction
- * is due, and has a summary made when only minimal-state or the fallback would fit.
+ * is due, and has a summary made when the context it built leaves stored messages out.
  */
-export async function buildContextAsync(h: Handle, id: string, options: BuildContextAsyncOptions): Promise<ContextResult> {
-  const json = optionsJSON(options);
+export async function buildContextAsync(session: Session, h: Handle, options: BuildContextAsyncOptions): Promise<ContextResult> {
+  const opts = optionsObject(options);
   const summarize = options.summarize;
   if (summarize !== undefined && typeof summarize !== 'function') throw summarizerTypeError();
-  let result: ContextResult = JSON.parse(await native.buildContextAsync(h, json));
+  const build = () => buildAsync(session, h, opts, options);
+  let result = await build();
   if (!summarize) return result;
   let compaction: CompactResult | undefined;
   if (result.compactionDue && options.autoCompact !== false) {
-    compaction = await autoCompact(h, id, options, summarize);
-    if (compaction.compacted) result = JSON.parse(await native.buildContextAsync(h, json));
+    compaction = await autoCompact(h, session.id, options, summarize);
+    if (compaction.compacted) result = await build();
   }
-  if (!fitWithoutNewSummary.has(result.strategy)) {
-    const { cut, ok } = JSON.parse(await native.summaryCut(h, json));
-    if (ok && await ensureSummary(h, id, cut - 1, options, summarize) > 0) {
-      result = JSON.parse(await native.buildContextAsync(h, json));
-    }
+  if (leavesMessagesOut(result)) {
+    const { cut, ok } = JSON.parse(await native.summaryCut(h, encode({ ...opts, strategy: undefined })));
+    if (ok && await ensureSummary(h, session.id, cut - 1, options, summarize) > 0) result = await build();
   }
   return compaction?.compacted ? { ...result, compaction } : result;
+}
+
+/** buildAsync drives a build's steps, the native ones off the JS thread. */
+async function buildAsync(session: Session, h: Handle, opts: Record<string, unknown>, options: BuildContextOptions): Promise<ContextResult> {
+  const steps = buildSteps(session, opts, options);
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    const s = step.value;
+    step = steps.next(s.kind === 'native'
+      ? await nativeBuildAsync(s, (json) => native.buildContextAsync(h, json))
+      : await callAsync(s.strategy, s.input));
+  }
+}
+
+/**
+ * leavesMessagesOut reports whether a built-in strategy left stored messages out that a
+ * summary would stand for; a registered strategy's choice is left as it is.
+ */
+function leavesMessagesOut(result: ContextResult): boolean {
+  return isBuiltin(result.strategy) && result.debug.omitted.messageCount > 0;
+}
+
+function nativeBuild(step: { json: string; candidateOf?: string }, build: (json: string) => string): ContextResult {
+  try {
+    return JSON.parse(build(step.json));
+  } catch (e) {
+    throw step.candidateOf === undefined ? e : asStrategyError(step.candidateOf, e);
+  }
+}
+
+async function nativeBuildAsync(step: { json: string; candidateOf?: string }, build: (json: string) => Promise<string>): Promise<ContextResult> {
+  try {
+    return JSON.parse(await build(step.json));
+  } catch (e) {
+    throw step.candidateOf === undefined ? e : asStrategyError(step.candidateOf, e);
+  }
+}
+
+/** callSync runs a registered strategy's build() for buildContext, which cannot wait for a Promise. */
+function callSync(strategy: ContextStrategyDefinition, input: StrategyInput): unknown {
+  let out: unknown;
+  try {
+    out = strategy.build(input);
+  } catch (e) {
+    throw strategyFailed(strategy.name, `build() threw: ${errorMessage(e)}`, e);
+  }
+  if (isThenable(out)) {
+    out.then(undefined, () => {}); // its rejection is not this build's any more
+    throw strategyFailed(strategy.name, 'build() returned a Promise, and buildContext is synchronous; use buildContextAsync, or make build() synchronous');
+  }
+  return out;
+}
+
+/** callAsync runs a registered strategy's build() for buildContextAsync. */
+async function callAsync(strategy: ContextStrategyDefinition, input: StrategyInput): Promise<unknown> {
+  try {
+    return await strategy.build(input);
+  } catch (e) {
+    throw strategyFailed(strategy.name, `build() threw: ${errorMessage(e)}`, e);
+  }
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** autoCompact compacts a session past its threshold, telling onCompaction. */
@@ -123,14 +194,14 @@ export function validateContext(messages: unknown[], provider: ContextProvider =
   return JSON.parse(native.validateContext(encode(messages), provider));
 }
 
-function optionsJSON(options: BuildContextOptions): string {
+function optionsObject(options: BuildContextOptions): Record<string, unknown> {
   if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object with a contextWindow');
   if (typeof options.contextWindow !== 'number') throw argTypeError('options.contextWindow', 'a number');
   for (const key of ['systemPrompt', 'provider', 'strategy'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'string') throw argTypeError(`options.${key}`, 'a string');
   }
   const { contextWindow, systemPrompt, tools, reserve, reserveTokens, provider, strategy, recentTurns, compactThreshold } = options;
-  return encode({ contextWindow, systemPrompt, tools, reserve, reserveTokens, provider, strategy, recentTurns, compactThreshold });
+  return { contextWindow, systemPrompt, tools, reserve, reserveTokens, provider, strategy, recentTurns, compactThreshold };
 }
 
 function compactJSON(options: CompactOptions): string {

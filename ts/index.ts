@@ -4,6 +4,7 @@ export { Session } from './session';
 export { SessionError } from './errors';
 export type * from './types';
 export { validateContext } from './context';
+export { registerStrategy } from './strategies';
 export type * from './context-types';
 export { relativeTime } from './relative-time';
 export type * from './management-types';

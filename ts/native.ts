@@ -43,6 +43,8 @@ export interface NativeAddon {
   buildContext(session: Handle, optionsJSON: string): string;
   buildContextAsync(session: Handle, optionsJSON: string): Promise<string>;
   validateContext(messagesJSON: string, provider: string): string;
+  contextStrategies(): string;
+  countContextTokens(messagesJSON: string, provider: string): string;
   debugContext(session: Handle): string;
   compactPlan(session: Handle, optionsJSON: string): Promise<string>;
   summaryStep(session: Handle, optionsJSON: string): Promise<string>;

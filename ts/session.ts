@@ -234,12 +234,12 @@ export class Session {
   }
   /** buildContext builds the next model call's messages within a token budget; see docs/api.md. */
   buildContext(options: BuildContextOptions): ContextResult {
-    return context.buildContext(this.#h, options);
+    return context.buildContext(this, this.#h, options);
   }
 
   /** buildContextAsync is buildContext off the JS thread; with a summarizer it also compacts when due. */
   async buildContextAsync(options: BuildContextAsyncOptions): Promise<ContextResult> {
-    return context.buildContextAsync(this.#h, this.id, options);
+    return context.buildContextAsync(this, this.#h, options);
   }
 
   /** compact summarizes the older turns and writes a boundary that later builds start from. */

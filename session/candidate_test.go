@@ -1,0 +1,63 @@
+package session_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// A build restricted to a band of priorities returns no strategy when none in it fits,
+// reports the attempts made before it first, and leaves the last report alone.
+func TestBuildRestrictedToABandReturnsNoStrategyWhenNoneFits(t *testing.T) {
+	e := newEnv(t)
+	s := withMessages(t, e, conversation(1000, false))
+	through, earlier := 2.0, session.Attempt{Strategy: "mine", Outcome: session.OutcomeBelowMinimum}
+	opts := session.BuildOptions{ContextWindow: 32_000}
+	opts.PriorityThrough, opts.Attempts = &through, []session.Attempt{earlier}
+	res, err := s.BuildContext(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Strategy != "" || res.Messages != nil || res.TokenBudget != 24_000 {
+		t.Fatalf("strategy %q, budget %d; want none within 24,000", res.Strategy, res.TokenBudget)
+	}
+	got := res.Debug.Attempts
+	if len(got) != 3 || got[0].Strategy != "mine" || got[0].Outcome != earlier.Outcome || got[1].Strategy != session.FullHistoryName || got[2].Strategy != session.PrunedToolsName {
+		t.Errorf("attempts %+v; want mine, full-history, pruned-tools", got)
+	}
+	if r, _ := s.DebugContext(); r != nil {
+		t.Errorf("a build that chose nothing was kept as the last report: %+v", r)
+	}
+}
+
+// A candidate is measured after repairs: chosen when it fits, else reported over budget.
+func TestCandidateIsMeasuredRepairedAndValidated(t *testing.T) {
+	e := newEnv(t)
+	msgs := conversation(1000, false)
+	s := withMessages(t, e, msgs)
+	last, _ := json.Marshal(msgs[len(msgs)-6:]) // starts at a tool result whose call is left out
+	opts := session.BuildOptions{ContextWindow: 32_000, Provider: session.ProviderOpenAI}
+	opts.Candidate = &session.Candidate{Strategy: "tail", Messages: last}
+	res := build(t, s, opts)
+	if res.Strategy != "tail" || res.IncludedMessageCount != 6 {
+		t.Fatalf("strategy %q including %d; want tail including 6", res.Strategy, res.IncludedMessageCount)
+	}
+	if len(res.Debug.Repairs) == 0 || res.Debug.Repairs[0].Kind != session.RepairOrphanResult {
+		t.Errorf("repairs %+v; want the orphan result dropped first", res.Debug.Repairs)
+	}
+	all, _ := json.Marshal(msgs)
+	opts.Candidate = &session.Candidate{Strategy: "all", Messages: all}
+	res, err := s.BuildContext(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := res.Debug.Attempts[0]
+	if res.Strategy != "" || a.Outcome != session.OutcomeOverAfterRepair || a.TokensUsed <= res.TokenBudget {
+		t.Errorf("strategy %q, attempt %+v; want none, over budget", res.Strategy, a)
+	}
+	opts.Candidate = &session.Candidate{Strategy: "bad", Messages: json.RawMessage(`[{"role":"system","content":"x"}]`)}
+	if _, err := s.BuildContext(opts); err == nil {
+		t.Error("a candidate with a system message was accepted")
+	}
+}
