@@ -84,15 +84,11 @@ func sessionJSONAsync(fn func(s *session.Session, arg []byte) (any, error)) nati
 
 // validateContext(messagesJSON, provider) -> JSON of the Validation
 func validateContext(c *native.Call) (native.Value, error) {
-	msgs, err := c.StringArg(0, "messages")
+	msgs, provider, err := messagesAndProvider(c)
 	if err != nil {
 		return native.Value{}, err
 	}
-	provider, err := c.StringArg(1, "provider")
-	if err != nil {
-		return native.Value{}, err
-	}
-	val, err := session.ValidateContext([]byte(msgs), provider)
+	val, err := session.ValidateContext(msgs, provider)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -101,19 +97,26 @@ func validateContext(c *native.Call) (native.Value, error) {
 
 // countContextTokens(messagesJSON, provider) -> JSON number: what the messages take in a context
 func countContextTokens(c *native.Call) (native.Value, error) {
-	msgs, err := c.StringArg(0, "messages")
+	msgs, provider, err := messagesAndProvider(c)
 	if err != nil {
 		return native.Value{}, err
 	}
-	provider, err := c.StringArg(1, "provider")
-	if err != nil {
-		return native.Value{}, err
-	}
-	n, err := session.CountContextTokens([]byte(msgs), provider)
+	n, err := session.CountContextTokens(msgs, provider)
 	if err != nil {
 		return native.Value{}, err
 	}
 	return jsonResult(c, n)
+}
+
+// messagesAndProvider decodes the (messagesJSON, provider) arguments of the calls that take
+// a context from JavaScript.
+func messagesAndProvider(c *native.Call) ([]byte, string, error) {
+	msgs, err := c.StringArg(0, "messages")
+	if err != nil {
+		return nil, "", err
+	}
+	provider, err := c.StringArg(1, "provider")
+	return []byte(msgs), provider, err
 }
 
 // debugContext(session) -> JSON of the last ContextReport, or "null"
