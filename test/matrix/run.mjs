@@ -37,8 +37,8 @@ if (nodeDirs.length === 0) {
 
 const testFiles = fs.readdirSync(path.join(ROOT, 'test')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => `test/${f}`);
 const inkFiles = testFiles.filter((f) => INK_TEST.test(path.basename(f)));
+const inkVersion = (folder) => JSON.parse(fs.readFileSync(path.join(folder, 'node_modules/ink/package.json'), 'utf8')).version;
 const inkNewest = options['ink-newest'] && path.resolve(options['ink-newest']);
-const inkNewestVersion = inkNewest && JSON.parse(fs.readFileSync(path.join(inkNewest, 'node_modules/ink/package.json'), 'utf8')).version;
 
 /** lane is the runs of one Node version, in order: the whole suite, then the Ink tests on the newest Ink. */
 function lane(nodeDir) {
@@ -46,13 +46,13 @@ function lane(nodeDir) {
   const [version, napi] = execFileSync(path.join(bin, 'node'), ['-p', 'process.version + " " + process.versions.napi'], { encoding: 'utf8' }).trim().split(' ');
   if (Number(napi) < NAPI_VERSION) throw new Error(`${version} offers Node-API ${napi}; the addon needs ${NAPI_VERSION}`);
   const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` };
-  const runs = [{ node: version, ink: '6 (checkout)', files: testFiles, env }];
+  const runs = [{ node: version, ink: `${inkVersion(ROOT)} (checkout)`, files: testFiles, env }];
   if (inkNewest) {
     runs.push({
       node: version,
-      ink: `${inkNewestVersion} (newest)`,
+      ink: `${inkVersion(inkNewest)} (newest)`,
       files: inkFiles,
-      env: { ...env, SESSIONKEEP_TEST_INK: inkNewest, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${HOOK}`.trim() },
+      env: { ...env, SESSIONKEEP_TEST_INK: inkNewest, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${JSON.stringify(HOOK)}`.trim() },
     });
   }
   return runs;
