@@ -79,7 +79,7 @@ test-node: build
 # first on PATH for their own runs only; `node` stays the machine's), loading the same addon
 # (Node-API 8, not rebuilt); then on each the Ink tests (the 4x block) against Ink's newest
 # major, which needs Node 22 (test/matrix/ink-newest pins it with its React).
-# MATRIX_JOBS Node versions run side by side (see test/matrix/run.mjs for why that is safe).
+# MATRIX_JOBS Node versions run side by side (test/matrix/run.mjs says what that costs).
 MATRIX_NODES     := 22.23.3 24.21.0 26.10.0
 MATRIX_JOBS      ?= 3
 MATRIX_DIR       := build/node-matrix
