@@ -10,10 +10,12 @@
 // (test/matrix/ink-newest), through resolve-ink-newest.mjs. Each run puts its Node first on
 // PATH, so whatever a test spawns runs on that version too. Versions run side by side, N at
 // a time (default 1): each run is still one test file at a time, and most of a run's time is
-// spent waiting on children, terminals and timers, not on the CPU (three versions side by side
-// took 545 s of wall time and about 300 s of CPU on 2 busy cores, against some 300 s of wall
-// time for one version alone). Every run's full output is kept in build/node-matrix/logs/.
-// The exit status is 1 when any test failed.
+// spent waiting on children, terminals and timers, not on the CPU: on an idle 2-core machine
+// the three versions side by side, Ink runs included, took 198 s of wall time and 300 s of CPU,
+// about one suite's time. On cores other work keeps busy they take far longer (545-750 s at a
+// load of 13-22) and CPU-heavy tests slow down several times; MATRIX_JOBS=1 runs them one by
+// one. Every run's full output is kept in build/node-matrix/logs/. The exit status is 1 when
+// any test failed.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
