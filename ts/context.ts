@@ -8,8 +8,8 @@ import type {
   ContextReport, ContextResult, ContextStrategyDefinition, ContextValidation, StrategyInput, Summarizer,
 } from './context-types';
 
-/** Summaries being made, by session and range, so that concurrent callers share one call. */
-const inFlight = new Map<string, Promise<boolean>>();
+/** The summary work of each session by id, chained so that a session makes one summary at a time. */
+const summarizing = new Map<string, Promise<void>>();
 
 /** buildContext builds the next call's messages within the budget, on the calling thread. */
 export function buildContext(session: Session, h: Handle, options: BuildContextOptions): ContextResult {
@@ -145,29 +145,36 @@ async function runCompaction(h: Handle, id: string, plan: CompactPlan, options: 
  * ensureSummary has the summary of messages 0..toSeq made, step by step, each step cached
  * as it is stored; it returns how many summarizer calls it made itself.
  */
-async function ensureSummary(h: Handle, id: string, toSeq: number, options: CompactOptions, summarize: Summarizer): Promise<number> {
+function ensureSummary(h: Handle, id: string, toSeq: number, options: CompactOptions, summarize: Summarizer): Promise<number> {
   const stepOptions = encode({ toSeq, targetTokens: options.targetTokens, maxInputTokens: options.maxInputTokens });
-  let calls = 0;
-  let last = -1;
-  for (;;) {
-    const step = JSON.parse(await native.summaryStep(h, stepOptions));
-    if (step === null) return calls;
-    if (step.toSeq === last) throw new SessionError(`the summary of messages 0-${last} was not stored`, 'INTERNAL');
-    last = step.toSeq;
-    if (await summarizeOnce(`${id}:${step.toSeq}`, () => summarizeStep(h, step, options.model ?? '', summarize))) calls++;
-  }
+  return oneAtATime(id, async () => {
+    let calls = 0;
+    let last = -1;
+    for (;;) {
+      const step = JSON.parse(await native.summaryStep(h, stepOptions));
+      if (step === null) return calls;
+      if (step.toSeq === last) throw new SessionError(`the summary of messages 0-${last} was not stored`, 'INTERNAL');
+      last = step.toSeq;
+      await summarizeStep(h, step, options.model ?? '', summarize);
+      calls++;
+    }
+  });
 }
 
-/** summarizeOnce runs make unless the same summary is being made; true when it ran. */
-async function summarizeOnce(key: string, make: () => Promise<void>): Promise<boolean> {
-  const running = inFlight.get(key);
-  if (running) {
-    await running;
-    return false;
-  }
-  const p = make().then(() => true).finally(() => inFlight.delete(key));
-  inFlight.set(key, p);
-  return p;
+/**
+ * oneAtATime runs work once the session's earlier summary work has settled, so a concurrent
+ * caller asks which summary is missing only after the first has stored it, and finds none.
+ * Sharing a call only while it ran was not enough: a caller whose question was answered
+ * before the summary was stored, but reached JS after the call ended, made it again.
+ */
+function oneAtATime<T>(id: string, work: () => Promise<T>): Promise<T> {
+  const run = (summarizing.get(id) ?? Promise.resolve()).then(work);
+  const settled = run.then(() => undefined, () => undefined);
+  summarizing.set(id, settled);
+  void settled.then(() => {
+    if (summarizing.get(id) === settled) summarizing.delete(id);
+  });
+  return run;
 }
 
 async function summarizeStep(h: Handle, step: { toSeq: number; messages: unknown[]; targetTokens: number },

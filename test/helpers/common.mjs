@@ -142,3 +142,20 @@ export function sessionError(code, message) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * readTree returns every regular file under dir, relative path ('/'-separated) → content, and
+ * {} when dir does not exist. It never descends into a symbolic link, on any Node: from Node 22
+ * on, readdirSync({ recursive: true, withFileTypes: true }) follows linked folders, which
+ * Node 20 does not, so a tree holding a link would read differently per version.
+ */
+export function readTree(dir, prefix = '') {
+  const out = {};
+  if (!fs.existsSync(dir)) return out;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) Object.assign(out, readTree(full, `${prefix}${entry.name}/`));
+    else if (entry.isFile()) out[prefix + entry.name] = fs.readFileSync(full, 'utf8');
+  }
+  return out;
+}
