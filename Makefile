@@ -140,9 +140,10 @@ torture: build
 # first on PATH for their own runs only; `node` stays the machine's), loading the same addon
 # (Node-API 8, not rebuilt); then on each the Ink tests (the 4x block) against Ink's newest
 # major, which needs Node 22 (test/matrix/ink-newest pins it with its React).
-# MATRIX_JOBS Node versions run side by side (test/matrix/run.mjs says what that costs).
+# MATRIX_JOBS Node versions run side by side (test/matrix/run.mjs says what that costs); one
+# at a time by default, so that the timing tests do not share the two cores three ways.
 MATRIX_NODES     := 22.23.3 24.21.0 26.10.0
-MATRIX_JOBS      ?= 3
+MATRIX_JOBS      ?= 1
 MATRIX_DIR       := build/node-matrix
 MATRIX_NODE_BINS := $(MATRIX_NODES:%=$(MATRIX_DIR)/%/node_modules/.bin/node)
 INK_NEWEST_DIR   := build/ink-newest

@@ -5,8 +5,8 @@
 //
 //   node test/matrix/run.mjs [--jobs N] [--ink-newest DIR] NODE_DIR...
 //
-// Per Node version it runs every test/*.test.mjs (with the checkout's Ink 6), then, with
-// --ink-newest, the Ink kit's tests (the 4x block) once more against the Ink installed in DIR
+// Per Node version it runs every test/*.test.mjs but the few NODE_INDEPENDENT ones (with the
+// checkout's Ink 6), then, with --ink-newest, the Ink kit's tests (the 4x block) once more against the Ink installed in DIR
 // (test/matrix/ink-newest), through resolve-ink-newest.mjs. Each run puts its Node first on
 // PATH, so whatever a test spawns runs on that version too. Versions run side by side, N at
 // a time (default 1): each run is still one test file at a time, and most of a run's time is
@@ -39,7 +39,15 @@ if (nodeDirs.length === 0) {
   process.exit(2);
 }
 
-const testFiles = fs.readdirSync(path.join(ROOT, 'test')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => `test/${f}`);
+/**
+ * NODE_INDEPENDENT are the tests run on the machine's Node only: what they check does not
+ * depend on the Node that drives them, and they are the suite's longest. 90 and 94 inspect
+ * the packed binaries, 92 runs the arm64 package on an arm64 Node of its own under qemu, 100
+ * and 101 torture the store with SIGKILLs and many processes (minutes of CPU each).
+ */
+const NODE_INDEPENDENT = /^(90|92|94|100|101)-/;
+
+const testFiles = fs.readdirSync(path.join(ROOT, 'test')).filter((f) => f.endsWith('.test.mjs') && !NODE_INDEPENDENT.test(f)).sort().map((f) => `test/${f}`);
 const inkFiles = testFiles.filter((f) => INK_TEST.test(path.basename(f)));
 const inkVersion = (folder) => JSON.parse(fs.readFileSync(path.join(folder, 'node_modules/ink/package.json'), 'utf8')).version;
 const inkNewest = options['ink-newest'] && path.resolve(options['ink-newest']);
