@@ -65,17 +65,17 @@ demo: build
 demo-agent: build
 	node $(EXAMPLE)/dist/main.js $(ARGS)
 
-# make pack: every installable tarball in pack/ (see native/pack/pack.mjs), the platform
+# make pack: every installable tarball in pack/ (see native/packaging/pack.mjs), the platform
 # addons cross-built with Debian's toolchains (.ci/run installs them). Each addon is rebuilt
 # only when the Go sources change, so the tests that install the tarballs reuse one pack.
-PLATFORMS   := $(shell node -p "require('./native/pack/platforms.json').map(p => p.id).join(' ')")
+PLATFORMS   := $(shell node -p "require('./native/packaging/platforms.json').map(p => p.id).join(' ')")
 PACK_ADDONS := $(PLATFORMS:%=build/pack/%/sessionkeep.node)
 
 build/pack/%/sessionkeep.node: $(GO_SRC) node_modules/.package-lock.json .go-modules
 	sh native/build-addon.sh $* $@
 
-pack/.packed: $(PACK_ADDONS) dist/.built dist/ink/.built package.json native/pack/pack.mjs native/pack/glibc.mjs native/pack/platforms.json
-	node native/pack/pack.mjs
+pack/.packed: $(PACK_ADDONS) dist/.built dist/ink/.built package.json native/packaging/pack.mjs native/packaging/glibc.mjs native/packaging/platforms.json
+	node native/packaging/pack.mjs
 	@touch $@
 
 pack: pack/.packed

@@ -31,11 +31,11 @@ func TestBuiltinPatternsReplaceEachKind(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{
-		"Authorization: Bearer abcdefghijklmnop0123": "Authorization: Bearer [REDACTED:bearer_token]",
-		"DB_PASSWORD=hunter22\nexport API_KEY='k 1'\nPORT=8080": "DB_PASSWORD=[REDACTED:env_secret]\nexport API_KEY=[REDACTED:env_secret]\nPORT=8080",
-		"OPENAI_API_KEY=" + sampleSecrets["openai_key"]:          "OPENAI_API_KEY=[REDACTED:openai_key]",
+		"Authorization: Bearer abcdefghijklmnop0123":                                 "Authorization: Bearer [REDACTED:bearer_token]",
+		"DB_PASSWORD=hunter22\nexport API_KEY='k 1'\nPORT=8080":                      "DB_PASSWORD=[REDACTED:env_secret]\nexport API_KEY=[REDACTED:env_secret]\nPORT=8080",
+		"OPENAI_API_KEY=" + sampleSecrets["openai_key"]:                              "OPENAI_API_KEY=[REDACTED:openai_key]",
 		"-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\nok": "[REDACTED:private_key]\nok",
-		"task-ant-1 sk-short AKIA123 the token is fine":             "task-ant-1 sk-short AKIA123 the token is fine",
+		"task-ant-1 sk-short AKIA123 the token is fine":                              "task-ant-1 sk-short AKIA123 the token is fine",
 	} {
 		if got, _ := r.text(in); got != want {
 			t.Errorf("text(%q) = %q, want %q", in, got, want)

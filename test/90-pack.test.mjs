@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, pkg, platforms, shipped, tarball, tarFiles, tarRead } from './helpers/pack.mjs';
 import { tempDir } from './helpers/common.mjs';
-import { OLDEST_GLIBC, compareVersions, glibcVersions, tooNew } from '../native/pack/glibc.mjs';
+import { OLDEST_GLIBC, compareVersions, glibcVersions, tooNew } from '../native/packaging/glibc.mjs';
 
 const TEST_FILE = /(^|\/)(test|tests|testdata)\/|_test\.go$|\.test\.m?js$/;
 
@@ -22,7 +22,7 @@ test('npm pack --dry-run of this checkout lists no test files and what a source 
     'dist/ink/index.js', 'dist/cli/main.js', 'native/build-addon.sh', 'native/glibc-pins.h', 'native/addon/main.go', 'bridge/store.go']) {
     assert.ok(files.includes(needed), `${needed} is in the package`);
   }
-  assert.deepEqual(files.filter((f) => f.startsWith('native/pack/') || f.startsWith('build/') || f.endsWith('.tsbuildinfo')), []);
+  assert.deepEqual(files.filter((f) => f.startsWith('native/packaging/') || f.startsWith('build/') || f.endsWith('.tsbuildinfo')), []);
 });
 
 test('the main tarball lists every shipped platform package as an optional dependency at its version', () => {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const PACK = path.join(ROOT, 'pack');
 export const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-export const platforms = JSON.parse(fs.readFileSync(path.join(ROOT, 'native', 'pack', 'platforms.json'), 'utf8'));
+export const platforms = JSON.parse(fs.readFileSync(path.join(ROOT, 'native', 'packaging', 'platforms.json'), 'utf8'));
 export const shipped = platforms.filter((p) => !p.blocked);
 
 /** tarball is the path of a tarball in pack/: the main one, or a platform's by id. */

@@ -14,7 +14,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..',
 const out = path.join(root, 'pack');
 const stage = path.join(root, 'build', 'pack');
 const main = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-const allPlatforms = JSON.parse(fs.readFileSync(path.join(root, 'native', 'pack', 'platforms.json'), 'utf8'));
+const allPlatforms = JSON.parse(fs.readFileSync(path.join(root, 'native', 'packaging', 'platforms.json'), 'utf8'));
 const platforms = allPlatforms.filter((p) => !p.blocked);
 
 /** npmPack packs a folder into pack/ and returns the tarball's file name. */
