@@ -131,7 +131,7 @@ func (b *ctxBlock) count(raw []byte, names toolNames) (full, pruned int64) {
 		full = mediaTokens(b) + blockOverhead
 		return full, full
 	}
-	if isResponsesItem(b.Type) { // never sent back (see repair)
+	if !isAPIBlockType(b.Type) { // never sent: repair leaves out what the API does not take
 		return 0, 0
 	}
 	full = countText(string(raw)) + blockOverhead

@@ -1,4 +1,4 @@
-import { CommandError, currentSession, type SessionCommand } from './command';
+import { currentSession, noArgs, type SessionCommand } from './command';
 
 /** DEFAULT_WINDOW is the window assumed when neither the options nor the session name one. */
 const DEFAULT_WINDOW = 200_000;
@@ -14,7 +14,7 @@ export const debugContext: SessionCommand = {
   summary: 'what the last model call was sent, and why',
   needsSession: true,
   async run(args, ctx) {
-    if (args.length > 0) throw new CommandError('INVALID_COMMAND', '/debug context takes no arguments.');
+    noArgs('/debug context', args);
     const session = currentSession(ctx);
     let report = session.debugContext();
     let note = '';

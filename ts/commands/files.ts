@@ -1,7 +1,7 @@
 import { localTime } from '../resume-summary';
 import type { Session } from '../session';
 import type { FileSnapshot, TrackedFile } from '../file-snapshots';
-import { CommandError, currentSession, shortId, type CommandContext, type SessionCommand } from './command';
+import { CommandError, currentSession, noArgs, shortId, type CommandContext, type SessionCommand } from './command';
 
 /** files is /files: the session's file snapshots, by message, oldest first. */
 export const files: SessionCommand = {
@@ -10,7 +10,7 @@ export const files: SessionCommand = {
   summary: 'list the file snapshots of this session, by message',
   needsSession: true,
   async run(args, ctx) {
-    if (args.length > 0) throw new CommandError('INVALID_COMMAND', '/files takes no arguments.');
+    noArgs('/files', args);
     const snapshots = await currentSession(ctx).fileSnapshotsAsync();
     if (snapshots.length === 0) return { text: 'No file snapshots in this session.', data: [] };
     const lines = snapshots.map((s) => {

@@ -1,4 +1,4 @@
-import { CommandError, type SessionCommand } from './command';
+import { noArgs, type SessionCommand } from './command';
 
 /** help is /help: every command with its arguments and what it does. */
 export const help: SessionCommand = {
@@ -7,7 +7,7 @@ export const help: SessionCommand = {
   summary: 'list the session commands',
   needsSession: false,
   async run(args, ctx) {
-    if (args.length > 0) throw new CommandError('INVALID_COMMAND', '/help takes no arguments.');
+    noArgs('/help', args);
     const usage = (c: SessionCommand) => (c.args ? `${c.name} ${c.args}` : c.name);
     const width = Math.max(...ctx.commands.map((c) => usage(c).length));
     const lines = ['Session commands:', ...ctx.commands.map((c) => `  ${usage(c).padEnd(width)}  ${ctx.style.dim(c.summary)}`)];
