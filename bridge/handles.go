@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/sessionkeep/sessionkeep/native"
-	"github.com/sessionkeep/sessionkeep/persistence"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -16,7 +16,7 @@ var (
 
 // storeHandle is an open store as JavaScript holds it.
 type storeHandle struct {
-	store    *persistence.Store
+	store    *sqlite.Store
 	sessions *session.Manager
 }
 

@@ -2,7 +2,7 @@ package bridge
 
 import (
 	"github.com/sessionkeep/sessionkeep/native"
-	"github.com/sessionkeep/sessionkeep/persistence"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -179,7 +179,7 @@ func workspaceStorePath(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	path, err := persistence.WorkspacePath(id, dir)
+	path, err := sqlite.WorkspacePath(id, dir)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -188,7 +188,7 @@ func workspaceStorePath(c *native.Call) (native.Value, error) {
 
 // defaultStorePath() -> where openStore() opens a store when given no path
 func defaultStorePath(c *native.Call) (native.Value, error) {
-	path, err := persistence.DefaultPath()
+	path, err := sqlite.DefaultPath()
 	if err != nil {
 		return native.Value{}, err
 	}

@@ -2,7 +2,7 @@ package bridge
 
 import (
 	"github.com/sessionkeep/sessionkeep/native"
-	"github.com/sessionkeep/sessionkeep/persistence"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -20,7 +20,7 @@ func recoveredSessions(c *native.Call) (native.Value, error) {
 	}
 	recovered := h.store.Recovered()
 	if recovered == nil {
-		recovered = []persistence.RecoveredSession{}
+		recovered = []sqlite.RecoveredSession{}
 	}
 	return jsonResult(c, recovered)
 }

@@ -2,7 +2,7 @@ package bridge
 
 import (
 	"github.com/sessionkeep/sessionkeep/native"
-	"github.com/sessionkeep/sessionkeep/persistence"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -31,11 +31,11 @@ func openStore(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	if path == "" {
-		if path, err = persistence.DefaultPath(); err != nil {
+		if path, err = sqlite.DefaultPath(); err != nil {
 			return native.Value{}, err
 		}
 	}
-	store, err := persistence.Open(path)
+	store, err := sqlite.Open(path)
 	if err != nil {
 		return native.Value{}, err
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sessionkeep/sessionkeep/persistence"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -30,7 +30,7 @@ func TestMessagesIncludesTextStillStreaming(t *testing.T) {
 // another process (or the next one, after a crash) would.
 func storedBlocks(t *testing.T, path, id string) []session.StoredMessage {
 	t.Helper()
-	other, err := persistence.Open(path)
+	other, err := sqlite.Open(path)
 	if err != nil {
 		t.Fatalf("opening a second store: %v", err)
 	}

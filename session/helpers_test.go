@@ -5,14 +5,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sessionkeep/sessionkeep/persistence"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // env is one open store with its Manager, over a database file in t.TempDir().
 type env struct {
 	path  string
-	store *persistence.Store
+	store *sqlite.Store
 	mgr   *session.Manager
 }
 
@@ -25,9 +25,9 @@ func newEnv(t testing.TB) *env {
 // openEnv opens the store at path; the Manager (and so the store) is closed at cleanup.
 func openEnv(t testing.TB, path string) *env {
 	t.Helper()
-	st, err := persistence.Open(path)
+	st, err := sqlite.Open(path)
 	if err != nil {
-		t.Fatalf("persistence.Open(%s): %v", path, err)
+		t.Fatalf("sqlite.Open(%s): %v", path, err)
 	}
 	m := session.NewManager(st)
 	t.Cleanup(func() { m.Close() })

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/goccy/go-json"
-	"github.com/sessionkeep/sessionkeep/persistence"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -15,9 +15,9 @@ import (
 // Store opens one store for the whole fuzz target (in its temporary folder), closed at its
 // end: opening SQLite for each input would make the fuzzer far slower.
 func Store(f *testing.F) *session.Manager {
-	st, err := persistence.Open(filepath.Join(f.TempDir(), "fuzz.db"))
+	st, err := sqlite.Open(filepath.Join(f.TempDir(), "fuzz.db"))
 	if err != nil {
-		f.Fatalf("persistence.Open: %v", err)
+		f.Fatalf("sqlite.Open: %v", err)
 	}
 	m := session.NewManager(st)
 	f.Cleanup(func() { m.Close() })

@@ -1,0 +1,238 @@
+package sqlite
+
+import (
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// errUnknownSession is an Op for a session the database does not hold.
+var errUnknownSession = errors.New("no such session in the database")
+
+// touched is what a batch changed of one session's listing: how many messages it added,
+// whether the session is active again (a message begun after any close that interrupted
+// it in the same batch), and when the session was last active when an Op says so (else
+// it is now).
+type touched struct {
+	messages  int64
+	active    bool
+	updatedAt int64
+	// interrupted: a close that cut a reply off came after the batch's last message, so
+	// the messages do not make the session active again.
+	interrupted bool
+}
+
+// commit applies a batch of Ops in one transaction. An Op that conflicts with what is
+// stored is skipped and reported through dropped; any other failure rolls the whole batch
+// back so that it can be retried.
+func (w *writer) commit(batch []session.Op) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	if _, err := w.c.exec("BEGIN IMMEDIATE"); err != nil {
+		return storageError("starting a write", err)
+	}
+	sessions := map[int64]*touched{}
+	for _, op := range batch {
+		err := w.applyOp(op, sessions)
+		if err == nil {
+			continue
+		}
+		if isConstraint(err) || errors.Is(err, errUnknownSession) {
+			w.mu.Lock()
+			w.dropped = fmt.Errorf("%w: a write conflicted with what is stored and was skipped (is another process writing the same session?): %v", session.ErrStorage, err)
+			w.mu.Unlock()
+			continue
+		}
+		w.c.exec("ROLLBACK")
+		return storageError("writing", err)
+	}
+	if err := w.touch(sessions); err != nil {
+		w.c.exec("ROLLBACK")
+		return storageError("updating session listings", err)
+	}
+	if _, err := w.c.exec("COMMIT"); err != nil {
+		w.c.exec("ROLLBACK")
+		return storageError("committing", err)
+	}
+	return nil
+}
+
+func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
+	if create, ok := op.(session.CreateSession); ok {
+		return w.createSession(create.Info)
+	}
+	if fork, ok := op.(session.ForkSession); ok {
+		return w.fork(fork)
+	}
+	if op, ok := op.(session.ManagementOp); ok {
+		w.noteInterrupted(op, sessions)
+		return w.applyManagement(op)
+	}
+	if op, ok := op.(session.ContextOp); ok {
+		return w.applyContextOp(op)
+	}
+	sessionOp, ok := op.(session.SessionOp)
+	if !ok {
+		return fmt.Errorf("unknown op %T", op)
+	}
+	sid, err := w.sid(sessionOp.SessionOf())
+	if err != nil {
+		return err
+	}
+	t := sessions[sid]
+	if t == nil {
+		t = &touched{}
+		sessions[sid] = t
+	}
+	switch op := op.(type) {
+	case session.BeginMessage:
+		t.messages++
+		t.interrupted = false
+		h := op.Header
+		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
+				is_sidechain, continues, meta, extra)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?, ?, ?, ?)`,
+			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
+			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
+		if err == nil {
+			w.open.begin(sid, op)
+		}
+	case session.PutBlock:
+		err = w.putBlock(sid, op)
+	case session.EndMessage:
+		err = w.endMessage(sid, op)
+	case session.SetTracker:
+		t := op.Tracker
+		_, err = w.c.exec(`UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
+			cache_creation_tokens = ?, context_tokens = ? WHERE sid = ?`,
+			t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, sid)
+	case session.SetTitle:
+		// A title made from the first prompt never replaces one the user gave.
+		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ? AND title = ''`, op.Title, sid)
+	case session.SetUpdatedAt:
+		t.updatedAt = op.Time.UnixMilli()
+	case session.MoveHead:
+		err = w.moveHead(sid, op)
+	case session.PutFileSnapshot:
+		err = w.putFileSnapshot(sid, op.Snapshot)
+	case session.AddRedactions:
+		_, err = w.c.exec(`UPDATE sessions SET redactions = redactions + ? WHERE sid = ?`, op.Count, sid)
+	default:
+		err = fmt.Errorf("unknown op %T", op)
+	}
+	return err
+}
+
+// noteInterrupted notes a close that marks a session interrupted after messages of the
+// same batch: they were written before it, so touch must leave the status it sets. A
+// session the batch wrote no message of is not touched at all (management ops leave the
+// listing's place alone).
+func (w *writer) noteInterrupted(op session.ManagementOp, sessions map[int64]*touched) {
+	closed, ok := op.(session.CloseSession)
+	if !ok || !closed.Interrupted {
+		return
+	}
+	if sid, err := w.sid(closed.SessionID); err == nil && sessions[sid] != nil {
+		sessions[sid].interrupted = true
+	}
+}
+
+func (w *writer) createSession(info session.SessionInfo) error {
+	res, err := w.c.exec(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
+			last_accessed_at, status, owner, is_open, session_key)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
+		ON CONFLICT(session_key) WHERE session_key IS NOT NULL DO NOTHING`,
+		info.ID, info.ProjectPath, info.Title, info.Provider, info.Model, info.ContextWindow,
+		info.CreatedAt.UnixMilli(), info.UpdatedAt.UnixMilli(), info.CreatedAt.UnixMilli(), info.Status, w.owner, nullable(info.Key))
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err // another process took the key first; session.Manager opens its session
+	}
+	sid, err := res.LastInsertId()
+	w.sids[info.ID] = sid
+	return err
+}
+
+// sid returns the database key of a session.
+func (w *writer) sid(id string) (int64, error) {
+	if sid, ok := w.sids[id]; ok {
+		return sid, nil
+	}
+	sid, err := lookupSID(w.c, id)
+	if err == nil {
+		w.sids[id] = sid
+	}
+	return sid, err
+}
+
+// lookupSID finds the database key of the session with id.
+func lookupSID(c *conn, id string) (int64, error) {
+	sid := int64(-1)
+	err := c.query(`SELECT sid FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+		sid = row[0].(int64)
+		return nil
+	})
+	if err == nil && sid < 0 {
+		err = fmt.Errorf("%w: %s", errUnknownSession, id)
+	}
+	return sid, err
+}
+
+// putBlock stores a block, or replaces a partial checkpoint of it. A large complete block
+// goes to the blob table; checkpoints stay inline since they are replaced soon.
+func (w *writer) putBlock(sid int64, op session.PutBlock) error {
+	w.blocksInBatch = w.blocksInBatch || !op.Partial
+	body, blobID := any(op.JSON), any(nil)
+	if !op.Partial && len(op.JSON) > BlobThreshold {
+		id, err := putBlob(w.c, op.JSON)
+		if err != nil {
+			return err
+		}
+		body, blobID = nil, id
+	}
+	_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = excluded.blob_id`,
+		sid, op.Seq, op.Index, op.Partial, body, blobID)
+	if err == nil {
+		stored, _ := body.([]byte)
+		blob, _ := blobID.(int64)
+		w.open.put(sid, op, stored, blob)
+	}
+	if err != nil || op.ToolUseID == "" {
+		return err
+	}
+	_, err = w.c.exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
+	return err
+}
+
+// touch updates the listing of every session the batch wrote to.
+func (w *writer) touch(sessions map[int64]*touched) error {
+	now := time.Now().UnixMilli()
+	for sid, t := range sessions {
+		updated := now
+		if t.updatedAt != 0 {
+			updated = t.updatedAt
+		}
+		active := t.messages > 0 && !t.interrupted
+		if _, err := w.c.exec(`UPDATE sessions SET message_count = message_count + ?, updated_at = ?, owner = ?,
+			status = CASE WHEN ? THEN 'active' ELSE status END WHERE sid = ?`,
+			t.messages, updated, w.owner, active, sid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonObject returns obj, or an empty JSON object for nil: meta and extra are never NULL.
+func jsonObject(obj []byte) []byte {
+	if len(obj) == 0 {
+		return []byte("{}")
+	}
+	return obj
+}

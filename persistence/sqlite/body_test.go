@@ -1,0 +1,62 @@
+package sqlite
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// TestBodiesAreTheRowsEncoded: every message's body, made from what the writer held of the
+// message (or read back from its rows), is byte for byte the ASCII form of the envelope its
+// rows make: thinking with its signature, streamed tool input, tool results large enough to
+// be holes, a message cut off by close, message fields, state and usage.
+func TestBodiesAreTheRowsEncoded(t *testing.T) {
+	s, _ := openTemp(t)
+	m := session.NewManager(s)
+	sess := mustCreate(t, m, session.CreateOptions{ProjectPath: "/p"})
+	if _, err := sess.AppendUserMessage([]byte(`"read the file → please ✓"`)); err != nil {
+		t.Fatal(err)
+	}
+	mustIngest(t, sess,
+		session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_1", Model: "claude-x", RequestID: "req_1"},
+		session.Chunk{Kind: session.ChunkThinking, Text: "let me think "},
+		session.Chunk{Kind: session.ChunkThinking, Text: "about it"},
+		session.Chunk{Kind: session.ChunkSignature, Text: "c2lnbmF0dXJl"},
+		session.Chunk{Kind: session.ChunkText, Text: "Reading — now."},
+		session.Chunk{Kind: session.ChunkToolUseStart, ID: "toolu_1", Name: "Read"},
+		session.Chunk{Kind: session.ChunkToolUseDelta, Text: `{"path":`},
+		session.Chunk{Kind: session.ChunkToolUseDelta, Text: `"a.go"}`},
+		session.Chunk{Kind: session.ChunkToolUse, ID: "toolu_2", Name: "Bash", JSON: []byte(`{"cmd":"ls"}`)},
+		session.Chunk{Kind: session.ChunkDone, StopReason: "tool_use", Usage: []byte(`{"input_tokens":12,"output_tokens":7}`)},
+	)
+	large := strings.Repeat("1→ package main ✓\n", BlobThreshold/10)
+	results := `[{"type":"tool_result","tool_use_id":"toolu_1","content":"` + strings.ReplaceAll(large, "\n", `\n`) + `"},` +
+		`{"type":"tool_result","tool_use_id":"toolu_2","content":[{"type":"text","text":"a.go"}],"is_error":true}]`
+	if _, err := sess.AppendUserMessage([]byte(results)); err != nil {
+		t.Fatal(err)
+	}
+	mustIngest(t, sess, session.Chunk{Kind: session.ChunkText, Text: "cut off by the close"})
+	sess.Close()
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	rows := scan(t, s, sess.ID())
+	bodies := 0
+	err := s.ScanEncoded(sess.ID(), 0, func(enc *session.StoredMessage) error {
+		row := rows[enc.Seq]
+		want := session.AppendASCII(nil, session.AppendEnvelope(nil, &row))
+		if got := bytes.Join(enc.Encoded, nil); !bytes.Equal(got, want) {
+			t.Errorf("message %d: body\n%s\nrows\n%s", enc.Seq, got, want)
+		}
+		bodies++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bodies != len(rows) || bodies != 4 {
+		t.Errorf("%d bodies for %d messages, want 4", bodies, len(rows))
+	}
+}

@@ -1,0 +1,121 @@
+package sqlite
+
+import (
+	"database/sql/driver"
+
+	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// A fork copies the rows of the records it shares with its origin inside the SQLite file,
+// one statement per table. The records cross as a JSON array into a temporary table that
+// maps each origin seq to its seq in the fork (record Seqs[i] becomes record i), so every
+// copy is an index lookup per row. Block bodies over BlobThreshold are blob ids and so are
+// shared, not copied. The columns are named, so that a column a later migration derives
+// from a session's rows (a pre-encoded body naming its session, running totals in seq
+// order) is left to its default and derived afresh rather than copied wrong.
+var forkCopies = []string{
+	// ?1 is the origin, ?2 the fork.
+	`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
+			meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, is_sidechain, continues)
+		SELECT ?2, f.new, r.uuid, r.parent_uuid, r.type, r.role, r.turn,
+			CASE r.status WHEN 'streaming' THEN 'interrupted' ELSE r.status END, r.created_at, r.provider, r.request_id,
+			r.meta, r.extra, r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_creation_tokens, r.is_sidechain, r.continues
+		FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ?1 AND r.seq = f.old ORDER BY f.new`,
+	`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id)
+		SELECT ?2, f.new, r.idx, r.partial, r.body, r.blob_id
+		FROM temp.fork_seqs f CROSS JOIN blocks r ON r.sid = ?1 AND r.seq = f.old ORDER BY f.new, r.idx`,
+	`INSERT INTO tool_uses(sid, tool_use_id, seq)
+		SELECT ?2, r.tool_use_id, f.new FROM tool_uses r JOIN temp.fork_seqs f ON f.old = r.seq WHERE r.sid = ?1`,
+}
+
+// mapForkSeqs fills the temporary table that maps the seqs of the records a fork copies to
+// their seqs in the fork.
+func (w *writer) mapForkSeqs(seqs []int64) error {
+	encoded, err := json.Marshal(seqs)
+	if err != nil {
+		return err
+	}
+	if _, err := w.c.exec(`CREATE TEMP TABLE IF NOT EXISTS fork_seqs (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	if _, err := w.c.exec(`DELETE FROM temp.fork_seqs`); err != nil {
+		return err
+	}
+	// The seqs go as text: SQLite reads a BLOB given to json_each as JSONB.
+	_, err = w.c.exec(`INSERT INTO temp.fork_seqs(old, new) SELECT value, key FROM json_each(?)`, string(encoded))
+	return err
+}
+
+// fork creates a forked session and copies into it the records, and the file snapshots of
+// those records, it shares with its origin.
+func (w *writer) fork(op session.ForkSession) error {
+	from, err := w.sid(op.From)
+	if err != nil {
+		return err
+	}
+	if err := w.createSession(op.Info); err != nil {
+		return err
+	}
+	to := w.sids[op.Info.ID]
+	w.blocksInBatch = true
+	if err := w.mapForkSeqs(op.Seqs); err != nil {
+		return err
+	}
+	for _, copy := range forkCopies {
+		if _, err := w.c.exec(copy, from, to); err != nil {
+			return err
+		}
+	}
+	origin := op.Info.ForkedFrom
+	t := op.Tracker
+	_, err = w.c.exec(`UPDATE sessions SET forked_from = ?, forked_from_uuid = ?, message_count = ?,
+			input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?, context_tokens = ?
+		WHERE sid = ?`, origin.SessionID, origin.UUID, len(op.Seqs),
+		t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, to)
+	if err != nil {
+		return err
+	}
+	return w.copySnapshots(from, to)
+}
+
+// copySnapshots copies the file snapshots of session from taken at the records the fork
+// copies into session to. Their contents are blobs, shared.
+func (w *writer) copySnapshots(from, to int64) error {
+	var snapshots []int64
+	err := w.c.query(`SELECT s.fsid FROM file_snapshots s WHERE s.sid = ?1 AND s.message_uuid IN
+			(SELECT r.uuid FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ?1 AND r.seq = f.old)
+		ORDER BY s.fsid`, []any{from}, func(row []driver.Value) error {
+		snapshots = append(snapshots, row[0].(int64))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, fsid := range snapshots {
+		res, err := w.c.exec(`INSERT INTO file_snapshots(sid, id, message_uuid, root, is_update, created_at, extra)
+			SELECT ?, id, message_uuid, root, is_update, created_at, extra FROM file_snapshots WHERE fsid = ?`, to, fsid)
+		if err != nil {
+			return err
+		}
+		copied, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if _, err := w.c.exec(`INSERT INTO snapshot_files(fsid, path, state, hash, size, mode, blob_id, extra)
+			SELECT ?, path, state, hash, size, mode, blob_id, extra FROM snapshot_files WHERE fsid = ?`, copied, fsid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveHead records a rewind of a session's head.
+func (w *writer) moveHead(sid int64, op session.MoveHead) error {
+	if _, err := w.c.exec(`INSERT INTO rewinds(sid, at_seq, uuid, created_at) VALUES (?, ?, ?, ?)`,
+		sid, op.AtSeq, op.UUID, op.At.UnixMilli()); err != nil {
+		return err
+	}
+	_, err := w.c.exec(`UPDATE sessions SET branched = 1 WHERE sid = ?`, sid)
+	return err
+}

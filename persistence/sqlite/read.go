@@ -1,0 +1,192 @@
+package sqlite
+
+import (
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// LoadSession returns what a Session needs to continue id.
+func (s *Store) LoadSession(id string) (session.SessionState, error) {
+	var st session.SessionState
+	err := s.read(func(c *conn) error {
+		sid := int64(-1)
+		err := c.query(`SELECT sid, `+allInfo.sql()+` FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+			sid = row[0].(int64)
+			st.Info = allInfo.scan(row[1:])
+			st.Tracker = st.Info.Tokens
+			return nil
+		})
+		if err != nil {
+			return storageError("loading session "+id, err)
+		}
+		if sid < 0 {
+			return fmt.Errorf("%w: no session has id %q", session.ErrSessionNotFound, id)
+		}
+		err = c.query(`SELECT MAX(seq) FROM messages WHERE sid = ?`, []any{sid}, func(row []driver.Value) error {
+			if last, ok := row[0].(int64); ok {
+				st.NextSeq = last + 1
+			}
+			return nil
+		})
+		if err != nil {
+			return storageError("loading the last message of session "+id, err)
+		}
+		// The next message continues the main conversation, whatever sidechain came last.
+		return storageError("loading the head of session "+id, loadHead(c, sid, &st))
+	})
+	return st, err
+}
+
+// ScanMessages calls fn for each message of a session, in order, its blocks joined from
+// the blocks and blobs tables in one pass over the indexes.
+func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) error) error {
+	return s.ScanMessagesFrom(sessionID, 0, fn)
+}
+
+// ScanMessagesFrom is ScanMessages from message fromSeq on: the index finds the first of
+// them, so reading the tail of a long session costs what the tail holds.
+func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
+	return s.read(func(c *conn) error {
+		sid, err := lookupSID(c, sessionID)
+		if err != nil {
+			return notFound(sessionID, err)
+		}
+		return storageError("reading messages of session "+sessionID, scanFrom(c, sid, sessionID, fromSeq, math.MaxInt64, fn))
+	})
+}
+
+// scanFrom calls fn for each message of session sid from seq fromSeq to seq toSeq, in
+// order, its blocks joined from the blocks and blobs tables.
+func scanFrom(c *conn, sid int64, sessionID string, fromSeq, toSeq int64, fn func(*session.StoredMessage) error) error {
+	var m session.StoredMessage
+	current := int64(-1)
+	err := c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
+			m.provider, m.request_id, m.meta, m.extra, b.body, bl.data, m.is_sidechain, m.continues, b.idx
+		FROM messages m
+		LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
+		LEFT JOIN blobs bl ON bl.id = b.blob_id
+		WHERE m.sid = ? AND m.seq >= ? AND m.seq <= ? ORDER BY m.seq, b.idx`, []any{sid, fromSeq, toSeq}, func(row []driver.Value) error {
+		if seq, ok := row[0].(int64); !ok || seq != current {
+			if current >= 0 {
+				if err := fn(&m); err != nil {
+					return err
+				}
+			}
+			var err error
+			if m, err = scanMessageRow(row, sessionID, m.Blocks[:0]); err != nil {
+				return err
+			}
+			current = m.Seq
+		}
+		if body := asBytes(row[12]); body != nil {
+			m.Blocks = append(m.Blocks, body)
+		} else if data := asBytes(row[13]); data != nil {
+			m.Blocks = append(m.Blocks, data)
+		} else if row[16] != nil {
+			return fmt.Errorf("%w: block %v of message %d has no content: its blob is missing", session.ErrSessionCorrupt, row[16], m.Seq)
+		}
+		return nil
+	})
+	if err == nil && current >= 0 {
+		err = fn(&m)
+	}
+	return err
+}
+
+// scanMessageRow reads the message columns of a ScanMessages row; a column of the wrong
+// type (a damaged file) is ErrSessionCorrupt.
+func scanMessageRow(row []driver.Value, sessionID string, blocks [][]byte) (session.StoredMessage, error) {
+	d := rowDecoder{row: row}
+	m := session.StoredMessage{
+		Seq: d.integer(0, "seq"), UUID: d.text(1, "uuid"), ParentUUID: d.text(2, "parent_uuid"), SessionID: sessionID,
+		Type: d.text(3, "type"), Role: d.text(4, "role"), Turn: d.integer(5, "turn"), Status: d.text(6, "status"),
+		CreatedAt: time.UnixMilli(d.integer(7, "created_at")), Provider: d.text(8, "provider"), RequestID: d.text(9, "request_id"),
+		Meta: asBytes(row[10]), Extra: asBytes(row[11]), Blocks: blocks,
+		IsSidechain: d.integer(14, "is_sidechain") != 0, Continues: d.integer(15, "continues") != 0,
+	}
+	if len(d.bad) > 0 {
+		return m, fmt.Errorf("%w: the message at seq %v has unreadable columns: %s", session.ErrSessionCorrupt, row[0], strings.Join(d.bad, ", "))
+	}
+	return m, nil
+}
+
+// asBytes returns a BLOB or TEXT column's bytes, nil for NULL.
+func asBytes(v driver.Value) []byte {
+	switch v := v.(type) {
+	case []byte:
+		return v
+	case string:
+		return []byte(v)
+	}
+	return nil
+}
+
+// notFound turns a failed session lookup into ErrSessionNotFound when the session is
+// missing, and a storage error otherwise.
+func notFound(id string, err error) error {
+	if errors.Is(err, errUnknownSession) {
+		return fmt.Errorf("%w: no session has id %q", session.ErrSessionNotFound, id)
+	}
+	return storageError("finding session "+id, err)
+}
+
+// Turns returns a session's turns from the turn numbers stored on its messages, as
+// positions in its main conversation: sidechains and records that are not messages are
+// left out, and a record that continues the message before it takes that message's place.
+func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
+	turns := []session.Turn{}
+	err := s.read(func(c *conn) error {
+		sid, err := lookupSID(c, sessionID)
+		if err != nil {
+			return notFound(sessionID, err)
+		}
+		err = c.query(`SELECT turn, MIN(pos), MAX(pos) FROM (
+				SELECT turn, SUM(1 - continues) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) - 1 AS pos
+				FROM messages m WHERE sid = ? AND is_sidechain = 0 AND role != ''
+					AND NOT (status = 'interrupted' AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq)))
+			GROUP BY turn ORDER BY turn`,
+			[]any{sid}, func(row []driver.Value) error {
+				turns = append(turns, session.Turn{Index: row[0].(int64), StartIndex: row[1].(int64), EndIndex: row[2].(int64)})
+				return nil
+			})
+		return storageError("reading turns of session "+sessionID, err)
+	})
+	return turns, err
+}
+
+// MessageUUIDs returns the uuids of a session's messages and records.
+func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
+	uuids := map[string]struct{}{}
+	err := s.read(func(c *conn) error {
+		sid, err := lookupSID(c, sessionID)
+		if err != nil {
+			return notFound(sessionID, err)
+		}
+		err = c.query(`SELECT uuid FROM messages WHERE sid = ?`, []any{sid}, func(row []driver.Value) error {
+			uuids[row[0].(string)] = struct{}{}
+			return nil
+		})
+		return storageError("reading the records of session "+sessionID, err)
+	})
+	return uuids, err
+}
+
+// ToolUseTurn returns the turn of the message holding a session's tool_use block with the
+// given id.
+func (s *Store) ToolUseTurn(sessionID, toolUseID string) (turn int64, found bool, err error) {
+	err = s.read(func(c *conn) error {
+		return c.query(`SELECT m.turn FROM tool_uses t JOIN messages m ON m.sid = t.sid AND m.seq = t.seq
+			WHERE t.sid = (SELECT sid FROM sessions WHERE id = ?) AND t.tool_use_id = ?`,
+			[]any{sessionID, toolUseID}, func(row []driver.Value) error {
+				turn, found = row[0].(int64), true
+				return nil
+			})
+	})
+	return turn, found, storageError("looking up the turn of a tool use", err)
+}

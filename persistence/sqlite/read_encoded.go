@@ -1,0 +1,105 @@
+package sqlite
+
+import (
+	"database/sql/driver"
+	"fmt"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// ScanEncoded calls fn for each message of a session from seq fromSeq on, in order. A
+// message with a body comes as it (Encoded and MessageAt, beside Seq, Role, IsSidechain
+// and Continues); one without, still streaming, interrupted by a crash, copied by a fork or
+// a record that is not a message, comes whole as from ScanMessagesFrom; so does one
+// interrupted before it had a block, which readers leave out.
+func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
+	return s.read(func(c *conn) error {
+		sid, err := lookupSID(c, sessionID)
+		if err != nil {
+			return notFound(sessionID, err)
+		}
+		r := bodyReader{c: c, sid: sid, sessionID: sessionID}
+		err = c.query(`SELECT seq, body, layout, role, is_sidechain, continues, status FROM messages WHERE sid = ? AND seq >= ? ORDER BY seq`,
+			[]any{sid, fromSeq}, func(row []driver.Value) error {
+				m, err := r.message(row)
+				if err != nil {
+					return err
+				}
+				return fn(m)
+			})
+		return storageError("reading messages of session "+sessionID, err)
+	})
+}
+
+// bodyReader turns the rows of ScanEncoded's query into StoredMessages, reusing its
+// buffers between rows.
+type bodyReader struct {
+	c         *conn
+	sid       int64
+	sessionID string
+	m         session.StoredMessage
+	spans     []blockSpan
+	parts     [][]byte
+}
+
+// message reads one row of ScanEncoded's query.
+func (r *bodyReader) message(row []driver.Value) (*session.StoredMessage, error) {
+	d := rowDecoder{row: row}
+	seq, body := d.integer(0, "seq"), asBytes(row[1])
+	if body == nil {
+		return r.whole(seq)
+	}
+	role, side, cont := d.text(3, "role"), d.integer(4, "is_sidechain") != 0, d.integer(5, "continues") != 0
+	l, err := decodeLayout(asBytes(row[2]), len(body), r.spans)
+	if err != nil || len(d.bad) > 0 {
+		return nil, fmt.Errorf("%w: message %d of session %s has an unreadable body or columns", session.ErrSessionCorrupt, seq, r.sessionID)
+	}
+	r.spans = l.blocks
+	if len(l.blocks) == 0 && d.text(6, "status") == session.MessageInterrupted {
+		return r.whole(seq) // so that readers see it is empty and interrupted
+	}
+	m := &r.m
+	*m = session.StoredMessage{Seq: seq, Role: role, IsSidechain: side, Continues: cont, Encoded: r.parts[:0], MessageAt: l.messageAt}
+	at := 0
+	for _, span := range l.blocks {
+		if span.blob == 0 {
+			continue
+		}
+		data, err := r.blob(span.blob)
+		if err != nil {
+			return nil, err
+		}
+		m.Encoded = append(m.Encoded, body[at:span.at], session.AppendASCII(nil, data))
+		at = span.at
+	}
+	m.Encoded = append(m.Encoded, body[at:])
+	r.parts = m.Encoded
+	return m, nil
+}
+
+// blob returns the data of blob id.
+func (r *bodyReader) blob(id int64) ([]byte, error) {
+	var data []byte
+	err := r.c.query(`SELECT data FROM blobs WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+		data = asBytes(row[0])
+		return nil
+	})
+	if err == nil && data == nil {
+		err = fmt.Errorf("%w: blob %d of session %s is missing", session.ErrSessionCorrupt, id, r.sessionID)
+	}
+	return data, err
+}
+
+// whole reads message seq from its row and block rows: a message with no body.
+func (r *bodyReader) whole(seq int64) (*session.StoredMessage, error) {
+	var found *session.StoredMessage
+	err := scanFrom(r.c, r.sid, r.sessionID, seq, seq, func(m *session.StoredMessage) error {
+		r.m = *m
+		found = &r.m
+		return nil
+	})
+	if err == nil && found == nil {
+		err = fmt.Errorf("%w: message %d of session %s vanished while it was read", session.ErrSessionCorrupt, seq, r.sessionID)
+	}
+	return found, err
+}

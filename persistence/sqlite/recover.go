@@ -1,0 +1,56 @@
+package sqlite
+
+import (
+	"database/sql/driver"
+)
+
+// RecoveredSession is a session found open by a process that is gone (it crashed or was
+// killed), which opening the store marked interrupted.
+type RecoveredSession struct {
+	ID          string `json:"id"`
+	ProjectPath string `json:"projectPath"`
+	Title       string `json:"title"`
+	// InterruptedMessages is how many messages were still streaming; they are kept and
+	// marked interrupted, partial blocks included.
+	InterruptedMessages int64 `json:"interruptedMessages"`
+}
+
+// markInterrupted finds sessions that a process on this host held open, or was writing a
+// message of, when it died, and marks them, and their streaming messages, interrupted.
+// What had streamed stays, partial blocks included; nothing is completed or dropped. It
+// returns the sessions it marked.
+func markInterrupted(c *conn) ([]RecoveredSession, error) {
+	type orphan struct {
+		sid   int64
+		owner string
+		info  RecoveredSession
+	}
+	var found []orphan
+	err := c.query(`SELECT s.sid, s.owner, s.id, s.project_path, s.title,
+			(SELECT COUNT(*) FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming')
+		FROM sessions s
+		WHERE s.sid IN (SELECT sid FROM sessions WHERE is_open = 1 UNION SELECT sid FROM messages WHERE status = 'streaming')`, nil, func(row []driver.Value) error {
+		d := rowDecoder{row: row}
+		found = append(found, orphan{row[0].(int64), d.text(1, "owner"), RecoveredSession{
+			ID: d.text(2, "id"), ProjectPath: d.text(3, "project_path"), Title: d.text(4, "title"), InterruptedMessages: d.integer(5, "count"),
+		}})
+		return nil
+	})
+	if err != nil {
+		return nil, storageError("looking for interrupted sessions", err)
+	}
+	var recovered []RecoveredSession
+	for _, o := range found {
+		if ownerAlive(o.owner) {
+			continue
+		}
+		if _, err := c.exec(`UPDATE messages SET status = 'interrupted' WHERE sid = ? AND status = 'streaming'`, o.sid); err != nil {
+			return nil, storageError("marking interrupted messages", err)
+		}
+		if _, err := c.exec(`UPDATE sessions SET status = 'interrupted', is_open = 0 WHERE sid = ?`, o.sid); err != nil {
+			return nil, storageError("marking an interrupted session", err)
+		}
+		recovered = append(recovered, o.info)
+	}
+	return recovered, nil
+}

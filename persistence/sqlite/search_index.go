@@ -1,0 +1,82 @@
+package sqlite
+
+import (
+	"database/sql/driver"
+	"time"
+)
+
+// indexIdle is how long the writer must have had nothing to commit before it indexes
+// blocks for search in the background; while chunks stream, it never does.
+const indexIdle = 50 * time.Millisecond
+
+// indexSlice is how many blocks the writer indexes in one transaction, so that a batch of
+// Ops that arrives meanwhile waits for one slice at most (a few milliseconds).
+const indexSlice = 128
+
+// indexSliceStatements index the first indexSlice blocks noted in search_pending and
+// forget them (see searchBatchMigration).
+var indexSliceStatements = []string{
+	`INSERT INTO message_search(rowid, text)
+		SELECT bid, text FROM block_search_text
+		WHERE bid IN (SELECT bid FROM search_pending ORDER BY bid LIMIT ?)`,
+	`DELETE FROM search_pending WHERE bid IN (SELECT bid FROM search_pending ORDER BY bid LIMIT ?)`,
+}
+
+// indexBehind reports whether blocks are waiting to be indexed.
+func (w *writer) indexBehind() (bool, error) {
+	behind := false
+	err := w.c.query(`SELECT EXISTS (SELECT 1 FROM search_pending)`, nil, func(row []driver.Value) error {
+		behind = row[0] == int64(1)
+		return nil
+	})
+	return behind, err
+}
+
+// indexNextSlice indexes one slice of the blocks waiting for search in its own transaction
+// and reports whether more are waiting.
+func (w *writer) indexNextSlice() (more bool, err error) {
+	if _, err := w.c.exec("BEGIN IMMEDIATE"); err != nil {
+		return true, storageError("starting to index for search", err)
+	}
+	for _, stmt := range indexSliceStatements {
+		if _, err := w.c.exec(stmt, indexSlice); err != nil {
+			w.c.exec("ROLLBACK")
+			return true, storageError("indexing for search", err)
+		}
+	}
+	if _, err := w.c.exec("COMMIT"); err != nil {
+		w.c.exec("ROLLBACK")
+		return true, storageError("committing the search index", err)
+	}
+	more, err = w.indexBehind()
+	return more, storageError("reading the search queue", err)
+}
+
+// catchUpIndex waits until every block committed before the call is indexed for search,
+// so that a search finds everything written before it. It looks at the queue itself rather
+// than trusting what this writer knows: another process may have written blocks.
+func (w *writer) catchUpIndex() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closing {
+		return nil // the next process that searches indexes what is left
+	}
+	target := w.queued
+	w.indexWaiters++
+	defer func() { w.indexWaiters-- }()
+	w.indexPending, w.indexErr = true, nil
+	w.urge()
+	for (w.committed < target || w.indexPending) && w.err == nil && w.indexErr == nil && !w.stopped {
+		w.changed.Wait()
+	}
+	if w.indexErr != nil {
+		return w.indexErr
+	}
+	return w.status(w.committed, target)
+}
+
+// IndexForSearch waits until every block committed so far is indexed for search. A bulk
+// import calls it, so that the first search after it does not pay for the whole import.
+func (s *Store) IndexForSearch() error {
+	return s.w.catchUpIndex()
+}

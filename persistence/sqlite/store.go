@@ -1,0 +1,163 @@
+package sqlite
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// Store is the SQLite implementation of session.Store: one database file.
+type Store struct {
+	path string
+	w    *writer
+
+	mu      sync.Mutex
+	readers []*conn // idle read connections
+	closed  bool
+
+	recovered []RecoveredSession // what opening the store found interrupted
+}
+
+var _ session.Store = (*Store)(nil)
+
+// maxIdleReaders is how many read connections a store keeps open between reads.
+const maxIdleReaders = 4
+
+// DefaultPath returns where a store lives when no path is given: $SESSIONKEEP_DB, else
+// ~/.sessionkeep/sessions.db.
+func DefaultPath() (string, error) {
+	if p := os.Getenv("SESSIONKEEP_DB"); p != "" {
+		return p, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("%w: no store path given, SESSIONKEEP_DB is unset and the home directory is unknown: %v", session.ErrInvalidArgument, err)
+	}
+	return filepath.Join(home, ".sessionkeep", "sessions.db"), nil
+}
+
+// Open opens the store at path, creating the file (mode 0600, in a directory created
+// 0700) and its schema when they do not exist. Messages left streaming by a process that
+// is gone are marked interrupted.
+func Open(path string) (*Store, error) {
+	if err := createFile(path); err != nil {
+		return nil, err
+	}
+	c, err := openConn(path)
+	if err != nil {
+		return nil, err
+	}
+	recovered, err := setUp(c)
+	if err != nil {
+		c.close()
+		return nil, err
+	}
+	w, err := newWriter(c, path, processOwner())
+	if err != nil {
+		c.close()
+		return nil, err
+	}
+	return &Store{path: path, w: w, recovered: recovered}, nil
+}
+
+// setUp migrates the schema and recovers what a crash left unfinished, waiting out other
+// processes that open the store at the same time: both steps are safe to repeat.
+func setUp(c *conn) (recovered []RecoveredSession, err error) {
+	if err := retryBusy("migrating the schema", func() error { return migrate(c) }); err != nil {
+		return nil, err
+	}
+	err = retryBusy("recovering interrupted sessions", func() (err error) {
+		recovered, err = markInterrupted(c)
+		return err
+	})
+	return recovered, err
+}
+
+// Recovered returns the sessions that opening the store found left open by a process that
+// is gone, and marked interrupted.
+func (s *Store) Recovered() []RecoveredSession { return s.recovered }
+
+// createFile creates the database file with owner-only permissions; SQLite gives its WAL
+// and shared-memory files the same mode.
+func createFile(path string) error {
+	err := os.MkdirAll(filepath.Dir(path), 0o700)
+	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%w: the store's directory cannot be created: %v", session.ErrReadOnly, err)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: creating the store's directory: %v", session.ErrStorage, err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%w: %s cannot be opened for writing: %v", session.ErrReadOnly, path, err)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: opening %s: %v", session.ErrStorage, path, err)
+	}
+	return f.Close()
+}
+
+// Apply queues ops for the writer.
+func (s *Store) Apply(ops ...session.Op) { s.w.enqueue(ops) }
+
+// Sync waits until every Op queued so far is committed.
+func (s *Store) Sync() error { return s.w.sync() }
+
+// Flush waits until every Op queued so far is durable on disk.
+func (s *Store) Flush() error { return s.w.flush() }
+
+// TakeWriteError returns why queued writes are failing to commit, the first time it is
+// asked during a run of failures; nil after that, and while commits succeed.
+func (s *Store) TakeWriteError() error { return s.w.takeError() }
+
+// Close commits and syncs what is queued and closes the database. Closing twice is a no-op.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	readers := s.readers
+	s.readers = nil
+	s.mu.Unlock()
+	err := s.w.close()
+	for _, c := range readers {
+		err = errors.Join(err, c.close())
+	}
+	return err
+}
+
+// read runs fn on an idle read connection, opening one when none is idle.
+func (s *Store) read(fn func(c *conn) error) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return session.ErrStoreClosed
+	}
+	var c *conn
+	if n := len(s.readers); n > 0 {
+		c, s.readers = s.readers[n-1], s.readers[:n-1]
+	}
+	s.mu.Unlock()
+	if c == nil {
+		var err error
+		if c, err = openConn(s.path); err != nil {
+			return errors.Join(storeThere(s.path), err)
+		}
+	}
+	err := fn(c)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || len(s.readers) >= maxIdleReaders {
+		return errors.Join(err, c.close())
+	}
+	s.readers = append(s.readers, c)
+	return err
+}

@@ -1,0 +1,173 @@
+package sqlite
+
+import (
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// retryDelay is how long the writer waits before retrying a batch that failed for a reason
+// other than a lock (a full disk, a read-only file). The batch stays queued in memory
+// meanwhile; nothing is dropped.
+const retryDelay = 100 * time.Millisecond
+
+// closeAttempts is how many times Close tries to commit what is queued, once callers have
+// been told of a failure, before it gives up and reports the error.
+const closeAttempts = 3
+
+// failure is the writer's current run of failed commits.
+type failure struct {
+	count int
+	busy  backoff // started at the first failure of the run that was a lock
+}
+
+// note records a failed attempt and returns the error callers should be told now: a lock
+// is waited out in silence until busyBound, since other processes commit in milliseconds.
+func (f *failure) note(err error) error {
+	f.count++
+	if !isBusy(err) {
+		f.busy = backoff{}
+		return err
+	}
+	if f.busy.start.IsZero() {
+		f.busy = newBackoff()
+	}
+	if f.busy.expired() {
+		return busyError("committing", f.busy.start, err)
+	}
+	return nil
+}
+
+// withSuspects adds to an ErrBusy the processes that have sessions of the store open, one
+// of which most likely holds the lock; other errors, and nil, pass through. The query
+// reads, which the lock does not stop in WAL mode.
+func (w *writer) withSuspects(err error) error {
+	if err == nil || !errors.Is(err, session.ErrBusy) {
+		return err
+	}
+	var suspects []string
+	w.c.query(`SELECT DISTINCT owner FROM sessions WHERE is_open = 1 AND owner != ? LIMIT 5`, []any{w.owner},
+		func(row []driver.Value) error {
+			if owner, ok := row[0].(string); ok {
+				suspects = append(suspects, describeOwner(owner))
+			}
+			return nil
+		})
+	if len(suspects) == 0 {
+		return fmt.Errorf("%w; no other process has a session of the store open", err)
+	}
+	return fmt.Errorf("%w; processes with sessions of the store open: %s", err, strings.Join(suspects, ", "))
+}
+
+// describeOwner turns a session's owner (host:pid:start, see processOwner) into words.
+func describeOwner(owner string) string {
+	parts := strings.Split(owner, ":")
+	if len(parts) != 3 {
+		return owner
+	}
+	return "pid " + parts[1] + " on " + parts[0]
+}
+
+// wait is how long to wait before the next attempt.
+func (f *failure) wait() time.Duration {
+	if !f.busy.start.IsZero() {
+		return f.busy.next()
+	}
+	return retryDelay
+}
+
+// fail makes err, unless nil, what callers waiting on the writer are told. A run of
+// failures that follows a commit is new: takeError hands it out once.
+func (w *writer) fail(err error) {
+	if err == nil {
+		return
+	}
+	if w.err == nil {
+		w.errSeen = false
+	}
+	w.err = err
+}
+
+// takeError returns the error of the writer's current run of failures the first time it
+// is asked, and nil after that and while commits succeed: what an app shows its user once.
+func (w *writer) takeError() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil || w.errSeen {
+		return nil
+	}
+	w.errSeen = true
+	return w.err
+}
+
+// syncFile makes the file at path durable (fsync). A WAL that is not there holds nothing
+// to sync, as long as the database beside it is there.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return storeThere(strings.TrimSuffix(path, "-wal"))
+	}
+	if err != nil {
+		return fmt.Errorf("%w: opening %s to sync it: %v", session.ErrStorage, path, err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		sentinel := session.ErrStorage
+		if errors.Is(err, syscall.ENOSPC) {
+			sentinel = session.ErrDiskFull
+		}
+		return fmt.Errorf("%w: syncing %s: %v", sentinel, path, err)
+	}
+	return nil
+}
+
+// stillThere checks that the database file the writer opened is still at its path, and
+// not replaced by another file.
+func (w *writer) stillThere() error {
+	now, err := os.Stat(w.path)
+	switch {
+	case err == nil && os.SameFile(now, w.file):
+		return nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil // a folder that cannot be searched any more: the open file still takes writes
+	}
+	return fmt.Errorf("%w: %s was deleted or moved while the store was open", session.ErrStoreGone, w.path)
+}
+
+// storeThere checks that the database file db still exists.
+func storeThere(db string) error {
+	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %s was deleted or moved while the store was open", session.ErrStoreGone, db)
+	}
+	return nil
+}
+
+// errIndexLater says indexing met a lock and is to be tried again after a wait.
+var errIndexLater = errors.New("index later")
+
+// indexLockWait waits out a lock that kept a slice from being indexed, as commits do:
+// errIndexLater until busyBound, then the ErrBusy that searches waiting are given. Any other
+// error, or none, passes through and ends the wait.
+func (w *writer) indexLockWait(err error) error {
+	if !isBusy(err) {
+		w.indexBusy = backoff{}
+		return err
+	}
+	if w.indexBusy.start.IsZero() {
+		w.indexBusy = newBackoff()
+	}
+	if w.indexBusy.expired() {
+		err = busyError("indexing for search", w.indexBusy.start, err)
+		w.indexBusy = backoff{}
+		return err
+	}
+	time.Sleep(w.indexBusy.next())
+	return errIndexLater
+}
