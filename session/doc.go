@@ -3,7 +3,7 @@
 // tracker, and the live Session that records a conversation as it streams.
 //
 // A Session never touches disk itself. Everything it records becomes an Op handed to a
-// Store (declared here, implemented in package persistence), which applies Ops in order
+// Store (declared here, implemented in package persistence/sqlite), which applies Ops in order
 // and makes them durable in the background, so that ingesting a chunk never waits on disk.
 //
 // Blocks are kept as the exact JSON they arrived as; a block type sessionkeep does not know
