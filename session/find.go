@@ -88,7 +88,11 @@ func (m *Manager) Details(id string, prices Prices) (SessionDetails, error) {
 	if err := m.store.Sync(); err != nil {
 		return SessionDetails{}, err
 	}
-	d, err := m.store.SessionDetails(id)
+	info, err := m.stored(id)
+	if err != nil {
+		return SessionDetails{}, err
+	}
+	d, err := sessionUsage(m.store, info)
 	if err != nil {
 		return d, err
 	}

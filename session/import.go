@@ -197,7 +197,7 @@ func (s *Session) importTurn(r *Record, turnOfCall map[string]int64) (int64, err
 			}
 			return turn, nil
 		}
-		turn, found, err := s.mgr.store.ToolUseTurn(s.id, r.ParentToolUseID)
+		turn, found, err := toolUseTurn(s.mgr.store, s.id, r.ParentToolUseID)
 		if !found {
 			turn = s.lastTurn
 		}

@@ -76,7 +76,7 @@ func (m *Manager) MoveProject(from, to string) (int64, error) {
 	if from == to {
 		return 0, nil
 	}
-	n, err := m.store.CountProjectSessions(from)
+	n, err := countProjectSessions(m.store, from)
 	if err != nil || n == 0 {
 		return 0, err
 	}
@@ -104,12 +104,41 @@ func (m *Manager) mustExist(id string) error {
 	if err := m.store.Sync(); err != nil {
 		return err
 	}
+	_, err := m.stored(id)
+	return err
+}
+
+// stored returns the listing of session id; ErrSessionNotFound when the store holds none.
+func (m *Manager) stored(id string) (SessionInfo, error) {
+	if id == "" {
+		return SessionInfo{}, fmt.Errorf("%w: no session has id %q", ErrSessionNotFound, id)
+	}
 	found, err := m.store.FindSessions(id, 1)
 	if err != nil {
-		return err
+		return SessionInfo{}, err
 	}
 	if len(found) == 0 || found[0].ID != id {
-		return fmt.Errorf("%w: no session has id %q", ErrSessionNotFound, id)
+		return SessionInfo{}, fmt.Errorf("%w: no session has id %q", ErrSessionNotFound, id)
 	}
-	return nil
+	return found[0], nil
+}
+
+// countProjectSessions counts the sessions of projectPath and of the folders inside it,
+// archived ones included: the sessions MoveProject moves.
+func countProjectSessions(list Listing, projectPath string) (int64, error) {
+	all, err := list.ListSessions(ListFilter{IncludeArchived: true, Want: InfoProjectPath})
+	var n int64
+	for _, info := range all {
+		if inProject(info.ProjectPath, projectPath) {
+			n++
+		}
+	}
+	return n, err
+}
+
+// inProject reports whether path is projectPath or a folder inside it, with either
+// separator.
+func inProject(path, projectPath string) bool {
+	rest, ok := strings.CutPrefix(path, projectPath)
+	return ok && (rest == "" || rest[0] == '/' || rest[0] == '\\')
 }

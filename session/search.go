@@ -9,6 +9,12 @@ import (
 	"github.com/goccy/go-json"
 )
 
+// Searcher is a store's full-text index over the text of every session's messages.
+type Searcher interface {
+	// Search returns the messages whose text matches q, best first.
+	Search(q SearchQuery) ([]SearchHit, error)
+}
+
 // SearchQuery is a full-text search over the text of every session's messages.
 type SearchQuery struct {
 	Text        string    `json:"text"`

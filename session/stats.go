@@ -42,7 +42,7 @@ func (m *Manager) Stats(filter StatsFilter) (Stats, error) {
 	if err := m.store.Sync(); err != nil {
 		return Stats{}, err
 	}
-	rows, err := m.store.UsageByDay(filter)
+	rows, err := usageByDay(m.store, filter)
 	if err != nil {
 		return Stats{}, err
 	}

@@ -1,61 +1,29 @@
 package session
 
-import (
-	"time"
-)
+import "time"
 
-// Store keeps sessions. It is small on purpose, so that more than one implementation can
-// exist (SQLite now; PostgreSQL for hosts that outgrow one machine).
+// Store keeps sessions: every store interface a Manager needs, composed (as io.ReadWriter
+// composes io.Reader and io.Writer), so that more than one implementation can exist (SQLite
+// now; PostgreSQL for hosts that outgrow one machine) and be built and tested one interface
+// at a time.
 //
 // Apply must not wait on disk: it queues Ops, which the Store applies in order and makes
 // durable in the background within a bounded delay. Reads see every Op applied before them
 // once Sync has returned.
 type Store interface {
-	// Apply queues ops for writing, in order.
-	Apply(ops ...Op)
-	// Sync waits until every Op queued so far is committed and visible to reads.
-	Sync() error
-	// Flush waits until every Op queued so far is durable on disk.
-	Flush() error
-	// LoadSession returns what a Session needs to continue id; ErrSessionNotFound if none.
-	LoadSession(id string) (SessionState, error)
-	// ListSessions returns sessions newest first.
-	ListSessions(filter ListFilter) ([]SessionInfo, error)
-	// ScanMessages calls fn for each message of a session, in order. The message and its
-	// slices are valid only during the call.
-	ScanMessages(sessionID string, fn func(*StoredMessage) error) error
-	// Turns returns the turns of a session, in order.
-	Turns(sessionID string) ([]Turn, error)
+	MessageLog
+	Listing
+	Searcher
+	UsageLog
 	// Close flushes and closes the store.
 	Close() error
 	// ContextStore: token counts, summaries and compaction boundaries (contextstore.go).
 	ContextStore
-	// FindSessions returns up to limit sessions whose id starts with prefix, in id order.
-	FindSessions(prefix string, limit int) ([]SessionInfo, error)
-	// SessionDetails returns what SessionInfo lists of a session with its message counts
-	// and its token usage by model.
-	SessionDetails(id string) (SessionDetails, error)
-	// CountProjectSessions counts the sessions of projectPath and of the folders inside it.
-	CountProjectSessions(projectPath string) (int64, error)
 	// SessionIDByKey returns the id of the session of a hosted agent's key; "" when none.
 	SessionIDByKey(key string) (string, error)
 	// History returns the last limit entries (all when limit is 0) of a session's manual
 	// history, oldest first.
 	History(sessionID string, limit int) ([]HistoryEntry, error)
-	// ScanMessagesBackward calls fn for the messages of a session's main conversation (not
-	// its sidechains) from the last back to seq fromSeq, until fn returns false.
-	ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*StoredMessage) bool) error
-	// Search returns the messages whose text matches q, best first.
-	Search(q SearchQuery) ([]SearchHit, error)
-	// UsageByDay sums the usage of messages by day and model, in day then model order.
-	UsageByDay(filter StatsFilter) ([]UsageRow, error)
-	// ScanMessagesFrom is ScanMessages from message fromSeq on, found through the index.
-	ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*StoredMessage) error) error
-	// MessageUUIDs returns the uuids of a session's messages and records.
-	MessageUUIDs(sessionID string) (map[string]struct{}, error)
-	// ToolUseTurn returns the turn of the message holding a session's tool_use block with
-	// the given id; found is false when there is none.
-	ToolUseTurn(sessionID, toolUseID string) (turn int64, found bool, err error)
 
 	// Branched reports whether a session may hold records off the branch that ends at its
 	// newest main-chain record: it was rewound, or a record's parent is not the main-chain
@@ -70,13 +38,6 @@ type Store interface {
 	// FileContent returns the content stored for file path of the snapshot snapshotID of a
 	// session; nil when the snapshot holds no content for it.
 	FileContent(sessionID, snapshotID, path string) ([]byte, error)
-	// ScanEncoded calls fn for each message of a session from seq fromSeq on, in order,
-	// like ScanMessagesFrom, but a message the store keeps encoded may come with only Seq,
-	// Role, IsSidechain, Continues, Encoded and MessageAt set.
-	ScanEncoded(sessionID string, fromSeq int64, fn func(*StoredMessage) error) error
-	// ToolUseSeq returns the seq of the record of a session holding the tool_use block
-	// toolUseID, and whether there is one.
-	ToolUseSeq(sessionID, toolUseID string) (seq int64, found bool, err error)
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume

@@ -237,17 +237,3 @@ func (s *Store) listInfo(sel infoSelection, query string, args []any, what strin
 	})
 	return list, storageError(what, err)
 }
-
-// CountProjectSessions counts the sessions of projectPath and of the folders inside it.
-func (s *Store) CountProjectSessions(projectPath string) (int64, error) {
-	var n int64
-	err := s.read(func(c *conn) error {
-		return c.query(`SELECT COUNT(*) FROM sessions
-			WHERE project_path = ?1 OR substr(project_path, 1, length(?1) + 1) IN (?1 || '/', ?1 || '\')`,
-			[]any{projectPath}, func(row []driver.Value) error {
-				n = row[0].(int64)
-				return nil
-			})
-	})
-	return n, storageError("counting the sessions of "+projectPath, err)
-}

@@ -50,14 +50,19 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 }
 
 // ScanMessagesFrom is ScanMessages from message fromSeq on: the index finds the first of
-// them, so reading the tail of a long session costs what the tail holds.
+// them, so reading the tail of a long session costs what the tail holds. fn ends the scan
+// early by returning session.StopScan.
 func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
 	return s.read(func(c *conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
 		}
-		return storageError("reading messages of session "+sessionID, scanFrom(c, sid, sessionID, fromSeq, math.MaxInt64, fn))
+		err = scanFrom(c, sid, sessionID, fromSeq, math.MaxInt64, fn)
+		if errors.Is(err, session.StopScan) {
+			return nil
+		}
+		return storageError("reading messages of session "+sessionID, err)
 	})
 }
 
@@ -175,18 +180,4 @@ func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
 		return storageError("reading the records of session "+sessionID, err)
 	})
 	return uuids, err
-}
-
-// ToolUseTurn returns the turn of the message holding a session's tool_use block with the
-// given id.
-func (s *Store) ToolUseTurn(sessionID, toolUseID string) (turn int64, found bool, err error) {
-	err = s.read(func(c *conn) error {
-		return c.query(`SELECT m.turn FROM tool_uses t JOIN messages m ON m.sid = t.sid AND m.seq = t.seq
-			WHERE t.sid = (SELECT sid FROM sessions WHERE id = ?) AND t.tool_use_id = ?`,
-			[]any{sessionID, toolUseID}, func(row []driver.Value) error {
-				turn, found = row[0].(int64), true
-				return nil
-			})
-	})
-	return turn, found, storageError("looking up the turn of a tool use", err)
 }

@@ -24,7 +24,14 @@ type Store struct {
 	recovered []RecoveredSession // what opening the store found interrupted
 }
 
-var _ session.Store = (*Store)(nil)
+// Store implements each of the session package's store interfaces, and so their composition.
+var (
+	_ session.MessageLog = (*Store)(nil)
+	_ session.Listing    = (*Store)(nil)
+	_ session.Searcher   = (*Store)(nil)
+	_ session.UsageLog   = (*Store)(nil)
+	_ session.Store      = (*Store)(nil)
+)
 
 // maxIdleReaders is how many read connections a store keeps open between reads.
 const maxIdleReaders = 4

@@ -1,0 +1,51 @@
+package sqlite
+
+import (
+	"database/sql/driver"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// ScanUsage calls fn for the type, model and usage of each message filter selects. The
+// model is read out of the message's meta here, so that what is not a message's model
+// (meta that is not JSON, a model that is not a string) reads as none.
+func (s *Store) ScanUsage(f session.UsageFilter, fn func(*session.UsageRecord) error) error {
+	query := `SELECT m.type, CASE WHEN json_valid(CAST(m.meta AS TEXT)) THEN json_extract(CAST(m.meta AS TEXT), '$.model') END,
+			s.model, m.created_at, m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_creation_tokens
+		FROM messages m JOIN sessions s ON s.sid = m.sid WHERE 1`
+	var args []any
+	if f.SessionID != "" {
+		query += ` AND m.sid = (SELECT sid FROM sessions WHERE id = ?)`
+		args = append(args, f.SessionID)
+	}
+	if f.ProjectPath != "" {
+		query += ` AND s.project_path = ?`
+		args = append(args, f.ProjectPath)
+	}
+	if !f.Since.IsZero() {
+		query += ` AND m.created_at >= ?`
+		args = append(args, f.Since.UnixMilli())
+	}
+	if !f.Until.IsZero() {
+		query += ` AND m.created_at < ?`
+		args = append(args, f.Until.UnixMilli())
+	}
+	if f.WithUsage {
+		query += ` AND m.input_tokens + m.output_tokens + m.cache_read_tokens + m.cache_creation_tokens > 0`
+	}
+	err := s.read(func(c *conn) error {
+		return c.query(query, args, func(row []driver.Value) error {
+			d := rowDecoder{row: row}
+			model, _ := row[1].(string)
+			r := session.UsageRecord{
+				Type: d.text(0, "type"), Model: model, SessionModel: d.text(2, "model"),
+				CreatedAt: time.UnixMilli(d.integer(3, "created_at")),
+				Usage: session.Usage{InputTokens: d.integer(4, "input_tokens"), OutputTokens: d.integer(5, "output_tokens"),
+					CacheReadInputTokens: d.integer(6, "cache_read_tokens"), CacheCreationInputTokens: d.integer(7, "cache_creation_tokens")},
+			}
+			return fn(&r)
+		})
+	})
+	return storageError("reading the usage of messages", err)
+}

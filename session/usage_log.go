@@ -1,0 +1,37 @@
+package session
+
+import "time"
+
+// UsageLog reads what stored messages report of their cost: their type, the model they
+// name and their token usage. Session details and usage stats are sums over it, computed
+// in this package (usage_sums.go), so a backend only hands out the records.
+type UsageLog interface {
+	// ScanUsage calls fn for each message filter selects, in no particular order. The
+	// record is valid only during the call.
+	ScanUsage(filter UsageFilter, fn func(*UsageRecord) error) error
+}
+
+// UsageFilter selects the messages ScanUsage reads. Zero values mean no filter.
+type UsageFilter struct {
+	SessionID   string // the messages of this session only
+	ProjectPath string // the messages of the sessions of this project only
+	// Since and Until keep the messages created at Since or later and before Until.
+	Since, Until time.Time
+	// WithUsage lets a store skip the messages that report no usage, which the sums skip
+	// anyway: stats read only the others.
+	WithUsage bool
+}
+
+// UsageRecord is one stored message as usage sums read it.
+type UsageRecord struct {
+	Type         string
+	Model        string // the model the message's meta names, "" when it names none
+	SessionModel string // the model of the message's session
+	CreatedAt    time.Time
+	Usage
+}
+
+// reported reports whether the message reports any usage.
+func (u Usage) reported() bool {
+	return u.InputTokens+u.OutputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens > 0
+}
