@@ -1,0 +1,67 @@
+package sqlite
+
+import (
+	"testing"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// TestScanUsageSelectsByFilter holds ScanUsage to its filter: one session, one project,
+// a time range, and only the messages with usage; each record carries the model its meta
+// names and its session's model.
+func TestScanUsageSelectsByFilter(t *testing.T) {
+	s, _ := openTemp(t)
+	m := session.NewManager(s)
+	a := mustCreate(t, m, session.CreateOptions{ProjectPath: "/p1", Model: "claude-a"})
+	b := mustCreate(t, m, session.CreateOptions{ProjectPath: "/p2"})
+	before := time.Now()
+	for _, sess := range []*session.Session{a, b} {
+		if _, err := sess.AppendUserMessage([]byte(`"hello"`)); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []session.Chunk{
+			{Kind: session.ChunkMessageStart, ID: "m1", Model: "claude-named"},
+			{Kind: session.ChunkText, Text: "hi"},
+			{Kind: session.ChunkDone, StopReason: "end_turn", Usage: []byte(`{"input_tokens":10,"output_tokens":3}`)},
+		} {
+			if err := sess.Ingest(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	collect := func(f session.UsageFilter) []session.UsageRecord {
+		t.Helper()
+		var out []session.UsageRecord
+		if err := s.ScanUsage(f, func(r *session.UsageRecord) error { out = append(out, *r); return nil }); err != nil {
+			t.Fatalf("ScanUsage(%+v): %v", f, err)
+		}
+		return out
+	}
+
+	all := collect(session.UsageFilter{SessionID: a.ID()})
+	if len(all) != 2 || all[0].Type != session.TypeUser || all[0].Usage != (session.Usage{}) || all[1].Type != session.TypeAssistant {
+		t.Fatalf("session a = %+v, want its prompt and its answer", all)
+	}
+	if r := all[1]; r.Model != "claude-named" || r.SessionModel != "claude-a" || r.InputTokens != 10 || r.OutputTokens != 3 || r.CreatedAt.Before(before.Truncate(time.Millisecond)) {
+		t.Errorf("a's answer = %+v", r)
+	}
+	if got := collect(session.UsageFilter{WithUsage: true}); len(got) != 2 || got[0].Type != session.TypeAssistant || got[1].Type != session.TypeAssistant {
+		t.Errorf("WithUsage = %+v, want the two answers", got)
+	}
+	if got := collect(session.UsageFilter{ProjectPath: "/p2"}); len(got) != 2 || got[0].SessionModel != "" {
+		t.Errorf("project /p2 = %+v, want b's two messages", got)
+	}
+	if got := collect(session.UsageFilter{Until: before.Add(-time.Second)}); len(got) != 0 {
+		t.Errorf("until before the messages = %+v, want none", got)
+	}
+	if got := collect(session.UsageFilter{Since: before.Add(-time.Second), Until: time.Now().Add(time.Second)}); len(got) != 4 {
+		t.Errorf("since..until around the messages = %d records, want 4", len(got))
+	}
+	if got := collect(session.UsageFilter{SessionID: "no-such-session"}); len(got) != 0 {
+		t.Errorf("an unknown session = %+v, want none", got)
+	}
+}
