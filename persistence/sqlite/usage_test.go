@@ -11,11 +11,11 @@ import (
 // a time range, and only the messages with usage; each record carries the model its meta
 // names and its session's model.
 func TestScanUsageSelectsByFilter(t *testing.T) {
+	before := time.Now()
 	s, _ := openTemp(t)
 	m := session.NewManager(s)
 	a := mustCreate(t, m, session.CreateOptions{ProjectPath: "/p1", Model: "claude-a"})
 	b := mustCreate(t, m, session.CreateOptions{ProjectPath: "/p2"})
-	before := time.Now()
 	for _, sess := range []*session.Session{a, b} {
 		if _, err := sess.AppendUserMessage([]byte(`"hello"`)); err != nil {
 			t.Fatal(err)
