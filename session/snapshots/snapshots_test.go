@@ -1,4 +1,4 @@
-package session_test
+package snapshots_test
 
 import (
 	"crypto/sha256"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
+	"github.com/sessionkeep/sessionkeep/session/snapshots"
 )
 
 // writeFiles creates files (path → content) under dir.
@@ -49,9 +50,9 @@ func readTree(t *testing.T, dir string) map[string]string {
 
 func snapshotFiles(t *testing.T, s *session.Session, root string, paths ...string) session.FileSnapshot {
 	t.Helper()
-	snap, err := s.SnapshotFiles(paths, session.SnapshotOptions{Root: root})
+	snap, err := snapshots.Take(s, paths, snapshots.TakeOptions{Root: root})
 	if err != nil {
-		t.Fatalf("SnapshotFiles(%v): %v", paths, err)
+		t.Fatalf("Take(%v): %v", paths, err)
 	}
 	return snap
 }
@@ -59,7 +60,7 @@ func snapshotFiles(t *testing.T, s *session.Session, root string, paths ...strin
 func listSnapshots(t *testing.T, s *session.Session) []session.FileSnapshot {
 	t.Helper()
 	var list []session.FileSnapshot
-	if err := json.Unmarshal(sessiontest.Must(s.FileSnapshots("")), &list); err != nil {
+	if err := json.Unmarshal(sessiontest.Must(snapshots.List(s, "")), &list); err != nil {
 		t.Fatal(err)
 	}
 	return list
@@ -104,31 +105,31 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	restore := func(uuid string, opts session.RestoreOptions) (session.RestoreResult, map[string]string) {
+	restore := func(uuid string, opts snapshots.RestoreOptions) (snapshots.RestoreResult, map[string]string) {
 		t.Helper()
-		res, err := s.RestoreFiles(uuid, opts)
+		res, err := snapshots.Restore(s, uuid, opts)
 		if err != nil {
-			t.Fatalf("RestoreFiles(%s): %v", uuid, err)
+			t.Fatalf("Restore(%s): %v", uuid, err)
 		}
 		return res, readTree(t, opts.Into)
 	}
 	into := filepath.Join(t.TempDir(), "not", "yet")
-	res, got := restore(u1["uuid"].(string), session.RestoreOptions{Into: into})
+	res, got := restore(u1["uuid"].(string), snapshots.RestoreOptions{Into: into})
 	if !reflect.DeepEqual(got, map[string]string{"src/app.js": "v1", "README.md": "readme"}) ||
 		!reflect.DeepEqual(res.Written, []string{"README.md", "src/app.js"}) || len(res.LeftInPlace) != 0 {
 		t.Fatalf("restored at the first prompt: %v %+v", got, res)
 	}
 	// At the second prompt README.md is as the first snapshot left it.
-	_, got = restore(u2["uuid"].(string), session.RestoreOptions{Into: into})
+	_, got = restore(u2["uuid"].(string), snapshots.RestoreOptions{Into: into})
 	if !reflect.DeepEqual(got, map[string]string{"src/app.js": "v2", "src/new.js": "new", "README.md": "readme"}) {
 		t.Fatalf("restored at the second prompt: %v", got)
 	}
 	// Back at the first: new.js did not exist then. It is left in place unless asked.
-	res, got = restore(u1["uuid"].(string), session.RestoreOptions{Into: into})
+	res, got = restore(u1["uuid"].(string), snapshots.RestoreOptions{Into: into})
 	if got["src/new.js"] != "new" || !reflect.DeepEqual(res.LeftInPlace, []string{"src/new.js"}) {
 		t.Fatalf("a file deleted at the message was not left in place: %v %+v", got, res)
 	}
-	res, got = restore(u1["uuid"].(string), session.RestoreOptions{Into: into, RemoveDeleted: true})
+	res, got = restore(u1["uuid"].(string), snapshots.RestoreOptions{Into: into, RemoveDeleted: true})
 	if _, ok := got["src/new.js"]; ok || !reflect.DeepEqual(res.Removed, []string{"src/new.js"}) {
 		t.Fatalf("removeDeleted kept it: %v %+v", got, res)
 	}
@@ -138,7 +139,7 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 		t.Fatal(err)
 	}
 	u3 := sessiontest.Prompt(t, s, "another way")
-	_, got = restore(u3["uuid"].(string), session.RestoreOptions{Into: t.TempDir()})
+	_, got = restore(u3["uuid"].(string), snapshots.RestoreOptions{Into: t.TempDir()})
 	if !reflect.DeepEqual(got, map[string]string{"src/app.js": "v1", "README.md": "readme"}) {
 		t.Fatalf("restored on the new branch: %v", got)
 	}
@@ -146,7 +147,7 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 	// All of it survives a reopen.
 	id := s.ID()
 	s2 := e.Reopen(t).Open(t, id)
-	res, err := s2.RestoreFiles(u2["uuid"].(string), session.RestoreOptions{Into: t.TempDir()})
+	res, err := snapshots.Restore(s2, u2["uuid"].(string), snapshots.RestoreOptions{Into: t.TempDir()})
 	if err != nil || len(res.Written) != 3 {
 		t.Fatalf("after reopening: %+v %v", res, err)
 	}
@@ -166,7 +167,7 @@ func TestRestoreKeepsModeAndEmptyFiles(t *testing.T) {
 	u := sessiontest.Prompt(t, s, "go")
 	snapshotFiles(t, s, project, "run.sh", "empty")
 	into := t.TempDir()
-	if _, err := s.RestoreFiles(u["uuid"].(string), session.RestoreOptions{Into: into}); err != nil {
+	if _, err := snapshots.Restore(s, u["uuid"].(string), snapshots.RestoreOptions{Into: into}); err != nil {
 		t.Fatal(err)
 	}
 	if got := readTree(t, into); !reflect.DeepEqual(got, map[string]string{"run.sh": "#!/bin/sh\n", "empty": ""}) {
@@ -191,7 +192,7 @@ func TestRestoreRefusesPathsThatEscapeAndWritesNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			into := filepath.Join(outside, "into")
-			_, err := s.RestoreFiles(u["uuid"].(string), session.RestoreOptions{Into: into})
+			_, err := snapshots.Restore(s, u["uuid"].(string), snapshots.RestoreOptions{Into: into})
 			if !errors.Is(err, session.ErrPathEscape) {
 				t.Fatalf("restoring %q: %v, want ErrPathEscape", bad, err)
 			}
@@ -229,7 +230,7 @@ func TestRestoreRefusesSymlinksThatPointOut(t *testing.T) {
 			if err := os.Symlink(link.target(into), filepath.Join(into, link.at)); err != nil {
 				t.Fatal(err)
 			}
-			_, err := s.RestoreFiles(u["uuid"].(string), session.RestoreOptions{Into: into})
+			_, err := snapshots.Restore(s, u["uuid"].(string), snapshots.RestoreOptions{Into: into})
 			if !errors.Is(err, session.ErrPathEscape) {
 				t.Fatalf("err = %v, want ErrPathEscape", err)
 			}
@@ -248,7 +249,7 @@ func TestRestoreRefusesSymlinksThatPointOut(t *testing.T) {
 	if err := os.Symlink("real", filepath.Join(into, "etc")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RestoreFiles(u["uuid"].(string), session.RestoreOptions{Into: into}); err != nil {
+	if _, err := snapshots.Restore(s, u["uuid"].(string), snapshots.RestoreOptions{Into: into}); err != nil {
 		t.Fatal(err)
 	}
 	if got := readTree(t, filepath.Join(into, "real")); got["passwd"] != "mine" || got["keep"] != "k" {
@@ -276,17 +277,17 @@ func TestSnapshotRefusesWhatIsNotAFileInsideTheRoot(t *testing.T) {
 		{"leak", session.ErrPathEscape},
 		{"dir", session.ErrInvalidArgument},
 	} {
-		if _, err := s.SnapshotFiles([]string{"dir/x", c.path}, session.SnapshotOptions{Root: project}); !errors.Is(err, c.want) {
-			t.Errorf("SnapshotFiles(%q) = %v, want %v", c.path, err, c.want)
+		if _, err := snapshots.Take(s, []string{"dir/x", c.path}, snapshots.TakeOptions{Root: project}); !errors.Is(err, c.want) {
+			t.Errorf("Take(%q) = %v, want %v", c.path, err, c.want)
 		}
 	}
 	if n := len(listSnapshots(t, s)); n != 0 {
 		t.Fatalf("refused snapshots recorded %d", n)
 	}
-	if _, err := s.SnapshotFiles([]string{"x"}, session.SnapshotOptions{Root: project, MessageUUID: "nope"}); !errors.Is(err, session.ErrMessageNotFound) {
+	if _, err := snapshots.Take(s, []string{"x"}, snapshots.TakeOptions{Root: project, MessageUUID: "nope"}); !errors.Is(err, session.ErrMessageNotFound) {
 		t.Errorf("a snapshot of an unknown message: %v", err)
 	}
-	if _, err := e.Create(t).SnapshotFiles([]string{"x"}, session.SnapshotOptions{Root: project}); !errors.Is(err, session.ErrInvalidArgument) {
+	if _, err := snapshots.Take(e.Create(t), []string{"x"}, snapshots.TakeOptions{Root: project}); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("a snapshot in a session with no messages: %v", err)
 	}
 }
@@ -315,7 +316,7 @@ func TestPutFileSnapshotForImports(t *testing.T) {
 		t.Fatalf("the backed-up file without its content: %+v", f)
 	}
 	into := t.TempDir()
-	if _, err := s.RestoreFiles(u["uuid"].(string), session.RestoreOptions{Into: into}); !errors.Is(err, session.ErrBackupMissing) {
+	if _, err := snapshots.Restore(s, u["uuid"].(string), snapshots.RestoreOptions{Into: into}); !errors.Is(err, session.ErrBackupMissing) {
 		t.Fatalf("restoring a file whose backup was not imported: %v", err)
 	}
 	if got := readTree(t, into); len(got) != 0 {
@@ -344,7 +345,7 @@ func TestForkCarriesTheSnapshotsOfItsHistory(t *testing.T) {
 		t.Fatalf("the fork's snapshots: %+v", list)
 	}
 	into := t.TempDir()
-	if _, err := f.RestoreFiles(u1["uuid"].(string), session.RestoreOptions{Into: into}); err != nil {
+	if _, err := snapshots.Restore(f, u1["uuid"].(string), snapshots.RestoreOptions{Into: into}); err != nil {
 		t.Fatal(err)
 	}
 	if got := readTree(t, into); got["f"] != "one" {
