@@ -1,11 +1,37 @@
 package session
 
+import "time"
+
 // What the packages beside session (branches, snapshots, hosted) use of a Session: its
-// store, a point where everything recorded can be read, and where its records sit in its
-// tree.
+// store and clock, a way to record, a point where everything recorded can be read, where
+// its records sit in its tree, and what a hosted agent has not seen.
 
 // Store returns the store the session records into.
 func (s *Session) Store() Store { return s.mgr.store }
+
+// Now returns the time by the session's clock.
+func (s *Session) Now() time.Time { return s.mgr.now() }
+
+// Record queues ops for the store, in order, unless the session is closed
+// (ErrStoreClosed).
+func (s *Session) Record(ops ...Op) error {
+	if err := s.lock(); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	s.mgr.store.Apply(ops...)
+	return nil
+}
+
+// Unseen returns the seq of the first message a hosted agent has not seen (see
+// CommitCheckpoint) and how many messages were recorded from it on.
+func (s *Session) Unseen() (fromSeq, count int64, err error) {
+	if err := s.lock(); err != nil {
+		return 0, 0, err
+	}
+	defer s.mu.Unlock()
+	return s.seenSeq, s.nextSeq - s.seenSeq, nil
+}
 
 // Sync checkpoints the block streaming, if any, and waits until everything recorded so
 // far can be read from the store.
