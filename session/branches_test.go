@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -35,10 +36,10 @@ func turns(t *testing.T, s *session.Session) []session.Turn {
 	return sessiontest.Must(s.Turns())
 }
 
-func sessionTree(t *testing.T, s *session.Session) session.Tree {
+func sessionTree(t *testing.T, s *session.Session) branches.Tree {
 	t.Helper()
-	var tree session.Tree
-	if err := json.Unmarshal(sessiontest.Must(s.Tree()), &tree); err != nil {
+	var tree branches.Tree
+	if err := json.Unmarshal(sessiontest.Must(branches.ReadTree(s)), &tree); err != nil {
 		t.Fatal(err)
 	}
 	return tree

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -130,7 +131,7 @@ func toolPairs(t *testing.T, msgs []map[string]any) (calls, results []string) {
 }
 
 // offBranch returns the previews of the records of the tree off the head's branch.
-func offBranch(tree session.Tree) []string {
+func offBranch(tree branches.Tree) []string {
 	var off []string
 	for _, n := range tree.Nodes {
 		if !n.OnBranch {
