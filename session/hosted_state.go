@@ -2,26 +2,7 @@ package session
 
 import (
 	"fmt"
-	"time"
-
-	"github.com/goccy/go-json"
 )
-
-// HistoryEntry is one entry of the manual history of a stateless responder.
-type HistoryEntry struct {
-	Role    string    `json:"role"`
-	Content string    `json:"content"`
-	At      time.Time `json:"-"`
-}
-
-// MarshalJSON writes the time as envelopes do.
-func (e HistoryEntry) MarshalJSON() ([]byte, error) {
-	type plain HistoryEntry
-	return json.Marshal(struct {
-		plain
-		Timestamp string `json:"timestamp"`
-	}{plain(e), FormatTime(e.At)})
-}
 
 // HostedState is what a hosted agent keeps on its session: the last committed pubsub
 // checkpoint and the SDK's own session id.

@@ -39,12 +39,6 @@ type Store interface {
 	CountProjectSessions(projectPath string) (int64, error)
 	// SessionIDByKey returns the id of the session of a hosted agent's key; "" when none.
 	SessionIDByKey(key string) (string, error)
-	// History returns the last limit entries (all when limit is 0) of a session's manual
-	// history, oldest first.
-	History(sessionID string, limit int) ([]HistoryEntry, error)
-	// ScanMessagesBackward calls fn for the messages of a session's main conversation (not
-	// its sidechains) from the last back to seq fromSeq, until fn returns false.
-	ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*StoredMessage) bool) error
 	// Search returns the messages whose text matches q, best first.
 	Search(q SearchQuery) ([]SearchHit, error)
 	// UsageByDay sums the usage of messages by day and model, in day then model order.
@@ -67,9 +61,6 @@ type Store interface {
 	// FileSnapshots returns the file snapshots of a session in the order they were put,
 	// each with its files in path order, without their content.
 	FileSnapshots(sessionID string) ([]FileSnapshot, error)
-	// FileContent returns the content stored for file path of the snapshot snapshotID of a
-	// session; nil when the snapshot holds no content for it.
-	FileContent(sessionID, snapshotID, path string) ([]byte, error)
 	// ScanEncoded calls fn for each message of a session from seq fromSeq on, in order,
 	// like ScanMessagesFrom, but a message the store keeps encoded may come with only Seq,
 	// Role, IsSidechain, Continues, Encoded and MessageAt set.

@@ -30,9 +30,13 @@ func FormatMissedContext(s *session.Session, maxChars int) (MissedContext, error
 	if err := s.Sync(); err != nil {
 		return MissedContext{}, err
 	}
+	st, err := storeOf(s)
+	if err != nil {
+		return MissedContext{}, err
+	}
 	var lines []string
 	used := 0
-	err = s.Store().ScanMessagesBackward(s.ID(), from, func(m *session.StoredMessage) bool {
+	err = st.ScanMessagesBackward(s.ID(), from, func(m *session.StoredMessage) bool {
 		line := missedLine(m)
 		n := utf16Len(line)
 		if len(lines) > 0 {

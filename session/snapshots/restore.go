@@ -54,7 +54,11 @@ func Restore(s *session.Session, uuid string, opts RestoreOptions) (RestoreResul
 	if opts.Into == "" {
 		return RestoreResult{}, fmt.Errorf("%w: restoreFiles needs the folder to write into", session.ErrInvalidArgument)
 	}
-	files, err := filesAt(s, uuid)
+	st, err := storeOf(s)
+	if err != nil {
+		return RestoreResult{}, err
+	}
+	files, err := filesAt(s, st, uuid)
 	if err != nil {
 		return RestoreResult{}, err
 	}
@@ -74,7 +78,7 @@ func Restore(s *session.Session, uuid string, opts RestoreOptions) (RestoreResul
 		}
 		defer into.close()
 	}
-	return writeFiles(s, into, uuid, files, opts.RemoveDeleted)
+	return writeFiles(st, s.ID(), into, uuid, files, opts.RemoveDeleted)
 }
 
 // openInto opens the folder to restore into; nil when it does not exist yet, so that
@@ -88,7 +92,7 @@ func openInto(dir string) (*folder, error) {
 
 // filesAt returns the state of every file recorded at message uuid or before it on its
 // branch, the latest state of each path, in path order.
-func filesAt(s *session.Session, uuid string) ([]restoredFile, error) {
+func filesAt(s *session.Session, st Store, uuid string) ([]restoredFile, error) {
 	if err := s.Sync(); err != nil {
 		return nil, err
 	}
@@ -103,7 +107,7 @@ func filesAt(s *session.Session, uuid string) ([]restoredFile, error) {
 	for pos, uuid := range line {
 		position[uuid] = pos
 	}
-	snaps, err := s.Store().FileSnapshots(s.ID())
+	snaps, err := st.FileSnapshots(s.ID())
 	if err != nil {
 		return nil, err
 	}
@@ -158,14 +162,15 @@ func checkRestore(into *folder, files []restoredFile) error {
 	return nil
 }
 
-// writeFiles writes the checked files into the folder.
-func writeFiles(s *session.Session, into *folder, uuid string, files []restoredFile, removeDeleted bool) (RestoreResult, error) {
+// writeFiles writes the checked files of session id into the folder, their content read
+// from st.
+func writeFiles(st Store, id string, into *folder, uuid string, files []restoredFile, removeDeleted bool) (RestoreResult, error) {
 	res := RestoreResult{MessageUUID: uuid, Written: []string{}, Removed: []string{}, LeftInPlace: []string{}}
 	for _, f := range files {
 		name := filepath.FromSlash(f.Path)
 		switch {
 		case f.State == session.FilePresent:
-			content, err := s.Store().FileContent(s.ID(), f.snapshotID, f.Path)
+			content, err := st.FileContent(id, f.snapshotID, f.Path)
 			if err == nil && content == nil {
 				err = fmt.Errorf("%w: the content of %s is missing from the store", session.ErrBackupMissing, f.Path)
 			}

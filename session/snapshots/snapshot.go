@@ -127,7 +127,11 @@ func List(s *session.Session, uuid string) ([]byte, error) {
 	if err := s.Sync(); err != nil {
 		return nil, err
 	}
-	all, err := s.Store().FileSnapshots(s.ID())
+	st, err := storeOf(s)
+	if err != nil {
+		return nil, err
+	}
+	all, err := st.FileSnapshots(s.ID())
 	if err != nil {
 		return nil, err
 	}
