@@ -1,14 +1,12 @@
 package session_test
 
 import (
-	"encoding/json"
 	"errors"
 	"reflect"
 	"strconv"
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
-	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -34,15 +32,6 @@ func texts(t *testing.T, s *session.Session) []string {
 func turns(t *testing.T, s *session.Session) []session.Turn {
 	t.Helper()
 	return sessiontest.Must(s.Turns())
-}
-
-func sessionTree(t *testing.T, s *session.Session) branches.Tree {
-	t.Helper()
-	var tree branches.Tree
-	if err := json.Unmarshal(sessiontest.Must(branches.ReadTree(s)), &tree); err != nil {
-		t.Fatal(err)
-	}
-	return tree
 }
 
 func TestRewindStartsABranchAndSwitchesBack(t *testing.T) {
@@ -93,7 +82,7 @@ func TestRewindStartsABranchAndSwitchesBack(t *testing.T) {
 	}
 
 	// Nothing was deleted: the tree holds all six records, the two branches under a1.
-	tree := sessionTree(t, s)
+	tree := sessiontest.Tree(t, s)
 	if len(tree.Nodes) != 6 || *tree.Head != a2["uuid"] {
 		t.Fatalf("tree: %d nodes, head %v", len(tree.Nodes), *tree.Head)
 	}
@@ -179,7 +168,7 @@ func TestRewindInterruptsTheMessageStreaming(t *testing.T) {
 	if err := s.Rewind(u1["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
-	tree := sessionTree(t, s)
+	tree := sessiontest.Tree(t, s)
 	if got := tree.Nodes[1]; got.Status != session.MessageInterrupted || got.OnBranch || got.Preview != "half an ans" {
 		t.Fatalf("the reply cut off by the rewind: %+v", got)
 	}

@@ -150,7 +150,7 @@ func TestForkFromAnotherBranchAndRefusals(t *testing.T) {
 	if got := texts(t, f2); !reflect.DeepEqual(got, []string{"one", "first", "two", "second"}) {
 		t.Fatalf("the fork after reopening reads %q", got)
 	}
-	if tree := sessionTree(t, f2); len(tree.Nodes) != 4 || len(tree.Roots) != 1 {
+	if tree := sessiontest.Tree(t, f2); len(tree.Nodes) != 4 || len(tree.Roots) != 1 {
 		t.Fatalf("the fork's tree: %+v", tree)
 	}
 }

@@ -165,7 +165,7 @@ func TestRealTranscriptsKeepEveryParallelToolResult(t *testing.T) {
 			if len(calls) != c.calls || len(results) != c.results || !slices.Equal(calls[:len(results)], results) {
 				t.Fatalf("the conversation calls %d tools %v and answers %v; want %d calls and %d results, each in order", len(calls), calls, results, c.calls, c.results)
 			}
-			tree := sessionTree(t, s)
+			tree := sessiontest.Tree(t, s)
 			if got := offBranch(tree); !reflect.DeepEqual(got, c.offBranch) {
 				t.Fatalf("off the branch: %q, want %q", got, c.offBranch)
 			}
