@@ -1,9 +1,10 @@
 package hosted
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/goccy/go-json"
 
 	"github.com/sessionkeep/sessionkeep/session"
 )
