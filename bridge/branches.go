@@ -1,6 +1,9 @@
 package bridge
 
-import "github.com/sessionkeep/sessionkeep/native"
+import (
+	"github.com/sessionkeep/sessionkeep/native"
+	"github.com/sessionkeep/sessionkeep/session/branches"
+)
 
 // Branches: the session's tree, rewinding its head, forking it.
 func init() {
@@ -16,7 +19,7 @@ func tree(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	b, err := s.Tree()
+	b, err := branches.ReadTree(s)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -30,7 +33,7 @@ func treeAsync(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	return c.Promise(func() (native.Settler, error) {
-		b, err := s.Tree()
+		b, err := branches.ReadTree(s)
 		return func(sc *native.Scope) (native.Value, error) { return sc.StringFromBytes(b), nil }, err
 	})
 }

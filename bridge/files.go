@@ -3,6 +3,7 @@ package bridge
 import (
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/snapshots"
 )
 
 // File-history snapshots: taking them, listing them, restoring files from them. Reading
@@ -25,7 +26,7 @@ func snapshotFiles(c *native.Call) (native.Value, error) {
 	if err := decodeArg(c, 1, "paths", &paths); err != nil {
 		return native.Value{}, err
 	}
-	var opts session.SnapshotOptions
+	var opts snapshots.TakeOptions
 	if err := decodeArg(c, 2, "options", &opts); err != nil {
 		return native.Value{}, err
 	}
@@ -35,7 +36,7 @@ func snapshotFiles(c *native.Call) (native.Value, error) {
 		}
 	}
 	return c.Promise(func() (native.Settler, error) {
-		snap, err := s.SnapshotFiles(paths, opts)
+		snap, err := snapshots.Take(s, paths, opts)
 		return jsonSettler(snap, err)
 	})
 }
@@ -46,7 +47,7 @@ func fileSnapshotsSync(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	b, err := s.FileSnapshots(uuid)
+	b, err := snapshots.List(s, uuid)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -60,7 +61,7 @@ func fileSnapshotsAsync(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	return c.Promise(func() (native.Settler, error) {
-		b, err := s.FileSnapshots(uuid)
+		b, err := snapshots.List(s, uuid)
 		return func(sc *native.Scope) (native.Value, error) { return sc.StringFromBytes(b), nil }, err
 	})
 }
@@ -84,12 +85,12 @@ func restoreFiles(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	var opts session.RestoreOptions
+	var opts snapshots.RestoreOptions
 	if err := decodeArg(c, 2, "options", &opts); err != nil {
 		return native.Value{}, err
 	}
 	return c.Promise(func() (native.Settler, error) {
-		res, err := s.RestoreFiles(uuid, opts)
+		res, err := snapshots.Restore(s, uuid, opts)
 		return jsonSettler(res, err)
 	})
 }

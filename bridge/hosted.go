@@ -4,6 +4,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/hosted"
 )
 
 // Hosted agents (seed 001): sessions addressed by workspace:channel:handle, pubsub
@@ -17,7 +18,7 @@ func init() {
 	native.Register("clearSdkSession", sessionCall((*session.Session).ClearSDKSession))
 	native.Register("storeMessage", storeMessage)
 	native.Register("getHistory", getHistory)
-	native.Register("clearHistory", sessionCall((*session.Session).ClearHistory))
+	native.Register("clearHistory", sessionCall(hosted.ClearHistory))
 	native.Register("formatMissedContext", formatMissedContext)
 	native.Register("workspaceStorePath", workspaceStorePath)
 	native.Register("defaultStorePath", defaultStorePath)
@@ -43,7 +44,7 @@ func sessionByKey(c *native.Call) (native.Value, error) {
 	if err := decodeArg(c, 3, "options", &opts); err != nil {
 		return native.Value{}, err
 	}
-	if key, err = session.ParseKey(key, workspace); err != nil {
+	if key, err = hosted.ParseKey(key, workspace); err != nil {
 		return native.Value{}, err
 	}
 	s, err := h.sessions.ByKey(key, opts.Create, opts.CreateOptions)
@@ -83,7 +84,7 @@ func sessionStatus(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	status, err := s.Status()
+	status, err := hosted.Status(s)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -130,7 +131,7 @@ func storeMessage(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	return c.Undefined(), s.StoreMessage(role, content)
+	return c.Undefined(), hosted.StoreMessage(s, role, content)
 }
 
 // getHistory(session, limitJSON?) -> JSON of HistoryEntry[]
@@ -143,7 +144,7 @@ func getHistory(c *native.Call) (native.Value, error) {
 	if err := decodeArg(c, 1, "limit", &limit); err != nil {
 		return native.Value{}, err
 	}
-	entries, err := s.History(limit)
+	entries, err := hosted.History(s, limit)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -162,7 +163,7 @@ func formatMissedContext(c *native.Call) (native.Value, error) {
 	if err := decodeArg(c, 1, "options", &opts); err != nil {
 		return native.Value{}, err
 	}
-	mc, err := s.FormatMissedContext(opts.MaxChars)
+	mc, err := hosted.FormatMissedContext(s, opts.MaxChars)
 	if err != nil {
 		return native.Value{}, err
 	}

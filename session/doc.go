@@ -12,10 +12,11 @@
 //
 // Records link to their parent by parentUuid, so a session is a tree (tree.go); its head
 // is the main-chain record the next message follows, and reads follow the branch that ends
-// there (branches.go: Rewind, Fork). File-history snapshots (snapshots.go) are the one place
-// a Session touches files other than through its Store: SnapshotFiles reads the files an
-// agent works on and RestoreFiles writes them back, inside a folder it never leaves
-// (file_paths.go).
+// there (branches.go: Rewind, Fork); package branches lays the tree out for a history
+// view. File-history snapshots are records too (file_snapshot.go); taking them from the
+// files on disk and restoring them is package snapshots. What a hosted agent keeps beside
+// the conversation (manual history, missed context, keys) is package hosted; the packages
+// beside session reach a Session through parts.go.
 //
 // The context builder (context.go) rebuilds what goes to the model for each call within a
 // token budget: every message is counted once when it ends (counter.go), with cumulative

@@ -5,29 +5,6 @@ import (
 	"testing"
 )
 
-func TestParseKey(t *testing.T) {
-	cases := []struct {
-		key, workspace, want string
-		err                  error
-	}{
-		{"my-app:chat-a1b2:claude", "", "my-app:chat-a1b2:claude", nil},
-		{"chat-a1b2:claude", "my-app", "my-app:chat-a1b2:claude", nil},
-		{"my-app:chat-a1b2:claude", "my-app", "my-app:chat-a1b2:claude", nil},
-		{"chat-a1b2:claude", "", "", ErrWorkspaceRequired},
-		{":chat-a1b2:claude", "", "", ErrWorkspaceRequired},
-		{"other:chat:claude", "my-app", "", ErrInvalidArgument},
-		{"a:b:c:d", "", "", ErrInvalidArgument},
-		{"a::c", "", "", ErrInvalidArgument},
-		{"", "", "", ErrInvalidArgument},
-	}
-	for _, c := range cases {
-		got, err := ParseKey(c.key, c.workspace)
-		if got != c.want || !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
-			t.Errorf("ParseKey(%q, %q) = %q, %v; want %q, %v", c.key, c.workspace, got, err, c.want, c.err)
-		}
-	}
-}
-
 func TestPricesLookupByLongestPrefix(t *testing.T) {
 	read := 0.3
 	p := Prices{
@@ -87,23 +64,5 @@ func TestBlocksTextForMissedContext(t *testing.T) {
 	want := `Let me look. [tool_use grep {"q":"x"}] [tool_result error a.go:1 [image]] [document spec.pdf] [server_tool_use]`
 	if got := BlocksText(blocks); got != want {
 		t.Errorf("BlocksText =\n%s\nwant\n%s", got, want)
-	}
-}
-
-func TestCutUTF16CountsAsJavaScriptDoes(t *testing.T) {
-	for _, c := range []struct {
-		s    string
-		max  int
-		want string
-	}{
-		{"hello", 10, "hello"},
-		{"hello", 3, "he…"},
-		{"a🚀b", 3, "a…"}, // the rocket is two code units: it does not fit beside the ellipsis
-		{"a🚀b", 4, "a🚀…"},
-		{"abc", 1, "…"},
-	} {
-		if got := cutUTF16(c.s, c.max); got != c.want || utf16Len(got) > c.max {
-			t.Errorf("cutUTF16(%q, %d) = %q, want %q", c.s, c.max, got, c.want)
-		}
 	}
 }

@@ -21,9 +21,6 @@ type Store interface {
 	ContextStore
 	// SessionIDByKey returns the id of the session of a hosted agent's key; "" when none.
 	SessionIDByKey(key string) (string, error)
-	// History returns the last limit entries (all when limit is 0) of a session's manual
-	// history, oldest first.
-	History(sessionID string, limit int) ([]HistoryEntry, error)
 
 	// Branched reports whether a session may hold records off the branch that ends at its
 	// newest main-chain record: it was rewound, or a record's parent is not the main-chain
@@ -35,9 +32,6 @@ type Store interface {
 	// FileSnapshots returns the file snapshots of a session in the order they were put,
 	// each with its files in path order, without their content.
 	FileSnapshots(sessionID string) ([]FileSnapshot, error)
-	// FileContent returns the content stored for file path of the snapshot snapshotID of a
-	// session; nil when the snapshot holds no content for it.
-	FileContent(sessionID, snapshotID, path string) ([]byte, error)
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume

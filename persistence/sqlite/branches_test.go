@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/snapshots"
 )
 
 func TestForkSharesBlobsAndCopiesRows(t *testing.T) {
@@ -23,7 +24,7 @@ func TestForkSharesBlobsAndCopiesRows(t *testing.T) {
 	if _, err := a.AppendUserMessage([]byte(`[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]`)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SnapshotFiles(nil, session.SnapshotOptions{Root: t.TempDir()}); err != nil {
+	if _, err := snapshots.Take(a, nil, snapshots.TakeOptions{Root: t.TempDir()}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Sync(); err != nil {
@@ -137,7 +138,7 @@ func TestDeleteTakesSnapshotsAndRewindsButKeepsSharedBlobs(t *testing.T) {
 		var e struct{ UUID string }
 		json.Unmarshal(env, &e)
 		prompts = append(prompts, e.UUID)
-		if _, err := sess.SnapshotFiles([]string{"shared.txt"}, session.SnapshotOptions{Root: root}); err != nil {
+		if _, err := snapshots.Take(sess, []string{"shared.txt"}, snapshots.TakeOptions{Root: root}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -164,7 +165,7 @@ func TestDeleteTakesSnapshotsAndRewindsButKeepsSharedBlobs(t *testing.T) {
 		}
 	}
 	into := t.TempDir()
-	if _, err := b.RestoreFiles(prompts[1], session.RestoreOptions{Into: into}); err != nil {
+	if _, err := snapshots.Restore(b, prompts[1], snapshots.RestoreOptions{Into: into}); err != nil {
 		t.Fatalf("the other session's snapshot lost its shared content: %v", err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(into, "shared.txt")); string(got) != "the same content" {

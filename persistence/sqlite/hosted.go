@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/hosted"
 )
 
 // errStopScan ends a scan early, as the caller asked.
@@ -25,8 +26,8 @@ func (s *Store) SessionIDByKey(key string) (string, error) {
 
 // History returns the last limit entries (all when limit is 0) of a session's manual
 // history, oldest first.
-func (s *Store) History(sessionID string, limit int) ([]session.HistoryEntry, error) {
-	entries := []session.HistoryEntry{}
+func (s *Store) History(sessionID string, limit int) ([]hosted.HistoryEntry, error) {
+	entries := []hosted.HistoryEntry{}
 	err := s.read(func(c *conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
@@ -39,7 +40,7 @@ func (s *Store) History(sessionID string, limit int) ([]session.HistoryEntry, er
 		err = c.query(`SELECT role, content, created_at FROM history WHERE sid = ? ORDER BY hid DESC LIMIT ?`, []any{sid, n},
 			func(row []driver.Value) error {
 				d := rowDecoder{row: row}
-				entries = append(entries, session.HistoryEntry{Role: d.text(0, "role"), Content: d.text(1, "content"), At: time.UnixMilli(d.integer(2, "created_at")).UTC()})
+				entries = append(entries, hosted.HistoryEntry{Role: d.text(0, "role"), Content: d.text(1, "content"), At: time.UnixMilli(d.integer(2, "created_at")).UTC()})
 				return nil
 			})
 		return storageError("reading the history of session "+sessionID, err)

@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/hosted"
+	"github.com/sessionkeep/sessionkeep/session/snapshots"
 )
 
 // Store is the SQLite implementation of session.Store: one database file.
@@ -31,6 +33,12 @@ var (
 	_ session.Searcher   = (*Store)(nil)
 	_ session.UsageLog   = (*Store)(nil)
 	_ session.Store      = (*Store)(nil)
+)
+
+// The stores of the packages beside session, which a Store implements on the same value.
+var (
+	_ snapshots.Store = (*Store)(nil)
+	_ hosted.Store    = (*Store)(nil)
 )
 
 // maxIdleReaders is how many read connections a store keeps open between reads.

@@ -1,4 +1,4 @@
-package session
+package snapshots
 
 import (
 	"crypto/rand"
@@ -10,9 +10,11 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// RestoreOptions say where RestoreFiles writes.
+// RestoreOptions say where Restore writes.
 type RestoreOptions struct {
 	// Into is the folder the files are written into, created when missing. Nothing is ever
 	// written outside it.
@@ -22,7 +24,7 @@ type RestoreOptions struct {
 	RemoveDeleted bool `json:"removeDeleted"`
 }
 
-// RestoreResult says what RestoreFiles did, each list in path order.
+// RestoreResult says what Restore did, each list in path order.
 type RestoreResult struct {
 	MessageUUID string   `json:"messageUuid"`
 	Written     []string `json:"written"`     // files written with their content at the message
@@ -30,29 +32,33 @@ type RestoreResult struct {
 	LeftInPlace []string `json:"leftInPlace"` // files deleted at the message, still in Into
 }
 
-// restoredFile is one file RestoreFiles puts back: the latest state recorded for its path.
+// restoredFile is one file Restore puts back: the latest state recorded for its path.
 type restoredFile struct {
-	SnapshotFile
+	session.SnapshotFile
 	snapshotID string
 	exists     fs.FileInfo // what the path holds in Into now
 }
 
-// RestoreFiles puts the files back as they were at message uuid, into opts.Into. The state
+// Restore puts the files back as they were at message uuid, into opts.Into. The state
 // of a file at a message is the latest one recorded for its path by the snapshots of that
 // message and of the messages before it on its branch (its ancestors), so a snapshot need
 // only hold the files that changed. A file deleted at the message is removed from Into only
 // with RemoveDeleted, and only when it is a file or a link, never a folder.
 //
 // Every path is checked before anything is written: a path that is absolute, has "..", or
-// leads through a symbolic link out of Into is ErrPathEscape, and a present file whose
-// content was never stored is ErrBackupMissing; either way nothing is written. Each file is
+// leads through a symbolic link out of Into is session.ErrPathEscape, and a present file whose
+// content was never stored is session.ErrBackupMissing; either way nothing is written. Each file is
 // written whole (to a temporary file renamed over it), so a failure while writing (a full
 // disk) leaves the files before it restored and the others as they were.
-func (s *Session) RestoreFiles(uuid string, opts RestoreOptions) (RestoreResult, error) {
+func Restore(s *session.Session, uuid string, opts RestoreOptions) (RestoreResult, error) {
 	if opts.Into == "" {
-		return RestoreResult{}, fmt.Errorf("%w: restoreFiles needs the folder to write into", ErrInvalidArgument)
+		return RestoreResult{}, fmt.Errorf("%w: restoreFiles needs the folder to write into", session.ErrInvalidArgument)
 	}
-	files, err := s.filesAt(uuid)
+	st, err := storeOf(s)
+	if err != nil {
+		return RestoreResult{}, err
+	}
+	files, err := filesAt(s, st, uuid)
 	if err != nil {
 		return RestoreResult{}, err
 	}
@@ -72,7 +78,7 @@ func (s *Session) RestoreFiles(uuid string, opts RestoreOptions) (RestoreResult,
 		}
 		defer into.close()
 	}
-	return s.writeFiles(into, uuid, files, opts.RemoveDeleted)
+	return writeFiles(st, s.ID(), into, uuid, files, opts.RemoveDeleted)
 }
 
 // openInto opens the folder to restore into; nil when it does not exist yet, so that
@@ -86,23 +92,22 @@ func openInto(dir string) (*folder, error) {
 
 // filesAt returns the state of every file recorded at message uuid or before it on its
 // branch, the latest state of each path, in path order.
-func (s *Session) filesAt(uuid string) ([]restoredFile, error) {
-	if err := s.readable(); err != nil {
+func filesAt(s *session.Session, st Store, uuid string) ([]restoredFile, error) {
+	if err := s.Sync(); err != nil {
 		return nil, err
 	}
-	t, err := s.loadTree()
+	line, err := s.Lineage(uuid)
 	if err != nil {
 		return nil, err
 	}
-	at := t.find(uuid)
-	if at < 0 {
-		return nil, fmt.Errorf("%w: session %s has no message %q to restore files at", ErrMessageNotFound, s.id, uuid)
+	if line == nil {
+		return nil, fmt.Errorf("%w: session %s has no message %q to restore files at", session.ErrMessageNotFound, s.ID(), uuid)
 	}
 	position := map[string]int{}
-	for pos, i := range t.lineage(at) {
-		position[t.links[i].UUID] = pos
+	for pos, uuid := range line {
+		position[uuid] = pos
 	}
-	snaps, err := s.mgr.store.FileSnapshots(s.id)
+	snaps, err := st.FileSnapshots(s.ID())
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +126,7 @@ func (s *Session) filesAt(uuid string) ([]restoredFile, error) {
 		}
 	}
 	if !found {
-		return nil, fmt.Errorf("%w: no file snapshot was taken at message %s or before it on its branch", ErrSnapshotNotFound, uuid)
+		return nil, fmt.Errorf("%w: no file snapshot was taken at message %s or before it on its branch", session.ErrSnapshotNotFound, uuid)
 	}
 	files := make([]restoredFile, 0, len(latest))
 	for _, f := range latest {
@@ -141,8 +146,8 @@ func checkRestore(into *folder, files []restoredFile) error {
 			return err
 		}
 		f.Path = clean
-		if f.State == FilePresent && !f.BackedUp {
-			return fmt.Errorf("%w: the snapshot holds no content for %s, so it cannot be restored; nothing was written", ErrBackupMissing, f.Path)
+		if f.State == session.FilePresent && !f.BackedUp {
+			return fmt.Errorf("%w: the snapshot holds no content for %s, so it cannot be restored; nothing was written", session.ErrBackupMissing, f.Path)
 		}
 		if into == nil {
 			continue
@@ -150,23 +155,24 @@ func checkRestore(into *folder, files []restoredFile) error {
 		if f.exists, err = into.check(f.Path); err != nil {
 			return err
 		}
-		if f.State == FilePresent && f.exists != nil && f.exists.IsDir() {
-			return fmt.Errorf("%w: %s is a folder in %s; the snapshot has a file there", ErrFileAccess, f.Path, into.dir)
+		if f.State == session.FilePresent && f.exists != nil && f.exists.IsDir() {
+			return fmt.Errorf("%w: %s is a folder in %s; the snapshot has a file there", session.ErrFileAccess, f.Path, into.dir)
 		}
 	}
 	return nil
 }
 
-// writeFiles writes the checked files into the folder.
-func (s *Session) writeFiles(into *folder, uuid string, files []restoredFile, removeDeleted bool) (RestoreResult, error) {
+// writeFiles writes the checked files of session id into the folder, their content read
+// from st.
+func writeFiles(st Store, id string, into *folder, uuid string, files []restoredFile, removeDeleted bool) (RestoreResult, error) {
 	res := RestoreResult{MessageUUID: uuid, Written: []string{}, Removed: []string{}, LeftInPlace: []string{}}
 	for _, f := range files {
 		name := filepath.FromSlash(f.Path)
 		switch {
-		case f.State == FilePresent:
-			content, err := s.mgr.store.FileContent(s.id, f.snapshotID, f.Path)
+		case f.State == session.FilePresent:
+			content, err := st.FileContent(id, f.snapshotID, f.Path)
 			if err == nil && content == nil {
-				err = fmt.Errorf("%w: the content of %s is missing from the store", ErrBackupMissing, f.Path)
+				err = fmt.Errorf("%w: the content of %s is missing from the store", session.ErrBackupMissing, f.Path)
 			}
 			if err == nil {
 				err = into.write(name, content, fs.FileMode(f.Mode))
@@ -178,7 +184,7 @@ func (s *Session) writeFiles(into *folder, uuid string, files []restoredFile, re
 		case f.exists == nil:
 		case removeDeleted && !f.exists.IsDir():
 			if err := into.root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return res, fmt.Errorf("%w: removing %s: %v", ErrFileAccess, f.Path, err)
+				return res, fmt.Errorf("%w: removing %s: %v", session.ErrFileAccess, f.Path, err)
 			}
 			res.Removed = append(res.Removed, f.Path)
 		default:
@@ -195,7 +201,7 @@ func (f *folder) write(name string, content []byte, mode fs.FileMode) error {
 		mode = 0o644
 	}
 	fail := func(err error) error {
-		return fmt.Errorf("%w: writing %s: %v", ErrFileAccess, filepath.ToSlash(name), err)
+		return fmt.Errorf("%w: writing %s: %v", session.ErrFileAccess, filepath.ToSlash(name), err)
 	}
 	if dir := filepath.Dir(name); dir != "." {
 		if err := f.root.MkdirAll(dir, 0o755); err != nil {

@@ -1,7 +1,8 @@
-package session
+package branches
 
 import (
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // Tree is a session's records as a tree, for a history view: every record once, in the
@@ -37,22 +38,18 @@ type TreeNode struct {
 	ParentToolUseID string `json:"parentToolUseId,omitempty"`
 }
 
-// Tree returns the session's tree as JSON.
-func (s *Session) Tree() ([]byte, error) {
-	if err := s.readable(); err != nil {
+// ReadTree returns the session's tree as JSON.
+func ReadTree(s *session.Session) ([]byte, error) {
+	if err := s.Sync(); err != nil {
 		return nil, err
 	}
-	head, err := s.Head()
+	t, err := s.TreeShape()
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.loadTree()
-	if err != nil {
-		return nil, err
-	}
-	view := t.view(t.find(head))
-	err = s.mgr.store.ScanMessages(s.id, func(m *StoredMessage) error {
-		if i := t.indexOfSeq(m.Seq, len(t.links)); i >= 0 {
+	view := newView(t)
+	err = s.Store().ScanMessages(s.ID(), func(m *session.StoredMessage) error {
+		if i := t.IndexOfSeq(m.Seq); i >= 0 {
 			view.Nodes[i].describe(m)
 		}
 		return nil
@@ -63,33 +60,32 @@ func (s *Session) Tree() ([]byte, error) {
 	return json.Marshal(view)
 }
 
-// view lays the tree out as a Tree whose head is the record at index head.
-func (t *tree) view(head int) Tree {
-	v := Tree{Roots: []string{}, Nodes: make([]TreeNode, len(t.links))}
-	on := t.branch(head)
-	for i, l := range t.links {
+// newView lays the tree out as a Tree.
+func newView(t session.TreeShape) Tree {
+	v := Tree{Roots: []string{}, Nodes: make([]TreeNode, len(t.Links))}
+	for i, l := range t.Links {
 		n := &v.Nodes[i]
 		*n = TreeNode{UUID: l.UUID, Type: l.Type, Role: l.Role, Turn: l.Turn, Children: []string{},
-			IsHead: i == head, OnBranch: on[i], IsSidechain: l.IsSidechain}
+			IsHead: i == t.Head, OnBranch: t.OnBranch[i], IsSidechain: l.IsSidechain}
 		if l.ParentUUID != "" {
-			n.ParentUUID = &t.links[i].ParentUUID
+			n.ParentUUID = &t.Links[i].ParentUUID
 		}
-		if p := t.parent[i]; p >= 0 {
+		if p := t.Parent[i]; p >= 0 {
 			v.Nodes[p].Children = append(v.Nodes[p].Children, l.UUID)
 		} else {
 			v.Roots = append(v.Roots, l.UUID)
 		}
 	}
-	if head >= 0 {
-		v.Head = &t.links[head].UUID
+	if t.Head >= 0 {
+		v.Head = &t.Links[t.Head].UUID
 	}
 	return v
 }
 
 // describe fills in what a node shows of its record beside its place in the tree.
-func (n *TreeNode) describe(m *StoredMessage) {
+func (n *TreeNode) describe(m *session.StoredMessage) {
 	n.Status = m.Status
-	n.Timestamp = FormatTime(m.CreatedAt)
+	n.Timestamp = session.FormatTime(m.CreatedAt)
 	n.Preview = preview(m.Blocks)
 	if m.IsSidechain {
 		var side struct {

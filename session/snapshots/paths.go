@@ -1,4 +1,4 @@
-package session
+package snapshots
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // Snapshot paths are relative to the folder the files were read from, slash-separated
@@ -15,10 +17,10 @@ import (
 // into any folder and never outside it.
 
 // snapshotPath returns the snapshot path of the file p, given absolute or relative to
-// root; ErrPathEscape when it is not inside root.
+// root; session.ErrPathEscape when it is not inside root.
 func snapshotPath(root, p string) (string, error) {
 	if p == "" || strings.ContainsRune(p, 0) {
-		return "", fmt.Errorf("%w: %q is not a file path", ErrInvalidArgument, p)
+		return "", fmt.Errorf("%w: %q is not a file path", session.ErrInvalidArgument, p)
 	}
 	abs := p
 	if !filepath.IsAbs(abs) {
@@ -26,7 +28,7 @@ func snapshotPath(root, p string) (string, error) {
 	}
 	rel, err := filepath.Rel(root, filepath.Clean(abs))
 	if err != nil || !filepath.IsLocal(rel) {
-		return "", fmt.Errorf("%w: %s is not inside %s", ErrPathEscape, p, root)
+		return "", fmt.Errorf("%w: %s is not inside %s", session.ErrPathEscape, p, root)
 	}
 	return filepath.ToSlash(rel), nil
 }
@@ -35,7 +37,7 @@ func snapshotPath(root, p string) (string, error) {
 // as named or as it really is) or relative to the folder.
 func (f *folder) snapshotPath(p string) (string, error) {
 	rel, err := snapshotPath(f.dir, p)
-	if errors.Is(err, ErrPathEscape) && filepath.IsAbs(p) && f.real != f.dir {
+	if errors.Is(err, session.ErrPathEscape) && filepath.IsAbs(p) && f.real != f.dir {
 		rel, err = snapshotPath(f.real, p)
 	}
 	return rel, err
@@ -45,7 +47,7 @@ func (f *folder) snapshotPath(p string) (string, error) {
 // separated, with no ".." element, no drive or backslash. It returns the path cleaned.
 func localPath(p string) (string, error) {
 	escape := func(why string) (string, error) {
-		return "", fmt.Errorf("%w: snapshot path %q %s; restoreFiles writes only inside the folder it is given", ErrPathEscape, p, why)
+		return "", fmt.Errorf("%w: snapshot path %q %s; restoreFiles writes only inside the folder it is given", session.ErrPathEscape, p, why)
 	}
 	switch {
 	case p == "" || strings.ContainsRune(p, 0):
@@ -85,20 +87,20 @@ type folder struct {
 func openFolder(dir string, create bool) (*folder, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFileAccess, err)
+		return nil, fmt.Errorf("%w: %v", session.ErrFileAccess, err)
 	}
 	if create {
 		if err := os.MkdirAll(abs, 0o755); err != nil {
-			return nil, fmt.Errorf("%w: creating %s: %v", ErrFileAccess, abs, err)
+			return nil, fmt.Errorf("%w: creating %s: %v", session.ErrFileAccess, abs, err)
 		}
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrFileAccess, abs, err)
+		return nil, fmt.Errorf("%w: %s: %v", session.ErrFileAccess, abs, err)
 	}
 	root, err := os.OpenRoot(real)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrFileAccess, abs, err)
+		return nil, fmt.Errorf("%w: %s: %v", session.ErrFileAccess, abs, err)
 	}
 	return &folder{dir: abs, real: real, root: root}, nil
 }
@@ -108,8 +110,8 @@ func (f *folder) close() { f.root.Close() }
 // check makes sure the snapshot path p stays inside the folder on disk: every symbolic link
 // met on the way, the last element's included, must be relative and lead to a place
 // inside. It returns what p names now, nil when nothing does. A link that points out is
-// ErrPathEscape; anything on the way that cannot hold p (a file where a folder must be)
-// is ErrFileAccess.
+// session.ErrPathEscape; anything on the way that cannot hold p (a file where a folder must be)
+// is session.ErrFileAccess.
 func (f *folder) check(p string) (fs.FileInfo, error) {
 	fi, err := f.walk(p)
 	if err != nil {
@@ -118,9 +120,9 @@ func (f *folder) check(p string) (fs.FileInfo, error) {
 	// os.Root, which does the reading and writing, must agree that p stays inside.
 	if _, err := f.root.Lstat(filepath.FromSlash(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		if errors.Is(err, fs.ErrPermission) {
-			return nil, fmt.Errorf("%w: %s: %v", ErrFileAccess, p, err)
+			return nil, fmt.Errorf("%w: %s: %v", session.ErrFileAccess, p, err)
 		}
-		return nil, fmt.Errorf("%w: %s leads outside %s: %v", ErrPathEscape, p, f.dir, err)
+		return nil, fmt.Errorf("%w: %s leads outside %s: %v", session.ErrPathEscape, p, f.dir, err)
 	}
 	return fi, nil
 }
@@ -137,21 +139,21 @@ func (f *folder) walk(p string) (fs.FileInfo, error) {
 			return nil, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrFileAccess, p, err)
+			return nil, fmt.Errorf("%w: %s: %v", session.ErrFileAccess, p, err)
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			if fi, err = f.followLink(p, cur); err != nil {
 				return nil, err
 			}
 			if fi == nil && !last {
-				return nil, fmt.Errorf("%w: %s: %s is a symbolic link to nothing", ErrFileAccess, p, path.Join(elems[:i+1]...))
+				return nil, fmt.Errorf("%w: %s: %s is a symbolic link to nothing", session.ErrFileAccess, p, path.Join(elems[:i+1]...))
 			}
 		}
 		if last {
 			return fi, nil
 		}
 		if !fi.IsDir() {
-			return nil, fmt.Errorf("%w: %s: %s is not a folder", ErrFileAccess, p, path.Join(elems[:i+1]...))
+			return nil, fmt.Errorf("%w: %s: %s is not a folder", session.ErrFileAccess, p, path.Join(elems[:i+1]...))
 		}
 	}
 	return nil, nil
@@ -160,10 +162,10 @@ func (f *folder) walk(p string) (fs.FileInfo, error) {
 // followLink checks the symbolic link at link, met on the way to p, and returns what it
 // leads to (nil when nothing).
 func (f *folder) followLink(p, link string) (fs.FileInfo, error) {
-	escape := fmt.Errorf("%w: %s goes through the symbolic link %s, which points outside %s", ErrPathEscape, p, link, f.dir)
+	escape := fmt.Errorf("%w: %s goes through the symbolic link %s, which points outside %s", session.ErrPathEscape, p, link, f.dir)
 	target, err := os.Readlink(link)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrFileAccess, p, err)
+		return nil, fmt.Errorf("%w: %s: %v", session.ErrFileAccess, p, err)
 	}
 	if filepath.IsAbs(target) {
 		return nil, escape // os.Root follows only relative links
@@ -172,7 +174,7 @@ func (f *folder) followLink(p, link string) (fs.FileInfo, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		resolved = filepath.Join(filepath.Dir(link), target) // dangling: where it would lead
 	} else if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrFileAccess, p, err)
+		return nil, fmt.Errorf("%w: %s: %v", session.ErrFileAccess, p, err)
 	}
 	if rel, err := filepath.Rel(f.real, resolved); err != nil || !filepath.IsLocal(rel) {
 		return nil, escape
@@ -182,7 +184,7 @@ func (f *folder) followLink(p, link string) (fs.FileInfo, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrFileAccess, p, err)
+		return nil, fmt.Errorf("%w: %s: %v", session.ErrFileAccess, p, err)
 	}
 	return fi, nil
 }

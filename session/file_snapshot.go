@@ -3,17 +3,17 @@ package session
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"path/filepath"
 	"sort"
 	"time"
 
 	"github.com/goccy/go-json"
 	"github.com/google/uuid"
 )
+
+// A file snapshot is data the conversation records: an import puts the snapshots a
+// transcript holds, and the persistence formats read and write them. Taking snapshots of
+// files on disk and restoring them is package snapshots.
 
 // File states in a snapshot.
 const (
@@ -59,115 +59,6 @@ func (f FileSnapshot) MarshalJSON() ([]byte, error) {
 		plain
 		Timestamp string `json:"timestamp"`
 	}{plain(f), FormatTime(f.CreatedAt)})
-}
-
-// SnapshotOptions say where SnapshotFiles reads files and which message it snapshots.
-type SnapshotOptions struct {
-	// MessageUUID is the message the snapshot is of; the head when empty.
-	MessageUUID string `json:"messageUuid"`
-	// Root is the folder relative paths are read from and every path must be inside; the
-	// session's project path when empty.
-	Root string `json:"root"`
-}
-
-// SnapshotFiles reads the files at paths (absolute, or relative to the root) and records
-// them as a snapshot of a message: a file that exists is stored present with its hash,
-// mode and content, one that does not is stored deleted. Symbolic links are followed, but
-// never out of the root (ErrPathEscape); a path that names a folder is refused. Nothing is
-// recorded when any path is refused.
-func (s *Session) SnapshotFiles(paths []string, opts SnapshotOptions) (FileSnapshot, error) {
-	message, err := s.snapshotMessage(opts.MessageUUID) // first: it waits for what is queued
-	if err != nil {
-		return FileSnapshot{}, err
-	}
-	root, err := s.snapshotRoot(opts.Root)
-	if err != nil {
-		return FileSnapshot{}, err
-	}
-	dir, err := openFolder(root, false)
-	if err != nil {
-		return FileSnapshot{}, err
-	}
-	defer dir.close()
-	snap := FileSnapshot{MessageUUID: message, Root: dir.dir, Files: []SnapshotFile{}}
-	seen := map[string]bool{}
-	for _, p := range paths {
-		rel, err := dir.snapshotPath(p)
-		if err != nil {
-			return FileSnapshot{}, err
-		}
-		if seen[rel] {
-			continue
-		}
-		seen[rel] = true
-		file, err := dir.read(rel)
-		if err != nil {
-			return FileSnapshot{}, err
-		}
-		snap.Files = append(snap.Files, file)
-	}
-	return s.PutFileSnapshot(snap)
-}
-
-// snapshotRoot returns the folder a snapshot reads from; the session is in the store.
-func (s *Session) snapshotRoot(root string) (string, error) {
-	if root != "" {
-		return root, nil
-	}
-	st, err := s.mgr.store.LoadSession(s.id)
-	if err != nil {
-		return "", err
-	}
-	if st.Info.ProjectPath == "" {
-		return "", fmt.Errorf("%w: session %s has no project path; give the root the files are read from", ErrInvalidArgument, s.id)
-	}
-	return st.Info.ProjectPath, nil
-}
-
-// snapshotMessage returns the message a snapshot is of: uuid, which must be a record of the
-// session, or the head.
-func (s *Session) snapshotMessage(uuid string) (string, error) {
-	if err := s.readable(); err != nil {
-		return "", err
-	}
-	if uuid == "" {
-		head, err := s.Head()
-		if err == nil && head == "" {
-			err = fmt.Errorf("%w: session %s has no messages to snapshot files at", ErrInvalidArgument, s.id)
-		}
-		return head, err
-	}
-	t, err := s.loadTree()
-	if err == nil && t.find(uuid) < 0 {
-		err = fmt.Errorf("%w: session %s has no message %q to snapshot files at", ErrMessageNotFound, s.id, uuid)
-	}
-	return uuid, err
-}
-
-// read reads the file at the snapshot path p of the folder.
-func (f *folder) read(p string) (SnapshotFile, error) {
-	file := SnapshotFile{Path: p, State: FileDeleted}
-	fi, err := f.check(p)
-	if err != nil || fi == nil {
-		return file, err
-	}
-	if fi.IsDir() {
-		return file, fmt.Errorf("%w: %s is a folder; snapshot the files in it", ErrInvalidArgument, p)
-	}
-	h, err := f.root.Open(filepath.FromSlash(p))
-	if errors.Is(err, fs.ErrNotExist) {
-		return file, nil // removed since it was checked
-	}
-	if err != nil {
-		return file, fmt.Errorf("%w: reading %s: %v", ErrFileAccess, p, err)
-	}
-	defer h.Close()
-	content, err := io.ReadAll(h)
-	if err != nil {
-		return file, fmt.Errorf("%w: reading %s: %v", ErrFileAccess, p, err)
-	}
-	file.State, file.Content, file.Mode = FilePresent, content, uint32(fi.Mode().Perm())
-	return file, nil
 }
 
 // PutFileSnapshot records a snapshot built elsewhere, such as one an import read from a
@@ -236,23 +127,4 @@ func checkSnapshot(snap *FileSnapshot) error {
 		}
 	}
 	return nil
-}
-
-// FileSnapshots returns the session's file snapshots as a JSON array, in the order they
-// were put, without file contents; only those of message uuid when it is not empty.
-func (s *Session) FileSnapshots(uuid string) ([]byte, error) {
-	if err := s.readable(); err != nil {
-		return nil, err
-	}
-	all, err := s.mgr.store.FileSnapshots(s.id)
-	if err != nil {
-		return nil, err
-	}
-	list := make([]FileSnapshot, 0, len(all))
-	for _, snap := range all {
-		if uuid == "" || snap.MessageUUID == uuid {
-			list = append(list, snap)
-		}
-	}
-	return json.Marshal(list)
 }

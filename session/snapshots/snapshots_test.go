@@ -1,4 +1,4 @@
-package session_test
+package snapshots_test
 
 import (
 	"crypto/sha256"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
+	"github.com/sessionkeep/sessionkeep/session/snapshots"
 )
 
 // writeFiles creates files (path → content) under dir.
@@ -48,9 +50,9 @@ func readTree(t *testing.T, dir string) map[string]string {
 
 func snapshotFiles(t *testing.T, s *session.Session, root string, paths ...string) session.FileSnapshot {
 	t.Helper()
-	snap, err := s.SnapshotFiles(paths, session.SnapshotOptions{Root: root})
+	snap, err := snapshots.Take(s, paths, snapshots.TakeOptions{Root: root})
 	if err != nil {
-		t.Fatalf("SnapshotFiles(%v): %v", paths, err)
+		t.Fatalf("Take(%v): %v", paths, err)
 	}
 	return snap
 }
@@ -58,7 +60,7 @@ func snapshotFiles(t *testing.T, s *session.Session, root string, paths ...strin
 func listSnapshots(t *testing.T, s *session.Session) []session.FileSnapshot {
 	t.Helper()
 	var list []session.FileSnapshot
-	if err := json.Unmarshal(must(s.FileSnapshots("")), &list); err != nil {
+	if err := json.Unmarshal(sessiontest.Must(snapshots.List(s, "")), &list); err != nil {
 		t.Fatal(err)
 	}
 	return list
@@ -70,12 +72,12 @@ func sha(content string) string {
 }
 
 func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	project := t.TempDir()
 	writeFiles(t, project, map[string]string{"src/app.js": "v1", "README.md": "readme"})
 
-	u1 := prompt(t, s, "make it v2")
+	u1 := sessiontest.Prompt(t, s, "make it v2")
 	snap := snapshotFiles(t, s, project, "src/app.js", filepath.Join(project, "README.md"), "src/new.js")
 	if snap.MessageUUID != u1["uuid"] {
 		t.Fatalf("the snapshot is of %s, want the head %s", snap.MessageUUID, u1["uuid"])
@@ -94,40 +96,40 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 	}
 
 	// The agent edits, and the next prompt snapshots only what changed.
-	feed(t, s, text("done"), done("end_turn", ""))
+	sessiontest.Feed(t, s, sessiontest.Text("done"), sessiontest.Done("end_turn", ""))
 	writeFiles(t, project, map[string]string{"src/app.js": "v2", "src/new.js": "new"})
-	u2 := prompt(t, s, "now v3")
+	u2 := sessiontest.Prompt(t, s, "now v3")
 	snapshotFiles(t, s, project, "src/app.js", "src/new.js")
 	writeFiles(t, project, map[string]string{"src/app.js": "v3"})
 	if err := os.Remove(filepath.Join(project, "README.md")); err != nil {
 		t.Fatal(err)
 	}
 
-	restore := func(uuid string, opts session.RestoreOptions) (session.RestoreResult, map[string]string) {
+	restore := func(uuid string, opts snapshots.RestoreOptions) (snapshots.RestoreResult, map[string]string) {
 		t.Helper()
-		res, err := s.RestoreFiles(uuid, opts)
+		res, err := snapshots.Restore(s, uuid, opts)
 		if err != nil {
-			t.Fatalf("RestoreFiles(%s): %v", uuid, err)
+			t.Fatalf("Restore(%s): %v", uuid, err)
 		}
 		return res, readTree(t, opts.Into)
 	}
 	into := filepath.Join(t.TempDir(), "not", "yet")
-	res, got := restore(u1["uuid"].(string), session.RestoreOptions{Into: into})
+	res, got := restore(u1["uuid"].(string), snapshots.RestoreOptions{Into: into})
 	if !reflect.DeepEqual(got, map[string]string{"src/app.js": "v1", "README.md": "readme"}) ||
 		!reflect.DeepEqual(res.Written, []string{"README.md", "src/app.js"}) || len(res.LeftInPlace) != 0 {
 		t.Fatalf("restored at the first prompt: %v %+v", got, res)
 	}
 	// At the second prompt README.md is as the first snapshot left it.
-	_, got = restore(u2["uuid"].(string), session.RestoreOptions{Into: into})
+	_, got = restore(u2["uuid"].(string), snapshots.RestoreOptions{Into: into})
 	if !reflect.DeepEqual(got, map[string]string{"src/app.js": "v2", "src/new.js": "new", "README.md": "readme"}) {
 		t.Fatalf("restored at the second prompt: %v", got)
 	}
 	// Back at the first: new.js did not exist then. It is left in place unless asked.
-	res, got = restore(u1["uuid"].(string), session.RestoreOptions{Into: into})
+	res, got = restore(u1["uuid"].(string), snapshots.RestoreOptions{Into: into})
 	if got["src/new.js"] != "new" || !reflect.DeepEqual(res.LeftInPlace, []string{"src/new.js"}) {
 		t.Fatalf("a file deleted at the message was not left in place: %v %+v", got, res)
 	}
-	res, got = restore(u1["uuid"].(string), session.RestoreOptions{Into: into, RemoveDeleted: true})
+	res, got = restore(u1["uuid"].(string), snapshots.RestoreOptions{Into: into, RemoveDeleted: true})
 	if _, ok := got["src/new.js"]; ok || !reflect.DeepEqual(res.Removed, []string{"src/new.js"}) {
 		t.Fatalf("removeDeleted kept it: %v %+v", got, res)
 	}
@@ -136,16 +138,16 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 	if err := s.Rewind(u1["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
-	u3 := prompt(t, s, "another way")
-	_, got = restore(u3["uuid"].(string), session.RestoreOptions{Into: t.TempDir()})
+	u3 := sessiontest.Prompt(t, s, "another way")
+	_, got = restore(u3["uuid"].(string), snapshots.RestoreOptions{Into: t.TempDir()})
 	if !reflect.DeepEqual(got, map[string]string{"src/app.js": "v1", "README.md": "readme"}) {
 		t.Fatalf("restored on the new branch: %v", got)
 	}
 
 	// All of it survives a reopen.
 	id := s.ID()
-	s2 := e.reopen(t).open(t, id)
-	res, err := s2.RestoreFiles(u2["uuid"].(string), session.RestoreOptions{Into: t.TempDir()})
+	s2 := e.Reopen(t).Open(t, id)
+	res, err := snapshots.Restore(s2, u2["uuid"].(string), snapshots.RestoreOptions{Into: t.TempDir()})
 	if err != nil || len(res.Written) != 3 {
 		t.Fatalf("after reopening: %+v %v", res, err)
 	}
@@ -155,17 +157,17 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 }
 
 func TestRestoreKeepsModeAndEmptyFiles(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	project := t.TempDir()
 	writeFiles(t, project, map[string]string{"run.sh": "#!/bin/sh\n", "empty": ""})
 	if err := os.Chmod(filepath.Join(project, "run.sh"), 0o750); err != nil {
 		t.Fatal(err)
 	}
-	u := prompt(t, s, "go")
+	u := sessiontest.Prompt(t, s, "go")
 	snapshotFiles(t, s, project, "run.sh", "empty")
 	into := t.TempDir()
-	if _, err := s.RestoreFiles(u["uuid"].(string), session.RestoreOptions{Into: into}); err != nil {
+	if _, err := snapshots.Restore(s, u["uuid"].(string), snapshots.RestoreOptions{Into: into}); err != nil {
 		t.Fatal(err)
 	}
 	if got := readTree(t, into); !reflect.DeepEqual(got, map[string]string{"run.sh": "#!/bin/sh\n", "empty": ""}) {
@@ -177,9 +179,9 @@ func TestRestoreKeepsModeAndEmptyFiles(t *testing.T) {
 }
 
 func TestRestoreRefusesPathsThatEscapeAndWritesNothing(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	u := prompt(t, s, "go")
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	u := sessiontest.Prompt(t, s, "go")
 	outside := t.TempDir()
 	good := session.SnapshotFile{Path: "a.txt", State: session.FilePresent, Content: []byte("a")}
 	for _, bad := range []string{"../escaped.txt", "/tmp/abs.txt", "sub/../../escaped.txt", `..\escaped.txt`, "C:/escaped.txt"} {
@@ -190,7 +192,7 @@ func TestRestoreRefusesPathsThatEscapeAndWritesNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			into := filepath.Join(outside, "into")
-			_, err := s.RestoreFiles(u["uuid"].(string), session.RestoreOptions{Into: into})
+			_, err := snapshots.Restore(s, u["uuid"].(string), snapshots.RestoreOptions{Into: into})
 			if !errors.Is(err, session.ErrPathEscape) {
 				t.Fatalf("restoring %q: %v, want ErrPathEscape", bad, err)
 			}
@@ -202,9 +204,9 @@ func TestRestoreRefusesPathsThatEscapeAndWritesNothing(t *testing.T) {
 }
 
 func TestRestoreRefusesSymlinksThatPointOut(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	u := prompt(t, s, "go")
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	u := sessiontest.Prompt(t, s, "go")
 	project := t.TempDir()
 	writeFiles(t, project, map[string]string{"a.txt": "a", "etc/passwd": "mine", "b.txt": "b"})
 	snapshotFiles(t, s, project, "a.txt", "etc/passwd", "b.txt")
@@ -228,7 +230,7 @@ func TestRestoreRefusesSymlinksThatPointOut(t *testing.T) {
 			if err := os.Symlink(link.target(into), filepath.Join(into, link.at)); err != nil {
 				t.Fatal(err)
 			}
-			_, err := s.RestoreFiles(u["uuid"].(string), session.RestoreOptions{Into: into})
+			_, err := snapshots.Restore(s, u["uuid"].(string), snapshots.RestoreOptions{Into: into})
 			if !errors.Is(err, session.ErrPathEscape) {
 				t.Fatalf("err = %v, want ErrPathEscape", err)
 			}
@@ -247,7 +249,7 @@ func TestRestoreRefusesSymlinksThatPointOut(t *testing.T) {
 	if err := os.Symlink("real", filepath.Join(into, "etc")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RestoreFiles(u["uuid"].(string), session.RestoreOptions{Into: into}); err != nil {
+	if _, err := snapshots.Restore(s, u["uuid"].(string), snapshots.RestoreOptions{Into: into}); err != nil {
 		t.Fatal(err)
 	}
 	if got := readTree(t, filepath.Join(into, "real")); got["passwd"] != "mine" || got["keep"] != "k" {
@@ -256,9 +258,9 @@ func TestRestoreRefusesSymlinksThatPointOut(t *testing.T) {
 }
 
 func TestSnapshotRefusesWhatIsNotAFileInsideTheRoot(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "go")
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "go")
 	project := t.TempDir()
 	outside := t.TempDir()
 	writeFiles(t, project, map[string]string{"dir/x": "x"})
@@ -275,25 +277,25 @@ func TestSnapshotRefusesWhatIsNotAFileInsideTheRoot(t *testing.T) {
 		{"leak", session.ErrPathEscape},
 		{"dir", session.ErrInvalidArgument},
 	} {
-		if _, err := s.SnapshotFiles([]string{"dir/x", c.path}, session.SnapshotOptions{Root: project}); !errors.Is(err, c.want) {
-			t.Errorf("SnapshotFiles(%q) = %v, want %v", c.path, err, c.want)
+		if _, err := snapshots.Take(s, []string{"dir/x", c.path}, snapshots.TakeOptions{Root: project}); !errors.Is(err, c.want) {
+			t.Errorf("Take(%q) = %v, want %v", c.path, err, c.want)
 		}
 	}
 	if n := len(listSnapshots(t, s)); n != 0 {
 		t.Fatalf("refused snapshots recorded %d", n)
 	}
-	if _, err := s.SnapshotFiles([]string{"x"}, session.SnapshotOptions{Root: project, MessageUUID: "nope"}); !errors.Is(err, session.ErrMessageNotFound) {
+	if _, err := snapshots.Take(s, []string{"x"}, snapshots.TakeOptions{Root: project, MessageUUID: "nope"}); !errors.Is(err, session.ErrMessageNotFound) {
 		t.Errorf("a snapshot of an unknown message: %v", err)
 	}
-	if _, err := e.create(t).SnapshotFiles([]string{"x"}, session.SnapshotOptions{Root: project}); !errors.Is(err, session.ErrInvalidArgument) {
+	if _, err := snapshots.Take(e.Create(t), []string{"x"}, snapshots.TakeOptions{Root: project}); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("a snapshot in a session with no messages: %v", err)
 	}
 }
 
 func TestPutFileSnapshotForImports(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	u := prompt(t, s, "go")
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	u := sessiontest.Prompt(t, s, "go")
 	source := json.RawMessage(`{"backupFileName":"277317c00cb68289@v1","version":1,"backupTime":"2025-10-26T10:39:04.157Z"}`)
 	snap := session.FileSnapshot{ID: "cc-snapshot-1", MessageUUID: u["uuid"].(string), IsUpdate: true,
 		Source: json.RawMessage(`{"messageId":"7308ae4d"}`),
@@ -314,7 +316,7 @@ func TestPutFileSnapshotForImports(t *testing.T) {
 		t.Fatalf("the backed-up file without its content: %+v", f)
 	}
 	into := t.TempDir()
-	if _, err := s.RestoreFiles(u["uuid"].(string), session.RestoreOptions{Into: into}); !errors.Is(err, session.ErrBackupMissing) {
+	if _, err := snapshots.Restore(s, u["uuid"].(string), snapshots.RestoreOptions{Into: into}); !errors.Is(err, session.ErrBackupMissing) {
 		t.Fatalf("restoring a file whose backup was not imported: %v", err)
 	}
 	if got := readTree(t, into); len(got) != 0 {
@@ -328,22 +330,22 @@ func TestPutFileSnapshotForImports(t *testing.T) {
 }
 
 func TestForkCarriesTheSnapshotsOfItsHistory(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	project := t.TempDir()
 	writeFiles(t, project, map[string]string{"f": "one"})
-	u1 := prompt(t, s, "first")
+	u1 := sessiontest.Prompt(t, s, "first")
 	snapshotFiles(t, s, project, "f")
 	writeFiles(t, project, map[string]string{"f": "two"})
-	prompt(t, s, "second")
+	sessiontest.Prompt(t, s, "second")
 	snapshotFiles(t, s, project, "f")
 
-	f := must(s.Fork(u1["uuid"].(string)))
+	f := sessiontest.Must(s.Fork(u1["uuid"].(string)))
 	if list := listSnapshots(t, f); len(list) != 1 || list[0].MessageUUID != u1["uuid"] {
 		t.Fatalf("the fork's snapshots: %+v", list)
 	}
 	into := t.TempDir()
-	if _, err := f.RestoreFiles(u1["uuid"].(string), session.RestoreOptions{Into: into}); err != nil {
+	if _, err := snapshots.Restore(f, u1["uuid"].(string), snapshots.RestoreOptions{Into: into}); err != nil {
 		t.Fatal(err)
 	}
 	if got := readTree(t, into); got["f"] != "one" {

@@ -1,10 +1,11 @@
-package session
+package branches
 
 import (
 	"strings"
 	"unicode/utf8"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // previewLength is how many characters of a record a tree node shows.
@@ -24,16 +25,16 @@ func preview(blocks [][]byte) string {
 		if json.Unmarshal(raw, &b) != nil {
 			continue
 		}
-		if b.Type == BlockText && strings.TrimSpace(b.Text) != "" {
+		if b.Type == session.BlockText && strings.TrimSpace(b.Text) != "" {
 			return clip(b.Text)
 		}
 		if first != "" {
 			continue
 		}
 		switch b.Type {
-		case BlockToolUse:
+		case session.BlockToolUse:
 			first = "[tool_use " + b.Name + "]"
-		case BlockToolResult:
+		case session.BlockToolResult:
 			first = clip("[tool_result] " + resultText(b.Content))
 		default:
 			first = "[" + b.Type + "]"
@@ -55,7 +56,7 @@ func resultText(content json.RawMessage) string {
 	json.Unmarshal(content, &blocks)
 	var parts []string
 	for _, b := range blocks {
-		if b.Type == BlockText {
+		if b.Type == session.BlockText {
 			parts = append(parts, b.Text)
 		}
 	}

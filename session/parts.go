@@ -1,0 +1,57 @@
+package session
+
+import "time"
+
+// What the packages beside session (branches, snapshots, hosted) use of a Session: its
+// store and clock, a way to record, a point where everything recorded can be read, where
+// its records sit in its tree, and what a hosted agent has not seen.
+
+// Store returns the store the session records into.
+func (s *Session) Store() Store { return s.mgr.store }
+
+// Now returns the time by the session's clock.
+func (s *Session) Now() time.Time { return s.mgr.now() }
+
+// Record queues ops for the store, in order, unless the session is closed
+// (ErrStoreClosed).
+func (s *Session) Record(ops ...Op) error {
+	if err := s.lock(); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	s.mgr.store.Apply(ops...)
+	return nil
+}
+
+// Unseen returns the seq of the first message a hosted agent has not seen (see
+// CommitCheckpoint) and how many messages were recorded from it on.
+func (s *Session) Unseen() (fromSeq, count int64, err error) {
+	if err := s.lock(); err != nil {
+		return 0, 0, err
+	}
+	defer s.mu.Unlock()
+	return s.seenSeq, s.nextSeq - s.seenSeq, nil
+}
+
+// Sync checkpoints the block streaming, if any, and waits until everything recorded so
+// far can be read from the store.
+func (s *Session) Sync() error { return s.readable() }
+
+// Lineage returns the uuids of the records from the root of the session's tree to the
+// record uuid, root first; nil when the session has no such record. It reads what the
+// store holds: Sync first to see what was just recorded.
+func (s *Session) Lineage(uuid string) ([]string, error) {
+	t, err := s.loadTree()
+	if err != nil {
+		return nil, err
+	}
+	at := t.find(uuid)
+	if at < 0 {
+		return nil, nil
+	}
+	var line []string
+	for _, i := range t.lineage(at) {
+		line = append(line, t.links[i].UUID)
+	}
+	return line, nil
+}
