@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 func TestBadChunkIsRejectedAndChangesNothing(t *testing.T) {
@@ -17,57 +18,57 @@ func TestBadChunkIsRejectedAndChangesNothing(t *testing.T) {
 	}{
 		{"kind zero", session.Chunk{Text: "x"}, session.ErrInvalidChunk},
 		{"unknown kind", session.Chunk{Kind: 200, Text: "x"}, session.ErrInvalidChunk},
-		{"tool_use without id", toolUse("", "ls", `{}`), session.ErrInvalidChunk},
-		{"tool_use input not JSON", toolUse("t9", "ls", `{"a":`), session.ErrInvalidChunk},
+		{"tool_use without id", sessiontest.ToolUse("", "ls", `{}`), session.ErrInvalidChunk},
+		{"tool_use input not JSON", sessiontest.ToolUse("t9", "ls", `{"a":`), session.ErrInvalidChunk},
 		{"tool_use input missing", session.Chunk{Kind: session.ChunkToolUse, ID: "t9", Name: "ls"}, session.ErrInvalidChunk},
-		{"tool_use_start without id", toolUseStart("", "ls"), session.ErrInvalidChunk},
-		{"tool_use_delta without start", toolUseDelta(`{"a":1}`), session.ErrInvalidChunk},
-		{"tool_result unknown id", toolResult("t404", `"x"`), session.ErrUnknownToolUse},
-		{"tool_result content number", toolResult("t1", `42`), session.ErrInvalidChunk},
-		{"tool_result content object", toolResult("t1", `{"type":"text","text":"x"}`), session.ErrInvalidChunk},
-		{"tool_result content missing", toolResult("t1", ``), session.ErrInvalidChunk},
-		{"tool_result content broken string", toolResult("t1", `"abc`), session.ErrInvalidChunk},
-		{"tool_result block without type", toolResult("t1", `[{"text":"x"}]`), session.ErrInvalidChunk},
-		{"tool_result text block with number", toolResult("t1", `[{"type":"text","text":1}]`), session.ErrInvalidChunk},
+		{"tool_use_start without id", sessiontest.ToolUseStart("", "ls"), session.ErrInvalidChunk},
+		{"tool_use_delta without start", sessiontest.ToolUseDelta(`{"a":1}`), session.ErrInvalidChunk},
+		{"tool_result unknown id", sessiontest.ToolResult("t404", `"x"`), session.ErrUnknownToolUse},
+		{"tool_result content number", sessiontest.ToolResult("t1", `42`), session.ErrInvalidChunk},
+		{"tool_result content object", sessiontest.ToolResult("t1", `{"type":"text","text":"x"}`), session.ErrInvalidChunk},
+		{"tool_result content missing", sessiontest.ToolResult("t1", ``), session.ErrInvalidChunk},
+		{"tool_result content broken string", sessiontest.ToolResult("t1", `"abc`), session.ErrInvalidChunk},
+		{"tool_result block without type", sessiontest.ToolResult("t1", `[{"text":"x"}]`), session.ErrInvalidChunk},
+		{"tool_result text block with number", sessiontest.ToolResult("t1", `[{"type":"text","text":1}]`), session.ErrInvalidChunk},
 		{"tool_result raw not object", session.Chunk{Kind: session.ChunkToolResult, ToolUseID: "t1", JSON: []byte(`"x"`), Raw: []byte(`[1]`)}, session.ErrInvalidChunk},
-		{"done usage array", done("end_turn", `[1,2]`), session.ErrInvalidChunk},
-		{"done usage string", done("end_turn", `"lots"`), session.ErrInvalidChunk},
-		{"done usage null", done("end_turn", `null`), session.ErrInvalidChunk},
-		{"done usage bad count", done("end_turn", `{"input_tokens":"many"}`), session.ErrInvalidChunk},
+		{"done usage array", sessiontest.Done("end_turn", `[1,2]`), session.ErrInvalidChunk},
+		{"done usage string", sessiontest.Done("end_turn", `"lots"`), session.ErrInvalidChunk},
+		{"done usage null", sessiontest.Done("end_turn", `null`), session.ErrInvalidChunk},
+		{"done usage bad count", sessiontest.Done("end_turn", `{"input_tokens":"many"}`), session.ErrInvalidChunk},
 	}
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "hi")
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "hi")
 	// An assistant message is open, with a complete tool_use and text still streaming.
-	feed(t, s, start("m"), toolUse("t1", "ls", `{}`), text("partial"))
-	before := must(s.Messages(true))
-	tracker := must(s.TokenTracker())
+	sessiontest.Feed(t, s, sessiontest.Start("m"), sessiontest.ToolUse("t1", "ls", `{}`), sessiontest.Text("partial"))
+	before := sessiontest.Must(s.Messages(true))
+	tracker := sessiontest.Must(s.TokenTracker())
 	for _, c := range bad {
 		err := s.Ingest(c.chunk)
 		if !errors.Is(err, c.want) {
 			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
 			continue
 		}
-		if after := must(s.Messages(true)); !bytes.Equal(before, after) {
+		if after := sessiontest.Must(s.Messages(true)); !bytes.Equal(before, after) {
 			t.Fatalf("%s changed the session:\nbefore %s\nafter  %s", c.name, before, after)
 		}
 	}
-	if got := must(s.TokenTracker()); got != tracker {
+	if got := sessiontest.Must(s.TokenTracker()); got != tracker {
 		t.Errorf("rejected chunks changed the tracker: %+v -> %+v", tracker, got)
 	}
 	// The stream goes on where it was: the text block is still the one streaming.
-	feed(t, s, text(" and more"), done("end_turn", `{"input_tokens":1,"output_tokens":2}`))
-	msgs := messages(t, s)
-	blocks := content(t, msgs[1])
+	sessiontest.Feed(t, s, sessiontest.Text(" and more"), sessiontest.Done("end_turn", `{"input_tokens":1,"output_tokens":2}`))
+	msgs := sessiontest.Messages(t, s)
+	blocks := sessiontest.Content(t, msgs[1])
 	if len(msgs) != 2 || len(blocks) != 2 || blocks[1]["text"] != "partial and more" {
 		t.Errorf("after rejected chunks: %v", msgs)
 	}
 }
 
 func TestChunkErrorNamesTheChunk(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	err := s.Ingest(toolUseDelta("{"))
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	err := s.Ingest(sessiontest.ToolUseDelta("{"))
 	if err == nil || !strings.Contains(err.Error(), "tool_use_delta") {
 		t.Errorf("err = %v, want it to name the tool_use_delta chunk", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // benchToolOutput is about 28 KB of code-like tool output with the non-ASCII characters real
@@ -22,10 +23,10 @@ func benchToolOutput(seed int) string {
 // BenchmarkAppendToolResults measures recording a user message of two 28 KB tool
 // results, the bulk of an agent's bytes: validation, the message and its queued Ops.
 func BenchmarkAppendToolResults(b *testing.B) {
-	e := newEnv(b)
-	s := e.create(b)
+	e := sessiontest.NewEnv(b)
+	s := e.Create(b)
 	for i := 0; i < 2; i++ {
-		mustIngestB(b, s, toolUse(fmt.Sprintf("t%d", i), "Read", `{}`))
+		mustIngestB(b, s, sessiontest.ToolUse(fmt.Sprintf("t%d", i), "Read", `{}`))
 	}
 	content, _ := json.Marshal([]map[string]any{
 		{"type": "tool_result", "tool_use_id": "t0", "content": benchToolOutput(1)},
@@ -42,9 +43,9 @@ func BenchmarkAppendToolResults(b *testing.B) {
 
 // BenchmarkIngestTextDelta measures one streamed text delta, the most frequent chunk.
 func BenchmarkIngestTextDelta(b *testing.B) {
-	e := newEnv(b)
-	s := e.create(b)
-	delta := text("a delta of twenty ch")
+	e := sessiontest.NewEnv(b)
+	s := e.Create(b)
+	delta := sessiontest.Text("a delta of twenty ch")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%64 == 0 {
@@ -57,17 +58,17 @@ func BenchmarkIngestTextDelta(b *testing.B) {
 // BenchmarkEncodeEnvelopes measures reading back a 400-message session as one JSON array
 // from the stored message bodies.
 func BenchmarkEncodeEnvelopes(b *testing.B) {
-	e := newEnv(b)
-	s := e.create(b)
+	e := sessiontest.NewEnv(b)
+	s := e.Create(b)
 	for t := 0; t < 100; t++ {
 		id := fmt.Sprintf("t%d", t)
 		s.AppendUserMessage([]byte(`"please go on"`))
-		mustIngestB(b, s, start("m"), thinking("let me think about it"), text("I will read the file."), toolUse(id, "Read", `{"path":"a.go"}`))
+		mustIngestB(b, s, sessiontest.Start("m"), sessiontest.Thinking("let me think about it"), sessiontest.Text("I will read the file."), sessiontest.ToolUse(id, "Read", `{"path":"a.go"}`))
 		c, _ := json.Marshal([]map[string]any{{"type": "tool_result", "tool_use_id": id, "content": benchToolOutput(t)}})
 		if _, err := s.AddUserMessage(c, nil, session.MessageOptions{}); err != nil {
 			b.Fatal(err)
 		}
-		mustIngestB(b, s, text("Done."), session.Chunk{Kind: session.ChunkDone})
+		mustIngestB(b, s, sessiontest.Text("Done."), session.Chunk{Kind: session.ChunkDone})
 	}
 	out, err := s.Messages(true)
 	if err != nil {
@@ -96,26 +97,26 @@ func mustIngestB(b *testing.B, s *session.Session, chunks ...session.Chunk) {
 // recorded back to back and flushed once at the end, as W1 of `make bench` does. The writer
 // goroutine, not the recording, bounds W1; ns/op is per turn.
 func BenchmarkWriterTurns(b *testing.B) {
-	e := newEnv(b)
-	s := e.create(b)
+	e := sessiontest.NewEnv(b)
+	s := e.Create(b)
 	input := `{"path":"src/main.go"}`
 	var bytes int64
 	turn := func(t int) {
 		s.AppendUserMessage([]byte(`"go on with step ` + fmt.Sprint(t) + `"`))
-		mustIngestB(b, s, start(fmt.Sprint("msg_", t)))
+		mustIngestB(b, s, sessiontest.Start(fmt.Sprint("msg_", t)))
 		for range 20 {
-			mustIngestB(b, s, thinking("weighing the next step "))
+			mustIngestB(b, s, sessiontest.Thinking("weighing the next step "))
 		}
 		mustIngestB(b, s, session.Chunk{Kind: session.ChunkSignature, Text: strings.Repeat("c2ln", 75)})
 		for range 50 {
-			mustIngestB(b, s, text("words of the answer "))
+			mustIngestB(b, s, sessiontest.Text("words of the answer "))
 		}
 		var results []map[string]any
 		for k := range 2 {
 			id := fmt.Sprintf("t%d_%d", t, k)
-			mustIngestB(b, s, toolUseStart(id, "Read"))
+			mustIngestB(b, s, sessiontest.ToolUseStart(id, "Read"))
 			for i := 0; i < len(input); i += 2 {
-				mustIngestB(b, s, toolUseDelta(input[i:min(i+2, len(input))]))
+				mustIngestB(b, s, sessiontest.ToolUseDelta(input[i:min(i+2, len(input))]))
 			}
 			out := benchToolOutput(t + k)
 			results = append(results, map[string]any{"type": "tool_result", "tool_use_id": id, "content": out[:2<<10+(t*7919+k*104729)%(26<<10)]})
@@ -126,7 +127,7 @@ func BenchmarkWriterTurns(b *testing.B) {
 		if _, err := s.AddUserMessage(c, nil, session.MessageOptions{}); err != nil {
 			b.Fatal(err)
 		}
-		mustIngestB(b, s, text("Step done."), session.Chunk{Kind: session.ChunkDone, StopReason: "end_turn"})
+		mustIngestB(b, s, sessiontest.Text("Step done."), session.Chunk{Kind: session.ChunkDone, StopReason: "end_turn"})
 	}
 	b.ResetTimer()
 	for i := range b.N {

@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // exchange records a prompt and a text reply with usage; it returns the envelopes of both.
 func exchange(t *testing.T, s *session.Session, prompt, reply string, input int) (map[string]any, map[string]any) {
 	t.Helper()
-	user := decodeObject(t, must(s.AppendUserMessage(mustMarshal(t, prompt))))
-	feed(t, s, start("msg_"+reply), text(reply), done("end_turn", `{"input_tokens":`+strconv.Itoa(input)+`,"output_tokens":10}`))
-	env := envelopes(t, s)
+	user := sessiontest.DecodeObject(t, sessiontest.Must(s.AppendUserMessage(sessiontest.MustMarshal(t, prompt))))
+	sessiontest.Feed(t, s, sessiontest.Start("msg_"+reply), sessiontest.Text(reply), sessiontest.Done("end_turn", `{"input_tokens":`+strconv.Itoa(input)+`,"output_tokens":10}`))
+	env := sessiontest.Envelopes(t, s)
 	return user, env[len(env)-1]
 }
 
@@ -23,29 +24,29 @@ func exchange(t *testing.T, s *session.Session, prompt, reply string, input int)
 func texts(t *testing.T, s *session.Session) []string {
 	t.Helper()
 	var out []string
-	for _, m := range messages(t, s) {
-		out = append(out, content(t, m)[0]["text"].(string))
+	for _, m := range sessiontest.Messages(t, s) {
+		out = append(out, sessiontest.Content(t, m)[0]["text"].(string))
 	}
 	return out
 }
 
 func turns(t *testing.T, s *session.Session) []session.Turn {
 	t.Helper()
-	return must(s.Turns())
+	return sessiontest.Must(s.Turns())
 }
 
 func sessionTree(t *testing.T, s *session.Session) session.Tree {
 	t.Helper()
 	var tree session.Tree
-	if err := json.Unmarshal(must(s.Tree()), &tree); err != nil {
+	if err := json.Unmarshal(sessiontest.Must(s.Tree()), &tree); err != nil {
 		t.Fatal(err)
 	}
 	return tree
 }
 
 func TestRewindStartsABranchAndSwitchesBack(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	_, a1 := exchange(t, s, "one", "first", 100)
 	_, a2 := exchange(t, s, "two", "second", 200)
 
@@ -61,7 +62,7 @@ func TestRewindStartsABranchAndSwitchesBack(t *testing.T) {
 	if got := turns(t, s); !reflect.DeepEqual(got, []session.Turn{{Index: 0, StartIndex: 0, EndIndex: 1}}) {
 		t.Fatalf("turns after the rewind: %+v", got)
 	}
-	if n := len(envelopes(t, s)); n != 2 {
+	if n := len(sessiontest.Envelopes(t, s)); n != 2 {
 		t.Fatalf("envelopes after the rewind: %d, want 2", n)
 	}
 
@@ -108,50 +109,50 @@ func TestRewindStartsABranchAndSwitchesBack(t *testing.T) {
 
 	// The rewind and the tracker survive a reopen; the next message follows the head.
 	id := s.ID()
-	e2 := e.reopen(t)
-	s2 := e2.open(t, id)
+	e2 := e.Reopen(t)
+	s2 := e2.Open(t, id)
 	if got := texts(t, s2); !reflect.DeepEqual(got, []string{"one", "first", "two", "second"}) {
 		t.Fatalf("after reopening the conversation is %q", got)
 	}
 	if got := tracker(t, s2); got.InputTokens != 300 || got.ContextTokens != 200 {
 		t.Fatalf("tracker after reopening: %+v", got)
 	}
-	u4 := prompt(t, s2, "four")
+	u4 := sessiontest.Prompt(t, s2, "four")
 	if u4["parentUuid"] != a2["uuid"] || u4["turn"] != float64(2) {
 		t.Fatalf("after reopening the next message has parent %v turn %v", u4["parentUuid"], u4["turn"])
 	}
 }
 
 func TestRewindWithoutNewMessagesSurvivesReopen(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	u1, _ := exchange(t, s, "one", "first", 1)
 	exchange(t, s, "two", "second", 2)
 	if err := s.Rewind(u1["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
 	// A sidechain message after the rewind does not move the head.
-	if _, err := s.AppendUserMessageWith(mustMarshal(t, "side"), session.MessageOptions{AgentID: "a1"}); err != nil {
+	if _, err := s.AppendUserMessageWith(sessiontest.MustMarshal(t, "side"), session.MessageOptions{AgentID: "a1"}); err != nil {
 		t.Fatal(err)
 	}
 	id := s.ID()
-	s2 := e.reopen(t).open(t, id)
+	s2 := e.Reopen(t).Open(t, id)
 	if got := texts(t, s2); !reflect.DeepEqual(got, []string{"one"}) {
 		t.Fatalf("after reopening the conversation is %q", got)
 	}
-	feed(t, s2, text("answer"), done("end_turn", ""))
-	env := envelopes(t, s2)
+	sessiontest.Feed(t, s2, sessiontest.Text("answer"), sessiontest.Done("end_turn", ""))
+	env := sessiontest.Envelopes(t, s2)
 	if last := env[len(env)-1]; last["parentUuid"] != u1["uuid"] {
 		t.Fatalf("the reply follows %v, want the head %v", last["parentUuid"], u1["uuid"])
 	}
 }
 
 func TestRewindRefusesWhatIsNotOnTheMainChain(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	exchange(t, s, "one", "first", 1)
-	side := decodeObject(t, must(s.AppendUserMessageWith(mustMarshal(t, "sub"), session.MessageOptions{AgentID: "a1"})))
-	before := envelopes(t, s)
+	side := sessiontest.DecodeObject(t, sessiontest.Must(s.AppendUserMessageWith(sessiontest.MustMarshal(t, "sub"), session.MessageOptions{AgentID: "a1"})))
+	before := sessiontest.Envelopes(t, s)
 	for _, c := range []struct {
 		uuid string
 		want error
@@ -164,16 +165,16 @@ func TestRewindRefusesWhatIsNotOnTheMainChain(t *testing.T) {
 			t.Errorf("Rewind(%q) = %v, want %v", c.uuid, err, c.want)
 		}
 	}
-	if !reflect.DeepEqual(envelopes(t, s), before) {
+	if !reflect.DeepEqual(sessiontest.Envelopes(t, s), before) {
 		t.Fatal("a refused rewind changed the session")
 	}
 }
 
 func TestRewindInterruptsTheMessageStreaming(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	u1 := prompt(t, s, "one")
-	feed(t, s, start("msg_1"), text("half an ans"))
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	u1 := sessiontest.Prompt(t, s, "one")
+	sessiontest.Feed(t, s, sessiontest.Start("msg_1"), sessiontest.Text("half an ans"))
 	if err := s.Rewind(u1["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
@@ -184,8 +185,8 @@ func TestRewindInterruptsTheMessageStreaming(t *testing.T) {
 }
 
 func TestRewindKeepsTokensRestoredFromElsewhere(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	u1, _ := exchange(t, s, "one", "first", 100)
 	if err := s.RestoreTokenTracker(session.TokenTracker{InputTokens: 5100, OutputTokens: 1010, ContextTokens: 100}); err != nil {
 		t.Fatal(err)

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // A build restricted to a band of priorities returns no strategy when none in it fits,
 // reports the attempts made before it first, and leaves the last report alone.
 func TestBuildRestrictedToABandReturnsNoStrategyWhenNoneFits(t *testing.T) {
-	e := newEnv(t)
-	s := withMessages(t, e, conversation(1000, false))
+	e := sessiontest.NewEnv(t)
+	s := sessiontest.WithMessages(t, e, sessiontest.Conversation(1000, false))
 	through, earlier := 2.0, session.Attempt{Strategy: "mine", Outcome: session.OutcomeBelowMinimum}
 	opts := session.BuildOptions{ContextWindow: 32_000}
 	opts.PriorityThrough, opts.Attempts = &through, []session.Attempt{earlier}
@@ -33,9 +34,9 @@ func TestBuildRestrictedToABandReturnsNoStrategyWhenNoneFits(t *testing.T) {
 
 // A candidate is measured after repairs: chosen when it fits, else reported over budget.
 func TestCandidateIsMeasuredRepairedAndValidated(t *testing.T) {
-	e := newEnv(t)
-	msgs := conversation(1000, false)
-	s := withMessages(t, e, msgs)
+	e := sessiontest.NewEnv(t)
+	msgs := sessiontest.Conversation(1000, false)
+	s := sessiontest.WithMessages(t, e, msgs)
 	last, _ := json.Marshal(msgs[len(msgs)-6:]) // starts at a tool result whose call is left out
 	opts := session.BuildOptions{ContextWindow: 32_000, Provider: session.ProviderOpenAI}
 	opts.Candidate = &session.Candidate{Strategy: "tail", Messages: last}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // summarizer is what a caller's model would do: here it names the range it was given, so
@@ -47,8 +48,8 @@ func compact(t *testing.T, s *session.Session, keep int, z *summarizer) *session
 }
 
 func TestSummaryIsMadeOncePerRangeAndReusedAfterReopening(t *testing.T) {
-	e := newEnv(t)
-	s := withMessages(t, e, conversation(400, false))
+	e := sessiontest.NewEnv(t)
+	s := sessiontest.WithMessages(t, e, sessiontest.Conversation(400, false))
 	z := &summarizer{}
 	plan := compact(t, s, 3, z)
 	if len(z.calls) == 0 {
@@ -56,8 +57,8 @@ func TestSummaryIsMadeOncePerRangeAndReusedAfterReopening(t *testing.T) {
 	}
 	calls := len(z.calls)
 	id := s.ID()
-	e = e.reopen(t)
-	s = e.open(t, id)
+	e = e.Reopen(t)
+	s = e.Open(t, id)
 	step, err := s.NextSummaryStep(plan.CutSeq-1, session.SummaryOptions{})
 	if err != nil || step != nil {
 		t.Fatalf("after reopening, the summary of messages 0-%d is not cached: %+v %v", plan.CutSeq-1, step, err)
@@ -76,8 +77,8 @@ func TestSummaryIsMadeOncePerRangeAndReusedAfterReopening(t *testing.T) {
 }
 
 func TestLongRangesAreSummarizedInStepsThatEachFitTheSummarizer(t *testing.T) {
-	e := newEnv(t)
-	s := withMessages(t, e, conversation(2000, false))
+	e := sessiontest.NewEnv(t)
+	s := sessiontest.WithMessages(t, e, sessiontest.Conversation(2000, false))
 	plan, _ := s.PlanCompaction(session.CompactOptions{})
 	z := &summarizer{}
 	var prev int64 = -1
@@ -112,12 +113,12 @@ func TestLongRangesAreSummarizedInStepsThatEachFitTheSummarizer(t *testing.T) {
 // the process goes away, the session is reopened and compacted. Compaction must know the
 // turns: it summarizes turns 1-40 and keeps turns 41-50 verbatim.
 func TestSeed000CompactionAfterRestore(t *testing.T) {
-	e := newEnv(t)
-	msgs := conversation(200, false) // 50 turns of 4 messages
-	s := withMessages(t, e, msgs)
+	e := sessiontest.NewEnv(t)
+	msgs := sessiontest.Conversation(200, false) // 50 turns of 4 messages
+	s := sessiontest.WithMessages(t, e, msgs)
 	id := s.ID()
-	e = e.reopen(t)
-	s = e.open(t, id)
+	e = e.Reopen(t)
+	s = e.Open(t, id)
 	turns, _ := s.Turns()
 	if len(turns) != 50 {
 		t.Fatalf("%d turns after reopening, want 50", len(turns))

@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 	"strings"
 	"sync"
 	"testing"
@@ -9,16 +10,16 @@ import (
 // Messages may be read (from a worker thread, for an async read) while chunks stream in.
 // Every read sees a prefix of the stream, and nothing is lost or doubled.
 func TestMessagesWhileIngesting(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	feed(t, s, start("m"))
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Feed(t, s, sessiontest.Start("m"))
 	const n = 400
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		for i := 0; i < n; i++ {
-			if err := s.Ingest(text("ab")); err != nil {
+			if err := s.Ingest(sessiontest.Text("ab")); err != nil {
 				t.Error(err)
 				return
 			}
@@ -26,11 +27,11 @@ func TestMessagesWhileIngesting(t *testing.T) {
 	}()
 	longest := 0
 	for i := 0; i < 30; i++ {
-		msgs := messages(t, s)
+		msgs := sessiontest.Messages(t, s)
 		if len(msgs) == 0 {
 			continue
 		}
-		blocks := content(t, msgs[0])
+		blocks := sessiontest.Content(t, msgs[0])
 		if len(blocks) == 0 {
 			continue
 		}
@@ -41,8 +42,8 @@ func TestMessagesWhileIngesting(t *testing.T) {
 		longest = len(got)
 	}
 	wg.Wait()
-	feed(t, s, done("end_turn", ""))
-	if got := content(t, messages(t, s)[0]); len(got) != 1 || got[0]["text"] != strings.Repeat("ab", n) {
+	sessiontest.Feed(t, s, sessiontest.Done("end_turn", ""))
+	if got := sessiontest.Content(t, sessiontest.Messages(t, s)[0]); len(got) != 1 || got[0]["text"] != strings.Repeat("ab", n) {
 		t.Fatalf("final text has %d bytes, want %d", len(got[0]["text"].(string)), 2*n)
 	}
 }

@@ -6,22 +6,23 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // TestContextFollowsTheBranchAtTheHead: after a rewind the context is the branch that ends
 // at the head — never the messages the rewind left — and summaries and boundaries made on
 // one branch serve only the branches that share what they summarize.
 func TestContextFollowsTheBranchAtTheHead(t *testing.T) {
-	e := newEnv(t)
-	s := withMessages(t, e, conversation(40, false)) // turns 0-9
+	e := sessiontest.NewEnv(t)
+	s := sessiontest.WithMessages(t, e, sessiontest.Conversation(40, false)) // turns 0-9
 	envs := envelopeList(t, s)
 	old := envs[len(envs)-1]["uuid"].(string)
 	if err := s.Rewind(envs[23]["uuid"].(string)); err != nil { // the end of turn 5
 		t.Fatal(err)
 	}
 	for i := 0; i < 6; i++ {
-		prompt(t, s, "Branch B, step "+string(rune('a'+i))+": "+strings.Repeat("new direction ", 50))
-		feed(t, s, start("msg_b"), text("On branch B."), done("end_turn", ""))
+		sessiontest.Prompt(t, s, "Branch B, step "+string(rune('a'+i))+": "+strings.Repeat("new direction ", 50))
+		sessiontest.Feed(t, s, sessiontest.Start("msg_b"), sessiontest.Text("On branch B."), sessiontest.Done("end_turn", ""))
 	}
 	res := build(t, s, session.BuildOptions{ContextWindow: 200_000})
 	requireBranch(t, s, res)

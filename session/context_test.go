@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // budgets are context windows from a small local model's to a large cloud model's.
@@ -20,8 +21,8 @@ func TestContextFitsIsValidAndStepsDownAsTheBudgetShrinks(t *testing.T) {
 				continue // counting 20,000 messages under the race detector takes a minute; one variant will do
 			}
 			t.Run(fmt.Sprintf("%d messages, interrupted %v", n, interrupted), func(t *testing.T) {
-				e := newEnv(t)
-				s := withMessages(t, e, conversation(n, interrupted))
+				e := sessiontest.NewEnv(t)
+				s := sessiontest.WithMessages(t, e, sessiontest.Conversation(n, interrupted))
 				for _, provider := range []string{session.ProviderAnthropic, session.ProviderOpenAI} {
 					last := -1
 					for _, w := range windows {
@@ -64,19 +65,19 @@ func requireInterruptedResult(t *testing.T, res *session.ContextResult, provider
 // TestSubagentMessagesStayOutOfTheContext: a sidechain's records are kept but are not part
 // of the main conversation, so they are neither sent nor counted against the budget.
 func TestSubagentMessagesStayOutOfTheContext(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "write a poem")
-	feed(t, s, start("msg_main"), toolUse("toolu_task", "Task", `{"prompt":"a poem"}`), done("tool_use", ""))
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "write a poem")
+	sessiontest.Feed(t, s, sessiontest.Start("msg_main"), sessiontest.ToolUse("toolu_task", "Task", `{"prompt":"a poem"}`), sessiontest.Done("tool_use", ""))
 	sub := session.MessageOptions{AgentID: "a1", ParentToolUseID: "toolu_task"}
-	must(s.AppendUserMessageWith([]byte(`"a poem, `+strings.Repeat("with many details ", 2000)+`"`), sub))
-	feed(t, s,
+	sessiontest.Must(s.AppendUserMessageWith([]byte(`"a poem, `+strings.Repeat("with many details ", 2000)+`"`), sub))
+	sessiontest.Feed(t, s,
 		session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_sub", State: []byte(`{"agentId":"a1","parentToolUseId":"toolu_task"}`)},
-		toolUse("toolu_search", "WebSearch", `{"q":"poems"}`), done("tool_use", ""),
-		toolResult("toolu_search", `"results"`), text("Roses are red"), done("end_turn", ""),
-		toolResult("toolu_task", `"Roses are red"`),
+		sessiontest.ToolUse("toolu_search", "WebSearch", `{"q":"poems"}`), sessiontest.Done("tool_use", ""),
+		sessiontest.ToolResult("toolu_search", `"results"`), sessiontest.Text("Roses are red"), sessiontest.Done("end_turn", ""),
+		sessiontest.ToolResult("toolu_task", `"Roses are red"`),
 	)
-	feed(t, s, start("msg_main2"), text("Here is the poem."), done("end_turn", ""))
+	sessiontest.Feed(t, s, sessiontest.Start("msg_main2"), sessiontest.Text("Here is the poem."), sessiontest.Done("end_turn", ""))
 
 	res := build(t, s, session.BuildOptions{ContextWindow: 8000})
 	if res.Strategy != session.FullHistoryName || strings.Contains(string(res.Messages), "toolu_search") || strings.Contains(string(res.Messages), "many details") {
@@ -97,29 +98,29 @@ func TestSubagentMessagesStayOutOfTheContext(t *testing.T) {
 }
 
 func TestAnEmptySessionHasNoContext(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	if _, err := s.BuildContext(session.BuildOptions{ContextWindow: 8000}); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Fatalf("BuildContext of an empty session: %v", err)
 	}
-	prompt(t, s, "hello")
+	sessiontest.Prompt(t, s, "hello")
 	build(t, s, session.BuildOptions{ContextWindow: 8000})
 }
 
 // TestCountingAndCompactingLeaveTheListingAlone: token counts, summaries and boundaries are
 // bookkeeping, not activity, so a session does not move up the list when they are written.
 func TestCountingAndCompactingLeaveTheListingAlone(t *testing.T) {
-	e := newEnv(t)
-	a := withMessages(t, e, conversation(200, false))
-	b := e.create(t)
-	prompt(t, b, "the newest session")
-	before, err := e.mgr.List(session.ListFilter{})
+	e := sessiontest.NewEnv(t)
+	a := sessiontest.WithMessages(t, e, sessiontest.Conversation(200, false))
+	b := e.Create(t)
+	sessiontest.Prompt(t, b, "the newest session")
+	before, err := e.Mgr.List(session.ListFilter{})
 	if err != nil || len(before) != 2 || before[0].ID != b.ID() {
 		t.Fatalf("listing before: %+v %v", before, err)
 	}
 	build(t, a, session.BuildOptions{ContextWindow: 8000})
 	compact(t, a, 3, &summarizer{})
-	after, _ := e.mgr.List(session.ListFilter{})
+	after, _ := e.Mgr.List(session.ListFilter{})
 	if after[0].ID != b.ID() || !after[1].UpdatedAt.Equal(before[1].UpdatedAt) {
 		t.Fatalf("counting and compacting moved session %s: %v then %v", a.ID(), before[1].UpdatedAt, after[1].UpdatedAt)
 	}

@@ -7,22 +7,23 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 func TestEnvelopeFields(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	before := time.Now().Add(-time.Second)
-	prompt(t, s, "run ls")
-	feed(t, s,
+	sessiontest.Prompt(t, s, "run ls")
+	sessiontest.Feed(t, s,
 		session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_1", Model: "m", Provider: "bedrock", RequestID: "req_42"},
-		toolUse("t1", "bash", `{"cmd":"ls"}`), done("tool_use", ""),
+		sessiontest.ToolUse("t1", "bash", `{"cmd":"ls"}`), sessiontest.Done("tool_use", ""),
 		session.Chunk{Kind: session.ChunkToolResult, ToolUseID: "t1", JSON: []byte(`"a.go"`),
 			Raw: []byte(`{"stdout":"a.go\n","stderr":"","interrupted":false,"isImage":false,"durationMs":5,"exitCode":0}`)},
-		text("There is a.go."), done("end_turn", ""),
+		sessiontest.Text("There is a.go."), sessiontest.Done("end_turn", ""),
 	)
 	after := time.Now().Add(time.Second)
-	envs := envelopes(t, s)
+	envs := sessiontest.Envelopes(t, s)
 	if len(envs) != 4 {
 		t.Fatalf("got %d envelopes, want 4", len(envs))
 	}
@@ -67,7 +68,7 @@ func TestEnvelopeFields(t *testing.T) {
 	if _, ok := envs[3]["requestId"]; ok {
 		t.Errorf("requestId on a message without message_start: %v", envs[3])
 	}
-	wantRaw := map[string]any{"t1": decode(t, `{"stdout":"a.go\n","stderr":"","interrupted":false,"isImage":false,"durationMs":5,"exitCode":0}`)}
+	wantRaw := map[string]any{"t1": sessiontest.Decode(t, `{"stdout":"a.go\n","stderr":"","interrupted":false,"isImage":false,"durationMs":5,"exitCode":0}`)}
 	if !reflect.DeepEqual(envs[2]["toolUseResults"], wantRaw) {
 		t.Errorf("toolUseResults = %v, want %v", envs[2]["toolUseResults"], wantRaw)
 	}
@@ -77,7 +78,7 @@ func TestEnvelopeFields(t *testing.T) {
 		}
 	}
 	// The message inside the envelope is what Messages(false) returns.
-	plain := messages(t, s)
+	plain := sessiontest.Messages(t, s)
 	for i := range envs {
 		if !reflect.DeepEqual(envs[i]["message"], any(plain[i])) {
 			t.Errorf("message %d differs between Messages(true) and Messages(false)", i)
@@ -86,12 +87,12 @@ func TestEnvelopeFields(t *testing.T) {
 }
 
 func TestParentChainContinuesAcrossSessionsIndependently(t *testing.T) {
-	e := newEnv(t)
-	a, b := e.create(t), e.create(t)
-	prompt(t, a, "a1")
-	prompt(t, b, "b1")
-	prompt(t, a, "a2")
-	envA, envB := envelopes(t, a), envelopes(t, b)
+	e := sessiontest.NewEnv(t)
+	a, b := e.Create(t), e.Create(t)
+	sessiontest.Prompt(t, a, "a1")
+	sessiontest.Prompt(t, b, "b1")
+	sessiontest.Prompt(t, a, "a2")
+	envA, envB := sessiontest.Envelopes(t, a), sessiontest.Envelopes(t, b)
 	if len(envA) != 2 || len(envB) != 1 {
 		t.Fatalf("messages leaked between sessions: %d in a, %d in b", len(envA), len(envB))
 	}

@@ -6,30 +6,31 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // withSubagent records a prompt whose reply runs a subagent through the Task tool call
 // toolu_task, and the reply after it; it returns the envelope of the call's message.
 func withSubagent(t *testing.T, s *session.Session) map[string]any {
 	t.Helper()
-	prompt(t, s, "write a poem")
-	feed(t, s, start("msg_main"), toolUse("toolu_task", "Task", `{"prompt":"poem"}`), done("tool_use", `{"input_tokens":50,"output_tokens":5}`))
-	call := envelopes(t, s)[1]
+	sessiontest.Prompt(t, s, "write a poem")
+	sessiontest.Feed(t, s, sessiontest.Start("msg_main"), sessiontest.ToolUse("toolu_task", "Task", `{"prompt":"poem"}`), sessiontest.Done("tool_use", `{"input_tokens":50,"output_tokens":5}`))
+	call := sessiontest.Envelopes(t, s)[1]
 	side := session.MessageOptions{AgentID: "a1", ParentToolUseID: "toolu_task"}
-	if _, err := s.AppendUserMessageWith(mustMarshal(t, "poem"), side); err != nil {
+	if _, err := s.AppendUserMessageWith(sessiontest.MustMarshal(t, "poem"), side); err != nil {
 		t.Fatal(err)
 	}
-	feed(t, s, session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_sub", State: mustMarshal(t, side)},
-		text("roses"), done("end_turn", `{"input_tokens":7,"output_tokens":3}`))
-	feed(t, s, toolResult("toolu_task", `"roses"`), start("msg_main2"), text("here it is"), done("end_turn", `{"input_tokens":80,"output_tokens":4}`))
+	sessiontest.Feed(t, s, session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_sub", State: sessiontest.MustMarshal(t, side)},
+		sessiontest.Text("roses"), sessiontest.Done("end_turn", `{"input_tokens":7,"output_tokens":3}`))
+	sessiontest.Feed(t, s, sessiontest.ToolResult("toolu_task", `"roses"`), sessiontest.Start("msg_main2"), sessiontest.Text("here it is"), sessiontest.Done("end_turn", `{"input_tokens":80,"output_tokens":4}`))
 	return call
 }
 
 func TestForkSharesTheHistoryUpToTheHead(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	withSubagent(t, s)
-	before := envelopes(t, s)
+	before := sessiontest.Envelopes(t, s)
 
 	f, err := s.Fork("")
 	if err != nil {
@@ -38,7 +39,7 @@ func TestForkSharesTheHistoryUpToTheHead(t *testing.T) {
 	if f.ID() == s.ID() {
 		t.Fatal("the fork has the origin's id")
 	}
-	got := envelopes(t, f)
+	got := sessiontest.Envelopes(t, f)
 	if len(got) != len(before) {
 		t.Fatalf("the fork has %d records, the origin %d", len(got), len(before))
 	}
@@ -55,7 +56,7 @@ func TestForkSharesTheHistoryUpToTheHead(t *testing.T) {
 	if !reflect.DeepEqual(tracker(t, f), tracker(t, s)) || !reflect.DeepEqual(turns(t, f), turns(t, s)) {
 		t.Fatalf("the fork's tracker or turns differ: %+v %+v", tracker(t, f), turns(t, f))
 	}
-	info := must(f.Info(nil))
+	info := sessiontest.Must(f.Info(nil))
 	if info.ForkedFrom == nil || info.ForkedFrom.SessionID != s.ID() || info.ForkedFrom.UUID != before[len(before)-1]["uuid"] {
 		t.Fatalf("forkedFrom: %+v", info.ForkedFrom)
 	}
@@ -64,27 +65,27 @@ func TestForkSharesTheHistoryUpToTheHead(t *testing.T) {
 	}
 
 	// The two go their own ways.
-	prompt(t, f, "only in the fork")
-	if n := len(envelopes(t, s)); n != len(before) {
+	sessiontest.Prompt(t, f, "only in the fork")
+	if n := len(sessiontest.Envelopes(t, s)); n != len(before) {
 		t.Fatalf("writing to the fork changed the origin: %d records", n)
 	}
-	list := must(e.mgr.List(session.ListFilter{}))
+	list := sessiontest.Must(e.Mgr.List(session.ListFilter{}))
 	if len(list) != 2 || list[0].ID != f.ID() || list[0].ForkedFrom == nil || list[1].ForkedFrom != nil {
 		t.Fatalf("listing: %+v", list)
 	}
 }
 
 func TestForkFromAnEarlierMessageLeavesLaterSidechainsBehind(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	call := withSubagent(t, s)
-	first := envelopes(t, s)[0]
+	first := sessiontest.Envelopes(t, s)[0]
 
 	f, err := s.Fork(first["uuid"].(string))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := envelopes(t, f); len(got) != 1 || got[0]["uuid"] != first["uuid"] {
+	if got := sessiontest.Envelopes(t, f); len(got) != 1 || got[0]["uuid"] != first["uuid"] {
 		t.Fatalf("a fork from the first prompt holds %v", got)
 	}
 	if got := tracker(t, f); got != (session.TokenTracker{}) {
@@ -92,9 +93,9 @@ func TestForkFromAnEarlierMessageLeavesLaterSidechainsBehind(t *testing.T) {
 	}
 
 	// From the call itself: the sidechain it started comes along, the reply after does not.
-	f2 := must(s.Fork(call["uuid"].(string)))
+	f2 := sessiontest.Must(s.Fork(call["uuid"].(string)))
 	var kinds []string
-	for _, e := range envelopes(t, f2) {
+	for _, e := range sessiontest.Envelopes(t, f2) {
 		kinds = append(kinds, e["type"].(string)+sideMark(e))
 	}
 	if want := []string{"user", "assistant", "user*", "assistant*"}; !reflect.DeepEqual(kinds, want) {
@@ -104,8 +105,8 @@ func TestForkFromAnEarlierMessageLeavesLaterSidechainsBehind(t *testing.T) {
 		t.Fatalf("tracker of the fork from the call: %+v", got)
 	}
 	// Its next message follows the call.
-	feed(t, f2, toolResult("toolu_task", `"violets"`))
-	env := envelopes(t, f2)
+	sessiontest.Feed(t, f2, sessiontest.ToolResult("toolu_task", `"violets"`))
+	env := sessiontest.Envelopes(t, f2)
 	if last := env[len(env)-1]; last["parentUuid"] != call["uuid"] {
 		t.Fatalf("the fork's next message follows %v", last["parentUuid"])
 	}
@@ -119,8 +120,8 @@ func sideMark(e map[string]any) string {
 }
 
 func TestForkFromAnotherBranchAndRefusals(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	_, a1 := exchange(t, s, "one", "first", 1)
 	_, a2 := exchange(t, s, "two", "second", 2)
 	if err := s.Rewind(a1["uuid"].(string)); err != nil {
@@ -128,14 +129,14 @@ func TestForkFromAnotherBranchAndRefusals(t *testing.T) {
 	}
 	exchange(t, s, "three", "third", 3)
 
-	f := must(s.Fork(a2["uuid"].(string)))
+	f := sessiontest.Must(s.Fork(a2["uuid"].(string)))
 	if got := texts(t, f); !reflect.DeepEqual(got, []string{"one", "first", "two", "second"}) {
 		t.Fatalf("a fork from the branch left reads %q", got)
 	}
 	if got := texts(t, s); !reflect.DeepEqual(got, []string{"one", "first", "three", "third"}) {
 		t.Fatalf("forking moved the origin: %q", got)
 	}
-	empty := e.create(t)
+	empty := e.Create(t)
 	if _, err := empty.Fork(""); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("forking an empty session: %v", err)
 	}
@@ -145,7 +146,7 @@ func TestForkFromAnotherBranchAndRefusals(t *testing.T) {
 
 	// The fork copied one branch, so it reads the same after a reopen.
 	id := f.ID()
-	f2 := e.reopen(t).open(t, id)
+	f2 := e.Reopen(t).Open(t, id)
 	if got := texts(t, f2); !reflect.DeepEqual(got, []string{"one", "first", "two", "second"}) {
 		t.Fatalf("the fork after reopening reads %q", got)
 	}
@@ -155,38 +156,38 @@ func TestForkFromAnotherBranchAndRefusals(t *testing.T) {
 }
 
 func TestForkWhileAMessageStreams(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "explain")
-	feed(t, s, start("msg_1"), text("half of it"))
-	f := must(s.Fork(""))
-	copied := envelopes(t, f)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "explain")
+	sessiontest.Feed(t, s, sessiontest.Start("msg_1"), sessiontest.Text("half of it"))
+	f := sessiontest.Must(s.Fork(""))
+	copied := sessiontest.Envelopes(t, f)
 	if len(copied) != 2 || copied[1]["status"] != session.MessageInterrupted {
 		t.Fatalf("the fork's copy of a streaming reply: %v", copied)
 	}
-	if got := content(t, copied[1]["message"].(map[string]any))[0]["text"]; got != "half of it" {
+	if got := sessiontest.Content(t, copied[1]["message"].(map[string]any))[0]["text"]; got != "half of it" {
 		t.Fatalf("the fork's copy holds %v", got)
 	}
-	feed(t, s, text(", and the rest"), done("end_turn", ""))
-	if env := envelopes(t, s); env[1]["status"] != session.MessageComplete {
+	sessiontest.Feed(t, s, sessiontest.Text(", and the rest"), sessiontest.Done("end_turn", ""))
+	if env := sessiontest.Envelopes(t, s); env[1]["status"] != session.MessageComplete {
 		t.Fatalf("the origin's reply after the fork: %v", env[1]["status"])
 	}
 }
 
 func TestRewindThenASubagentStartsAgainFromItsCall(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	call := withSubagent(t, s)
-	u := envelopes(t, s)[0]
+	u := sessiontest.Envelopes(t, s)[0]
 	if err := s.Rewind(u["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
-	feed(t, s, start("msg_again"), toolUse("toolu_task2", "Task", `{}`), done("tool_use", ""))
+	sessiontest.Feed(t, s, sessiontest.Start("msg_again"), sessiontest.ToolUse("toolu_task2", "Task", `{}`), sessiontest.Done("tool_use", ""))
 	side := session.MessageOptions{AgentID: "a1", ParentToolUseID: "toolu_task2"}
-	if _, err := s.AppendUserMessageWith(mustMarshal(t, "poem again"), side); err != nil {
+	if _, err := s.AppendUserMessageWith(sessiontest.MustMarshal(t, "poem again"), side); err != nil {
 		t.Fatal(err)
 	}
-	env := envelopes(t, s)
+	env := sessiontest.Envelopes(t, s)
 	last := env[len(env)-1]
 	if len(env) != 3 || last["isSidechain"] != true || last["parentUuid"] != nil {
 		t.Fatalf("the subagent on the new branch: %v", env)

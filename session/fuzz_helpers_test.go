@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // callerErrors are the errors a call may return for what its caller passed; any other
@@ -25,6 +26,6 @@ func isCallerError(err error) bool {
 
 // fuzzEnv is one store shared by every input of a fuzz worker: opening SQLite for each
 // input would make the fuzzer a hundred times slower.
-func fuzzEnv(f *testing.F) *env {
-	return openEnv(f, filepath.Join(f.TempDir(), "fuzz.db"))
+func fuzzEnv(f *testing.F) *sessiontest.Env {
+	return sessiontest.OpenEnv(f, filepath.Join(f.TempDir(), "fuzz.db"))
 }

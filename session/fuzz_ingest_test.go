@@ -132,7 +132,7 @@ func FuzzIngest(f *testing.F) {
 	}
 	e := fuzzEnv(f)
 	f.Fuzz(func(t *testing.T, program string) {
-		s := e.create(t)
+		s := e.Create(t)
 		defer s.Close()
 		for _, enc := range strings.Split(program, chunkSep) {
 			before, err := s.Messages(true)

@@ -51,7 +51,7 @@ func FuzzRestoreMessages(f *testing.F) {
 	}
 	e := fuzzEnv(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		s := e.create(t)
+		s := e.Create(t)
 		defer s.Close()
 		if err := s.RestoreMessages(raw); err != nil {
 			if !isCallerError(err) {
@@ -63,7 +63,7 @@ func FuzzRestoreMessages(f *testing.F) {
 			return
 		}
 		first := checkMessagesJSON(t, s)
-		again := e.create(t)
+		again := e.Create(t)
 		defer again.Close()
 		if err := again.RestoreMessages(first); err != nil {
 			t.Fatalf("restoring messages() again: %v\n%s", err, first)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // withSnapshot is transcript() with a file snapshot on its first record, as the Claude
@@ -17,19 +18,19 @@ func withSnapshot() []session.Record {
 }
 
 func TestImportedSnapshotsArePutOnceEvenForRecordsAlreadyStored(t *testing.T) {
-	e := newEnv(t)
-	must(e.mgr.Import(target("imp-snap"), transcript())) // imported before snapshots were read
-	listed := func() []session.SessionInfo { return must(e.mgr.List(session.ListFilter{})) }
+	e := sessiontest.NewEnv(t)
+	sessiontest.Must(e.Mgr.Import(target("imp-snap"), transcript())) // imported before snapshots were read
+	listed := func() []session.SessionInfo { return sessiontest.Must(e.Mgr.List(session.ListFilter{})) }
 	before := listed()[0].UpdatedAt
 	for i := 0; i < 2; i++ {
-		count := must(e.mgr.Import(target("imp-snap"), withSnapshot()))
+		count := sessiontest.Must(e.Mgr.Import(target("imp-snap"), withSnapshot()))
 		if count.Added != 0 || count.Existing != 7 {
 			t.Fatalf("import %d = %+v", i, count)
 		}
-		if err := e.store.Sync(); err != nil {
+		if err := e.Store.Sync(); err != nil {
 			t.Fatal(err)
 		}
-		snaps := must(e.store.FileSnapshots("imp-snap"))
+		snaps := sessiontest.Must(e.Store.FileSnapshots("imp-snap"))
 		if len(snaps) != 1 || snaps[0].ID != "snap-s0" || snaps[0].MessageUUID != "u1" || !snaps[0].Files[0].BackedUp {
 			t.Fatalf("import %d: snapshots = %+v", i, snaps)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 var t0 = time.Date(2025, 9, 1, 10, 0, 0, 0, time.UTC)
@@ -44,26 +45,26 @@ func target(id string) session.ImportTarget {
 }
 
 func TestImportedRecordsAreJoinedIntoTheConversation(t *testing.T) {
-	e := newEnv(t)
-	count, err := e.mgr.Import(target("imp-1"), transcript())
+	e := sessiontest.NewEnv(t)
+	count, err := e.Mgr.Import(target("imp-1"), transcript())
 	if err != nil || count != (session.ImportCount{Created: true, Added: 7}) {
 		t.Fatalf("Import = %+v, %v", count, err)
 	}
-	s := e.open(t, "imp-1")
+	s := e.Open(t, "imp-1")
 	want := []any{
-		decode(t, `{"role":"user","content":[{"type":"text","text":"list"}]}`),
-		decode(t, `{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"ls","input":{}},{"type":"tool_use","id":"t2","name":"pwd","input":{}}],"id":"msg_1","stop_reason":"tool_use"}`),
-		decode(t, `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"},{"type":"tool_result","tool_use_id":"t2","content":"/"}]}`),
-		decode(t, `{"role":"assistant","content":[{"type":"text","text":"done"}]}`),
+		sessiontest.Decode(t, `{"role":"user","content":[{"type":"text","text":"list"}]}`),
+		sessiontest.Decode(t, `{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"ls","input":{}},{"type":"tool_use","id":"t2","name":"pwd","input":{}}],"id":"msg_1","stop_reason":"tool_use"}`),
+		sessiontest.Decode(t, `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"},{"type":"tool_result","tool_use_id":"t2","content":"/"}]}`),
+		sessiontest.Decode(t, `{"role":"assistant","content":[{"type":"text","text":"done"}]}`),
 	}
 	got := []any{}
-	for _, m := range messages(t, s) {
+	for _, m := range sessiontest.Messages(t, s) {
 		got = append(got, m)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("messages =\n%v\nwant\n%v", got, want)
 	}
-	envs := envelopes(t, s)
+	envs := sessiontest.Envelopes(t, s)
 	if len(envs) != 7 || envs[0]["type"] != "summary" || envs[0]["message"] != nil || envs[3]["continuesPrevious"] != true {
 		t.Errorf("envelopes: %d, first %v, fourth %v", len(envs), envs[0], envs[3])
 	}
@@ -72,60 +73,60 @@ func TestImportedRecordsAreJoinedIntoTheConversation(t *testing.T) {
 			t.Errorf("envelope %d = %v %v", i, env["uuid"], env["timestamp"])
 		}
 	}
-	if turns := must(s.Turns()); !reflect.DeepEqual(turns, []session.Turn{{Index: 0, StartIndex: 0, EndIndex: 3}}) {
+	if turns := sessiontest.Must(s.Turns()); !reflect.DeepEqual(turns, []session.Turn{{Index: 0, StartIndex: 0, EndIndex: 3}}) {
 		t.Errorf("turns = %v", turns)
 	}
-	if tr := must(s.TokenTracker()); tr != (session.TokenTracker{InputTokens: 250, OutputTokens: 25, CacheReadInputTokens: 50, ContextTokens: 200}) {
+	if tr := sessiontest.Must(s.TokenTracker()); tr != (session.TokenTracker{InputTokens: 250, OutputTokens: 25, CacheReadInputTokens: 50, ContextTokens: 200}) {
 		t.Errorf("tracker = %+v", tr)
 	}
-	list := must(e.mgr.List(session.ListFilter{}))
+	list := sessiontest.Must(e.Mgr.List(session.ListFilter{}))
 	if len(list) != 1 || !list[0].UpdatedAt.Equal(t0.Add(6*time.Second)) || list[0].MessageCount != 7 || list[0].Title != "Imported" {
 		t.Errorf("listing = %+v, want it last active at its last record", list)
 	}
 }
 
 func TestImportingAgainAddsOnlyWhatIsNew(t *testing.T) {
-	e := newEnv(t)
+	e := sessiontest.NewEnv(t)
 	recs := transcript()
-	must(e.mgr.Import(target("imp-2"), recs[:4]))
-	count, err := e.mgr.Import(target("imp-2"), recs)
+	sessiontest.Must(e.Mgr.Import(target("imp-2"), recs[:4]))
+	count, err := e.Mgr.Import(target("imp-2"), recs)
 	if err != nil || count != (session.ImportCount{Added: 3, Existing: 4}) {
 		t.Fatalf("second Import = %+v, %v", count, err)
 	}
-	again, _ := e.mgr.Import(target("imp-2"), recs)
+	again, _ := e.Mgr.Import(target("imp-2"), recs)
 	if again != (session.ImportCount{Existing: 7}) {
 		t.Errorf("third Import = %+v", again)
 	}
-	if n := len(envelopes(t, e.open(t, "imp-2"))); n != 7 {
+	if n := len(sessiontest.Envelopes(t, e.Open(t, "imp-2"))); n != 7 {
 		t.Errorf("%d records stored, want 7", n)
 	}
 }
 
 func TestAnImportedSessionGoesOnLive(t *testing.T) {
-	e := newEnv(t)
-	must(e.mgr.Import(target("imp-3"), transcript()))
-	s := e.open(t, "imp-3")
-	env := prompt(t, s, "next")
+	e := sessiontest.NewEnv(t)
+	sessiontest.Must(e.Mgr.Import(target("imp-3"), transcript()))
+	s := e.Open(t, "imp-3")
+	env := sessiontest.Prompt(t, s, "next")
 	if env["parentUuid"] != "a3" || env["turn"] != float64(1) {
 		t.Errorf("next prompt: parent %v turn %v", env["parentUuid"], env["turn"])
 	}
 	// Records imported into a session streaming live end its open message first.
-	feed(t, s, text("half"))
-	must(e.mgr.Import(target("imp-3"), []session.Record{rec("late", "", "system", "", 9)}))
-	envs := envelopes(t, s)
+	sessiontest.Feed(t, s, sessiontest.Text("half"))
+	sessiontest.Must(e.Mgr.Import(target("imp-3"), []session.Record{rec("late", "", "system", "", 9)}))
+	envs := sessiontest.Envelopes(t, s)
 	if envs[len(envs)-2]["status"] != session.MessageInterrupted || envs[len(envs)-1]["uuid"] != "late" {
 		t.Errorf("after an import into a live session: %v / %v", envs[len(envs)-2], envs[len(envs)-1])
 	}
 }
 
 func TestSidechainRecordsTakeTheTurnOfTheirCall(t *testing.T) {
-	e := newEnv(t)
-	must(e.mgr.Import(target("imp-4"), transcript()))
-	must(e.mgr.Import(target("imp-4"), []session.Record{rec("u2", "a3", "user", "user", 10, `{"type":"text","text":"again"}`)}))
+	e := sessiontest.NewEnv(t)
+	sessiontest.Must(e.Mgr.Import(target("imp-4"), transcript()))
+	sessiontest.Must(e.Mgr.Import(target("imp-4"), []session.Record{rec("u2", "a3", "user", "user", 10, `{"type":"text","text":"again"}`)}))
 	side := rec("x1", "", "user", "user", 11, `{"type":"text","text":"sub"}`)
 	side.IsSidechain, side.ParentToolUseID = true, "t2"
-	must(e.mgr.Import(target("imp-4"), []session.Record{side}))
-	envs := envelopes(t, e.open(t, "imp-4"))
+	sessiontest.Must(e.Mgr.Import(target("imp-4"), []session.Record{side}))
+	envs := sessiontest.Envelopes(t, e.Open(t, "imp-4"))
 	last := envs[len(envs)-1]
 	if last["isSidechain"] != true || last["turn"] != float64(0) {
 		t.Errorf("sidechain record: %v turn %v, want turn 0 of its call t2", last["isSidechain"], last["turn"])

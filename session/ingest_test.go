@@ -6,25 +6,26 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 func TestDeltasJoinIntoOneBlockPerKind(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	// A signature as the API sends it, plus characters JSON encoders like to escape.
 	sig := "EqQBCkYIARgCKkD+/=<>&\u2028\u00e9\\\"x"
-	feed(t, s,
-		start("msg_1"),
-		thinking("Let me "), thinking("think"), thinking(" it over."),
-		signature(sig),
-		text("Hello, "), text("wor"), text("ld"),
-		done("end_turn", `{"input_tokens":3,"output_tokens":4}`),
+	sessiontest.Feed(t, s,
+		sessiontest.Start("msg_1"),
+		sessiontest.Thinking("Let me "), sessiontest.Thinking("think"), sessiontest.Thinking(" it over."),
+		sessiontest.Signature(sig),
+		sessiontest.Text("Hello, "), sessiontest.Text("wor"), sessiontest.Text("ld"),
+		sessiontest.Done("end_turn", `{"input_tokens":3,"output_tokens":4}`),
 	)
-	msgs := messages(t, s)
+	msgs := sessiontest.Messages(t, s)
 	if len(msgs) != 1 {
 		t.Fatalf("got %d messages, want 1: %v", len(msgs), msgs)
 	}
-	blocks := content(t, msgs[0])
+	blocks := sessiontest.Content(t, msgs[0])
 	want := []map[string]any{
 		{"type": "thinking", "thinking": "Let me think it over.", "signature": sig},
 		{"type": "text", "text": "Hello, world"},
@@ -38,17 +39,17 @@ func TestDeltasJoinIntoOneBlockPerKind(t *testing.T) {
 }
 
 func TestSignatureEndsThinkingBlock(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	feed(t, s,
-		start("m"),
-		thinking("first"), signature("sig-1"),
-		thinking("second"), // a new block: the signature ended the first
-		text("answer"),
-		signature("sig-lonely"), // a signature with no thinking before it
-		done("end_turn", ""),
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Feed(t, s,
+		sessiontest.Start("m"),
+		sessiontest.Thinking("first"), sessiontest.Signature("sig-1"),
+		sessiontest.Thinking("second"), // a new block: the signature ended the first
+		sessiontest.Text("answer"),
+		sessiontest.Signature("sig-lonely"), // a signature with no thinking before it
+		sessiontest.Done("end_turn", ""),
 	)
-	got := content(t, messages(t, s)[0])
+	got := sessiontest.Content(t, sessiontest.Messages(t, s)[0])
 	want := []map[string]any{
 		{"type": "thinking", "thinking": "first", "signature": "sig-1"},
 		{"type": "thinking", "thinking": "second"}, // no signature key at all
@@ -61,16 +62,16 @@ func TestSignatureEndsThinkingBlock(t *testing.T) {
 }
 
 func TestRedactedThinkingIsItsOwnBlock(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	feed(t, s,
-		start("m"),
-		thinking("visible"),
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Feed(t, s,
+		sessiontest.Start("m"),
+		sessiontest.Thinking("visible"),
 		session.Chunk{Kind: session.ChunkRedactedThinking, Text: "EmwKAhgBEgy3va3pzix/LafPsn4a"},
-		thinking("more"),
-		done("end_turn", ""),
+		sessiontest.Thinking("more"),
+		sessiontest.Done("end_turn", ""),
 	)
-	got := content(t, messages(t, s)[0])
+	got := sessiontest.Content(t, sessiontest.Messages(t, s)[0])
 	want := []map[string]any{
 		{"type": "thinking", "thinking": "visible"},
 		{"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix/LafPsn4a"},
@@ -87,24 +88,24 @@ func TestToolUseCompleteAndStreamed(t *testing.T) {
 		chunks []session.Chunk
 		want   map[string]any
 	}{
-		{"complete", []session.Chunk{toolUse("t1", "read", `{"path": "a.go", "lines": [1, 2], "opts": {"x": null}}`)},
+		{"complete", []session.Chunk{sessiontest.ToolUse("t1", "read", `{"path": "a.go", "lines": [1, 2], "opts": {"x": null}}`)},
 			map[string]any{"type": "tool_use", "id": "t1", "name": "read",
-				"input": decode(t, `{"path":"a.go","lines":[1,2],"opts":{"x":null}}`)}},
-		{"streamed", []session.Chunk{toolUseStart("t2", "write"), toolUseDelta(`{"pa`), toolUseDelta(`th": "b.go",`), toolUseDelta(` "n": 1}`)},
-			map[string]any{"type": "tool_use", "id": "t2", "name": "write", "input": decode(t, `{"path":"b.go","n":1}`)}},
-		{"streamed empty", []session.Chunk{toolUseStart("t3", "ls")},
+				"input": sessiontest.Decode(t, `{"path":"a.go","lines":[1,2],"opts":{"x":null}}`)}},
+		{"streamed", []session.Chunk{sessiontest.ToolUseStart("t2", "write"), sessiontest.ToolUseDelta(`{"pa`), sessiontest.ToolUseDelta(`th": "b.go",`), sessiontest.ToolUseDelta(` "n": 1}`)},
+			map[string]any{"type": "tool_use", "id": "t2", "name": "write", "input": sessiontest.Decode(t, `{"path":"b.go","n":1}`)}},
+		{"streamed empty", []session.Chunk{sessiontest.ToolUseStart("t3", "ls")},
 			map[string]any{"type": "tool_use", "id": "t3", "name": "ls", "input": map[string]any{}}},
-		{"streamed blank", []session.Chunk{toolUseStart("t4", "ls"), toolUseDelta(""), toolUseDelta("  \n")},
+		{"streamed blank", []session.Chunk{sessiontest.ToolUseStart("t4", "ls"), sessiontest.ToolUseDelta(""), sessiontest.ToolUseDelta("  \n")},
 			map[string]any{"type": "tool_use", "id": "t4", "name": "ls", "input": map[string]any{}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t)
-			s := e.create(t)
-			feed(t, s, start("m"))
-			feed(t, s, c.chunks...)
-			feed(t, s, done("tool_use", ""))
-			got := content(t, messages(t, s)[0])
+			e := sessiontest.NewEnv(t)
+			s := e.Create(t)
+			sessiontest.Feed(t, s, sessiontest.Start("m"))
+			sessiontest.Feed(t, s, c.chunks...)
+			sessiontest.Feed(t, s, sessiontest.Done("tool_use", ""))
+			got := sessiontest.Content(t, sessiontest.Messages(t, s)[0])
 			if len(got) != 1 || !reflect.DeepEqual(got[0], c.want) {
 				t.Fatalf("content = %#v\nwant [%#v]", got, c.want)
 			}
@@ -113,11 +114,11 @@ func TestToolUseCompleteAndStreamed(t *testing.T) {
 }
 
 func TestStreamedToolInputThatIsNotJSONIsKeptRaw(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	raw := `{"path": "a.go", "content": "unterminated`
-	feed(t, s, start("m"), toolUseStart("t1", "write"), toolUseDelta(raw[:10]), toolUseDelta(raw[10:]), done("tool_use", ""))
-	b := content(t, messages(t, s)[0])[0]
+	sessiontest.Feed(t, s, sessiontest.Start("m"), sessiontest.ToolUseStart("t1", "write"), sessiontest.ToolUseDelta(raw[:10]), sessiontest.ToolUseDelta(raw[10:]), sessiontest.Done("tool_use", ""))
+	b := sessiontest.Content(t, sessiontest.Messages(t, s)[0])[0]
 	if b["raw_input"] != raw {
 		t.Errorf("raw_input = %q, want %q", b["raw_input"], raw)
 	}
@@ -133,19 +134,19 @@ func TestStreamedToolInputThatIsNotJSONIsKeptRaw(t *testing.T) {
 }
 
 func TestToolResultsFormUserMessageAndTextStartsNextAssistant(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "list and read")
-	feed(t, s,
-		start("msg_a"), text("Looking."), toolUse("t1", "ls", `{}`), toolUse("t2", "read", `{"p":"x"}`), done("tool_use", ""),
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "list and read")
+	sessiontest.Feed(t, s,
+		sessiontest.Start("msg_a"), sessiontest.Text("Looking."), sessiontest.ToolUse("t1", "ls", `{}`), sessiontest.ToolUse("t2", "read", `{"p":"x"}`), sessiontest.Done("tool_use", ""),
 		session.Chunk{Kind: session.ChunkToolResult, ToolUseID: "t1", JSON: []byte(`"a.go\nb.go"`),
 			Raw: []byte(`{"stdout":"a.go\nb.go","stderr":"","exitCode":0,"durationMs":12}`)},
 		session.Chunk{Kind: session.ChunkToolResult, ToolUseID: "t2", IsError: true,
 			JSON: []byte(`[{"type":"text","text":"no such file"}]`)},
-		text("Done"), text("."), // no message_start: the next assistant message opens by itself
-		done("end_turn", ""),
+		sessiontest.Text("Done"), sessiontest.Text("."), // no message_start: the next assistant message opens by itself
+		sessiontest.Done("end_turn", ""),
 	)
-	envs := envelopes(t, s)
+	envs := sessiontest.Envelopes(t, s)
 	var types []string
 	for _, e := range envs {
 		types = append(types, e["type"].(string))
@@ -159,17 +160,17 @@ func TestToolResultsFormUserMessageAndTextStartsNextAssistant(t *testing.T) {
 	}
 	wantResults := []map[string]any{
 		{"type": "tool_result", "tool_use_id": "t1", "content": "a.go\nb.go", "is_error": false},
-		{"type": "tool_result", "tool_use_id": "t2", "content": decode(t, `[{"type":"text","text":"no such file"}]`), "is_error": true},
+		{"type": "tool_result", "tool_use_id": "t2", "content": sessiontest.Decode(t, `[{"type":"text","text":"no such file"}]`), "is_error": true},
 	}
-	if got := content(t, results); !reflect.DeepEqual(got, wantResults) {
+	if got := sessiontest.Content(t, results); !reflect.DeepEqual(got, wantResults) {
 		t.Errorf("tool results = %#v\nwant %#v", got, wantResults)
 	}
-	wantRaw := map[string]any{"t1": decode(t, `{"stdout":"a.go\nb.go","stderr":"","exitCode":0,"durationMs":12}`)}
+	wantRaw := map[string]any{"t1": sessiontest.Decode(t, `{"stdout":"a.go\nb.go","stderr":"","exitCode":0,"durationMs":12}`)}
 	if !reflect.DeepEqual(envs[2]["toolUseResults"], wantRaw) {
 		t.Errorf("toolUseResults = %#v, want %#v", envs[2]["toolUseResults"], wantRaw)
 	}
 	last := envs[3]["message"].(map[string]any)
-	if got := content(t, last); len(got) != 1 || got[0]["text"] != "Done." {
+	if got := sessiontest.Content(t, last); len(got) != 1 || got[0]["text"] != "Done." {
 		t.Errorf("follow-up assistant content = %v", got)
 	}
 	if _, ok := last["id"]; ok {
@@ -183,17 +184,17 @@ func TestToolResultsFormUserMessageAndTextStartsNextAssistant(t *testing.T) {
 }
 
 func TestDoneSetsStopReasonSequenceAndUsage(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	usage := `{"input_tokens":10,"output_tokens":5,"cache_read_input_tokens":7,"service_tier":"standard","server_tool_use":{"web_search_requests":1}}`
-	feed(t, s, start("m"), text("Human"),
+	sessiontest.Feed(t, s, sessiontest.Start("m"), sessiontest.Text("Human"),
 		session.Chunk{Kind: session.ChunkDone, StopReason: "stop_sequence", StopSequence: "\n\nHuman:", Usage: []byte(usage)})
-	env := envelopes(t, s)[0]
+	env := sessiontest.Envelopes(t, s)[0]
 	msg := env["message"].(map[string]any)
 	if msg["stop_reason"] != "stop_sequence" || msg["stop_sequence"] != "\n\nHuman:" {
 		t.Errorf("stop fields = %v / %q", msg["stop_reason"], msg["stop_sequence"])
 	}
-	if !reflect.DeepEqual(msg["usage"], decode(t, usage)) {
+	if !reflect.DeepEqual(msg["usage"], sessiontest.Decode(t, usage)) {
 		t.Errorf("usage = %#v, want %s verbatim", msg["usage"], usage)
 	}
 	if env["status"] != "complete" {
@@ -202,18 +203,18 @@ func TestDoneSetsStopReasonSequenceAndUsage(t *testing.T) {
 }
 
 func TestErrorChunkEndsMessageWithStatusError(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	feed(t, s, start("m1"), text("half an ans"), session.Chunk{Kind: session.ChunkError, Text: "overloaded_error: try later"})
-	feed(t, s, start("m2"), text("retry"), done("end_turn", ""))
-	envs := envelopes(t, s)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Feed(t, s, sessiontest.Start("m1"), sessiontest.Text("half an ans"), session.Chunk{Kind: session.ChunkError, Text: "overloaded_error: try later"})
+	sessiontest.Feed(t, s, sessiontest.Start("m2"), sessiontest.Text("retry"), sessiontest.Done("end_turn", ""))
+	envs := sessiontest.Envelopes(t, s)
 	if len(envs) != 2 {
 		t.Fatalf("got %d messages, want 2", len(envs))
 	}
 	if envs[0]["status"] != "error" || envs[0]["error"] != "overloaded_error: try later" {
 		t.Errorf("first message status/error = %v / %v", envs[0]["status"], envs[0]["error"])
 	}
-	if got := content(t, envs[0]["message"].(map[string]any)); len(got) != 1 || got[0]["text"] != "half an ans" {
+	if got := sessiontest.Content(t, envs[0]["message"].(map[string]any)); len(got) != 1 || got[0]["text"] != "half an ans" {
 		t.Errorf("what arrived before the error was not kept: %v", got)
 	}
 	if envs[1]["status"] != "complete" {
@@ -225,29 +226,29 @@ func TestErrorChunkEndsMessageWithStatusError(t *testing.T) {
 }
 
 func TestMessageStartWhileStreamingInterruptsTheOpenMessage(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	feed(t, s, start("m1"), text("cut o"), start("m2"), text("whole"), done("end_turn", ""))
-	envs := envelopes(t, s)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Feed(t, s, sessiontest.Start("m1"), sessiontest.Text("cut o"), sessiontest.Start("m2"), sessiontest.Text("whole"), sessiontest.Done("end_turn", ""))
+	envs := sessiontest.Envelopes(t, s)
 	if len(envs) != 2 {
 		t.Fatalf("got %d messages, want 2", len(envs))
 	}
 	first, second := envs[0]["message"].(map[string]any), envs[1]["message"].(map[string]any)
-	if envs[0]["status"] != "interrupted" || first["id"] != "m1" || content(t, first)[0]["text"] != "cut o" {
+	if envs[0]["status"] != "interrupted" || first["id"] != "m1" || sessiontest.Content(t, first)[0]["text"] != "cut o" {
 		t.Errorf("first = %v", envs[0])
 	}
-	if envs[1]["status"] != "complete" || second["id"] != "m2" || content(t, second)[0]["text"] != "whole" {
+	if envs[1]["status"] != "complete" || second["id"] != "m2" || sessiontest.Content(t, second)[0]["text"] != "whole" {
 		t.Errorf("second = %v", envs[1])
 	}
 }
 
 func TestUserMessageWhileStreamingInterruptsAssistant(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "write a poem")
-	feed(t, s, start("m1"), thinking("hmm"), text("Roses are"))
-	returned := prompt(t, s, "stop, write prose")
-	envs := envelopes(t, s)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "write a poem")
+	sessiontest.Feed(t, s, sessiontest.Start("m1"), sessiontest.Thinking("hmm"), sessiontest.Text("Roses are"))
+	returned := sessiontest.Prompt(t, s, "stop, write prose")
+	envs := sessiontest.Envelopes(t, s)
 	if len(envs) != 3 {
 		t.Fatalf("got %d messages, want 3", len(envs))
 	}
@@ -255,7 +256,7 @@ func TestUserMessageWhileStreamingInterruptsAssistant(t *testing.T) {
 		t.Errorf("cut-off assistant status = %v, want interrupted", envs[1]["status"])
 	}
 	wantCut := []map[string]any{{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": "Roses are"}}
-	if got := content(t, envs[1]["message"].(map[string]any)); !reflect.DeepEqual(got, wantCut) {
+	if got := sessiontest.Content(t, envs[1]["message"].(map[string]any)); !reflect.DeepEqual(got, wantCut) {
 		t.Errorf("cut-off content = %v, want %v", got, wantCut)
 	}
 	if envs[2]["type"] != "user" || envs[2]["status"] != "complete" {
@@ -267,10 +268,10 @@ func TestUserMessageWhileStreamingInterruptsAssistant(t *testing.T) {
 }
 
 func TestUserToolResultMessageNeedsKnownToolUse(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "go")
-	feed(t, s, start("m"), toolUse("t1", "ls", `{}`), done("tool_use", ""))
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "go")
+	sessiontest.Feed(t, s, sessiontest.Start("m"), sessiontest.ToolUse("t1", "ls", `{}`), sessiontest.Done("tool_use", ""))
 	before, _ := s.Messages(true)
 	_, err := s.AppendUserMessage([]byte(`[{"type":"tool_result","tool_use_id":"nope","content":"x"}]`))
 	if !errors.Is(err, session.ErrUnknownToolUse) {
@@ -280,31 +281,31 @@ func TestUserToolResultMessageNeedsKnownToolUse(t *testing.T) {
 	if string(before) != string(after) {
 		t.Fatalf("a rejected user message changed the session:\n%s\n%s", before, after)
 	}
-	env := decodeObject(t, must(s.AppendUserMessage([]byte(`[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]`))))
+	env := sessiontest.DecodeObject(t, sessiontest.Must(s.AppendUserMessage([]byte(`[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]`))))
 	if env["type"] != "tool_result" || env["turn"] != float64(0) {
 		t.Errorf("user tool_result envelope type/turn = %v/%v, want tool_result/0", env["type"], env["turn"])
 	}
 }
 
 func TestToolResultForToolUseRecordedBeforeReopen(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	id := s.ID()
-	prompt(t, s, "go")
-	feed(t, s, start("m"), toolUse("t1", "bash", `{"cmd":"make"}`), toolUseStart("t2", "ls"), done("tool_use", ""))
+	sessiontest.Prompt(t, s, "go")
+	sessiontest.Feed(t, s, sessiontest.Start("m"), sessiontest.ToolUse("t1", "bash", `{"cmd":"make"}`), sessiontest.ToolUseStart("t2", "ls"), sessiontest.Done("tool_use", ""))
 
-	e2 := e.reopen(t)
-	s2 := e2.open(t, id)
+	e2 := e.Reopen(t)
+	s2 := e2.Open(t, id)
 	// Both the complete and the streamed tool_use are found in the store by this new process.
-	feed(t, s2, toolResult("t1", `"built"`), toolResult("t2", `"a.go"`))
-	if err := s2.Ingest(toolResult("t3", `"?"`)); !errors.Is(err, session.ErrUnknownToolUse) {
+	sessiontest.Feed(t, s2, sessiontest.ToolResult("t1", `"built"`), sessiontest.ToolResult("t2", `"a.go"`))
+	if err := s2.Ingest(sessiontest.ToolResult("t3", `"?"`)); !errors.Is(err, session.ErrUnknownToolUse) {
 		t.Errorf("tool_result for an id never recorded: err = %v, want ErrUnknownToolUse", err)
 	}
-	msgs := messages(t, s2)
+	msgs := sessiontest.Messages(t, s2)
 	if len(msgs) != 3 {
 		t.Fatalf("got %d messages, want 3", len(msgs))
 	}
-	got := content(t, msgs[2])
+	got := sessiontest.Content(t, msgs[2])
 	if len(got) != 2 || got[0]["tool_use_id"] != "t1" || got[1]["tool_use_id"] != "t2" {
 		t.Errorf("tool results = %v", got)
 	}
@@ -313,14 +314,14 @@ func TestToolResultForToolUseRecordedBeforeReopen(t *testing.T) {
 func TestToolResultWhileToolUseStillStreaming(t *testing.T) {
 	// The stream has no tool_use stop chunk: a tool_use_start block ends when the next
 	// block or message begins. A tool result for it may come straight after its input.
-	e := newEnv(t)
-	s := e.create(t)
-	feed(t, s, start("m"), toolUseStart("t1", "ls"), toolUseDelta(`{"dir":"."}`))
-	if err := s.Ingest(toolResult("t1", `"a.go"`)); err != nil {
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Feed(t, s, sessiontest.Start("m"), sessiontest.ToolUseStart("t1", "ls"), sessiontest.ToolUseDelta(`{"dir":"."}`))
+	if err := s.Ingest(sessiontest.ToolResult("t1", `"a.go"`)); err != nil {
 		t.Fatalf("tool_result for a tool_use still streaming was rejected: %v", err)
 	}
-	msgs := messages(t, s)
-	if len(msgs) != 2 || content(t, msgs[0])[0]["id"] != "t1" || content(t, msgs[1])[0]["tool_use_id"] != "t1" {
+	msgs := sessiontest.Messages(t, s)
+	if len(msgs) != 2 || sessiontest.Content(t, msgs[0])[0]["id"] != "t1" || sessiontest.Content(t, msgs[1])[0]["tool_use_id"] != "t1" {
 		t.Errorf("messages = %v", msgs)
 	}
 }

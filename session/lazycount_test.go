@@ -5,19 +5,20 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 	_ "modernc.org/sqlite"
 )
 
 // TestMessagesWithoutCountsAreCountedOnceWhenNeeded: rows written before token counting
 // existed (or whose counts a close dropped) are counted by the first build, and stored.
 func TestMessagesWithoutCountsAreCountedOnceWhenNeeded(t *testing.T) {
-	e := newEnv(t)
-	s := withMessages(t, e, conversation(300, true))
+	e := sessiontest.NewEnv(t)
+	s := sessiontest.WithMessages(t, e, sessiontest.Conversation(300, true))
 	before := build(t, s, session.BuildOptions{ContextWindow: 1_000_000})
 	id := s.ID()
-	e.mgr.Close()
+	e.Mgr.Close()
 
-	db, err := sql.Open("sqlite", e.path)
+	db, err := sql.Open("sqlite", e.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,19 +27,19 @@ func TestMessagesWithoutCountsAreCountedOnceWhenNeeded(t *testing.T) {
 	}
 	db.Close()
 
-	e = openEnv(t, e.path)
-	if _, found, _ := e.store.FirstUncounted(id); !found {
+	e = sessiontest.OpenEnv(t, e.Path)
+	if _, found, _ := e.Store.FirstUncounted(id); !found {
 		t.Fatal("the counts were not cleared")
 	}
-	s = e.open(t, id)
+	s = e.Open(t, id)
 	after := build(t, s, session.BuildOptions{ContextWindow: 1_000_000})
 	if after.TokensUsed != before.TokensUsed || after.Strategy != before.Strategy {
 		t.Fatalf("counted lazily: %s %d tokens; counted as messages ended: %s %d", after.Strategy, after.TokensUsed, before.Strategy, before.TokensUsed)
 	}
-	if seq, found, err := e.store.FirstUncounted(id); found || err != nil {
+	if seq, found, err := e.Store.FirstUncounted(id); found || err != nil {
 		t.Fatalf("message %d is still uncounted (%v)", seq, err)
 	}
-	idx, _ := e.store.ContextIndex(id)
+	idx, _ := e.Store.ContextIndex(id)
 	if idx.LastSeq != 299 || idx.Total.Tokens <= 0 || idx.Total.Pruned >= idx.Total.Tokens {
 		t.Fatalf("cumulative counts %+v", idx)
 	}
@@ -47,17 +48,17 @@ func TestMessagesWithoutCountsAreCountedOnceWhenNeeded(t *testing.T) {
 // TestDeletingASessionDeletesItsSummariesAndBoundaries, and bookkeeping still queued for it
 // (counts of its last messages) is dropped quietly rather than reported as a conflict.
 func TestDeletingASessionDeletesItsSummariesAndBoundaries(t *testing.T) {
-	e := newEnv(t)
-	s := withMessages(t, e, conversation(120, false))
+	e := sessiontest.NewEnv(t)
+	s := sessiontest.WithMessages(t, e, sessiontest.Conversation(120, false))
 	compact(t, s, 3, &summarizer{})
-	prompt(t, s, "one more")
-	if err := e.mgr.Delete(s.ID()); err != nil {
+	sessiontest.Prompt(t, s, "one more")
+	if err := e.Mgr.Delete(s.ID()); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.store.Flush(); err != nil {
+	if err := e.Store.Flush(); err != nil {
 		t.Fatalf("Flush after deleting: %v", err)
 	}
-	db, err := sql.Open("sqlite", e.path)
+	db, err := sql.Open("sqlite", e.Path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,71 +7,72 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 func TestOpenReturnsTheLiveSessionUntilLastClose(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	again := e.open(t, s.ID())
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	again := e.Open(t, s.ID())
 	if again != s {
 		t.Fatalf("Open of a live session returned another *Session")
 	}
-	feed(t, s, start("m"), text("still streaming"))
+	sessiontest.Feed(t, s, sessiontest.Start("m"), sessiontest.Text("still streaming"))
 	s.Close() // one of two users: the session stays live and keeps streaming
-	feed(t, again, text("..."))
+	sessiontest.Feed(t, again, sessiontest.Text("..."))
 	again.Close()
-	if err := again.Ingest(text("x")); !errors.Is(err, session.ErrStoreClosed) {
+	if err := again.Ingest(sessiontest.Text("x")); !errors.Is(err, session.ErrStoreClosed) {
 		t.Fatalf("Ingest after the last Close: err = %v, want ErrStoreClosed", err)
 	}
 	if _, err := again.Messages(false); !errors.Is(err, session.ErrStoreClosed) {
 		t.Fatalf("Messages after the last Close: err = %v, want ErrStoreClosed", err)
 	}
 	// Closed with a message unfinished: it is recorded as interrupted, text kept.
-	reopened := e.open(t, s.ID())
+	reopened := e.Open(t, s.ID())
 	if reopened == s {
 		t.Fatalf("Open after the last Close returned the closed *Session")
 	}
-	envs := envelopes(t, reopened)
+	envs := sessiontest.Envelopes(t, reopened)
 	if len(envs) != 1 || envs[0]["status"] != "interrupted" {
 		t.Fatalf("after Close mid-stream: %v", envs)
 	}
-	if got := content(t, envs[0]["message"].(map[string]any)); got[0]["text"] != "still streaming..." {
+	if got := sessiontest.Content(t, envs[0]["message"].(map[string]any)); got[0]["text"] != "still streaming..." {
 		t.Fatalf("content = %v", got)
 	}
 }
 
 func TestManagerErrors(t *testing.T) {
-	e := newEnv(t)
-	if _, err := e.mgr.Open("01900000-0000-7000-8000-000000000000"); !errors.Is(err, session.ErrSessionNotFound) {
+	e := sessiontest.NewEnv(t)
+	if _, err := e.Mgr.Open("01900000-0000-7000-8000-000000000000"); !errors.Is(err, session.ErrSessionNotFound) {
 		t.Errorf("Open(unknown): err = %v, want ErrSessionNotFound", err)
 	}
-	if _, err := e.mgr.Create(session.CreateOptions{ContextWindow: -1}); !errors.Is(err, session.ErrInvalidArgument) {
+	if _, err := e.Mgr.Create(session.CreateOptions{ContextWindow: -1}); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("Create(contextWindow -1): err = %v, want ErrInvalidArgument", err)
 	}
-	if _, err := e.mgr.List(session.ListFilter{Limit: -1}); !errors.Is(err, session.ErrInvalidArgument) {
+	if _, err := e.Mgr.List(session.ListFilter{Limit: -1}); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("List(limit -1): err = %v, want ErrInvalidArgument", err)
 	}
 }
 
 func TestManagerCloseInterruptsAndRefusesLaterCalls(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	id := s.ID()
-	prompt(t, s, "hi")
-	feed(t, s, start("m"), text("cut"))
-	if err := e.mgr.Close(); err != nil {
+	sessiontest.Prompt(t, s, "hi")
+	sessiontest.Feed(t, s, sessiontest.Start("m"), sessiontest.Text("cut"))
+	if err := e.Mgr.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.mgr.Close(); err != nil {
+	if err := e.Mgr.Close(); err != nil {
 		t.Errorf("second Manager.Close: %v", err)
 	}
-	if _, err := e.mgr.Create(session.CreateOptions{}); !errors.Is(err, session.ErrStoreClosed) {
+	if _, err := e.Mgr.Create(session.CreateOptions{}); !errors.Is(err, session.ErrStoreClosed) {
 		t.Errorf("Create after Close: err = %v", err)
 	}
-	if _, err := e.mgr.Open(id); !errors.Is(err, session.ErrStoreClosed) {
+	if _, err := e.Mgr.Open(id); !errors.Is(err, session.ErrStoreClosed) {
 		t.Errorf("Open after Close: err = %v", err)
 	}
-	if _, err := e.mgr.List(session.ListFilter{}); !errors.Is(err, session.ErrStoreClosed) {
+	if _, err := e.Mgr.List(session.ListFilter{}); !errors.Is(err, session.ErrStoreClosed) {
 		t.Errorf("List after Close: err = %v", err)
 	}
 	if _, err := s.AppendUserMessage([]byte(`"x"`)); !errors.Is(err, session.ErrStoreClosed) {
@@ -80,26 +81,26 @@ func TestManagerCloseInterruptsAndRefusesLaterCalls(t *testing.T) {
 	if _, err := s.TokenTracker(); !errors.Is(err, session.ErrStoreClosed) {
 		t.Errorf("TokenTracker after Close: err = %v", err)
 	}
-	envs := envelopes(t, openEnv(t, e.path).open(t, id))
+	envs := sessiontest.Envelopes(t, sessiontest.OpenEnv(t, e.Path).Open(t, id))
 	if len(envs) != 2 || envs[1]["status"] != "interrupted" {
 		t.Fatalf("after Manager.Close mid-stream: %v", envs)
 	}
 }
 
 func TestListTitlesAndCounts(t *testing.T) {
-	e := newEnv(t)
-	a := e.create(t)
-	prompt(t, a, "  Fix the flaky test\nIt fails on CI only.")
-	prompt(t, a, "second prompt does not rename")
-	b := e.create(t)
+	e := sessiontest.NewEnv(t)
+	a := e.Create(t)
+	sessiontest.Prompt(t, a, "  Fix the flaky test\nIt fails on CI only.")
+	sessiontest.Prompt(t, a, "second prompt does not rename")
+	b := e.Create(t)
 	long := strings.Repeat("é", 200)
-	prompt(t, b, long)
-	c, _ := e.mgr.Create(session.CreateOptions{Title: "given"})
-	prompt(t, c, "not the title")
+	sessiontest.Prompt(t, b, long)
+	c, _ := e.Mgr.Create(session.CreateOptions{Title: "given"})
+	sessiontest.Prompt(t, c, "not the title")
 
 	titles := map[string]string{}
 	counts := map[string]int64{}
-	for _, info := range must(e.mgr.List(session.ListFilter{})) {
+	for _, info := range sessiontest.Must(e.Mgr.List(session.ListFilter{})) {
 		titles[info.ID], counts[info.ID] = info.Title, info.MessageCount
 	}
 	if titles[a.ID()] != "Fix the flaky test" || counts[a.ID()] != 2 {

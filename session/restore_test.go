@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // history uses every block type and message field a stored conversation may carry,
@@ -56,9 +57,9 @@ func flushRestored(t *testing.T, s *session.Session) {
 }
 
 // restored restores history into a new session and returns the session and its id.
-func restored(t *testing.T, e *env) *session.Session {
+func restored(t *testing.T, e *sessiontest.Env) *session.Session {
 	t.Helper()
-	s := e.create(t)
+	s := e.Create(t)
 	if err := s.RestoreMessages([]byte(history)); err != nil {
 		t.Fatalf("RestoreMessages: %v", err)
 	}
@@ -68,7 +69,7 @@ func restored(t *testing.T, e *env) *session.Session {
 // compareMessages compares decoded messages with history, whole or only their content.
 func compareMessages(t *testing.T, where string, got []map[string]any, onlyContent bool) {
 	t.Helper()
-	want := decode(t, history).([]any)
+	want := sessiontest.Decode(t, history).([]any)
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d messages, want %d", where, len(got), len(want))
 	}
@@ -84,34 +85,34 @@ func compareMessages(t *testing.T, where string, got []map[string]any, onlyConte
 }
 
 func TestRestoreKeepsEveryBlock(t *testing.T) {
-	e := newEnv(t)
+	e := sessiontest.NewEnv(t)
 	s := restored(t, e)
 	id := s.ID()
-	compareMessages(t, "live", messages(t, s), true)
-	e2 := e.reopen(t)
-	compareMessages(t, "after reopen", messages(t, e2.open(t, id)), true)
+	compareMessages(t, "live", sessiontest.Messages(t, s), true)
+	e2 := e.Reopen(t)
+	compareMessages(t, "after reopen", sessiontest.Messages(t, e2.Open(t, id)), true)
 }
 
 func TestRestoreKeepsMessageFields(t *testing.T) {
-	e := newEnv(t)
+	e := sessiontest.NewEnv(t)
 	s := restored(t, e)
 	id := s.ID()
 	flushRestored(t, s)
-	compareMessages(t, "live", messages(t, s), false)
-	for i, env := range envelopes(t, s) {
+	compareMessages(t, "live", sessiontest.Messages(t, s), false)
+	for i, env := range sessiontest.Envelopes(t, s) {
 		if env["status"] != "complete" {
 			t.Errorf("message %d status = %v, want complete", i, env["status"])
 		}
 	}
-	e2 := e.reopen(t)
-	compareMessages(t, "after reopen", messages(t, e2.open(t, id)), false)
+	e2 := e.Reopen(t)
+	compareMessages(t, "after reopen", sessiontest.Messages(t, e2.Open(t, id)), false)
 }
 
 func TestRestoreDerivesTypesTurnsAndTracker(t *testing.T) {
-	e := newEnv(t)
+	e := sessiontest.NewEnv(t)
 	s := restored(t, e)
 	id := s.ID()
-	envs := envelopes(t, s)
+	envs := sessiontest.Envelopes(t, s)
 	wantTypes := []string{"user", "assistant", "tool_result", "assistant", "user", "assistant"}
 	for i, env := range envs {
 		if env["type"] != wantTypes[i] {
@@ -128,55 +129,55 @@ func TestRestoreDerivesTypesTurnsAndTracker(t *testing.T) {
 		t.Errorf("tracker = %+v, want %+v", got, wantTracker)
 	}
 	// The tool uses restored are known to later tool results, in this process and the next.
-	if err := s.Ingest(toolResult("toolu_1", `"again"`)); err != nil {
+	if err := s.Ingest(sessiontest.ToolResult("toolu_1", `"again"`)); err != nil {
 		t.Errorf("tool_result for a restored tool_use: %v", err)
 	}
-	s2 := e.reopen(t).open(t, id)
+	s2 := e.Reopen(t).Open(t, id)
 	if got := tracker(t, s2); got != wantTracker {
 		t.Errorf("tracker after reopen = %+v, want %+v", got, wantTracker)
 	}
-	if err := s2.Ingest(toolResult("toolu_2", `"again"`)); err != nil {
+	if err := s2.Ingest(sessiontest.ToolResult("toolu_2", `"again"`)); err != nil {
 		t.Errorf("tool_result for a restored tool_use after reopen: %v", err)
 	}
 }
 
 func TestRestoreStringContentBecomesTextBlock(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	if err := s.RestoreMessages([]byte(`[{"role":"user","content":"hello\nthere"},{"role":"assistant","content":"hi"}]`)); err != nil {
 		t.Fatal(err)
 	}
-	msgs := messages(t, s)
-	if got := content(t, msgs[0]); !reflect.DeepEqual(got, []map[string]any{{"type": "text", "text": "hello\nthere"}}) {
+	msgs := sessiontest.Messages(t, s)
+	if got := sessiontest.Content(t, msgs[0]); !reflect.DeepEqual(got, []map[string]any{{"type": "text", "text": "hello\nthere"}}) {
 		t.Errorf("user content = %v", got)
 	}
-	if got := content(t, msgs[1]); !reflect.DeepEqual(got, []map[string]any{{"type": "text", "text": "hi"}}) {
+	if got := sessiontest.Content(t, msgs[1]); !reflect.DeepEqual(got, []map[string]any{{"type": "text", "text": "hi"}}) {
 		t.Errorf("assistant content = %v", got)
 	}
-	list := must(e.mgr.List(session.ListFilter{}))
+	list := sessiontest.Must(e.Mgr.List(session.ListFilter{}))
 	if len(list) != 1 || list[0].Title != "hello" {
 		t.Errorf("title from the first restored prompt = %+v", list)
 	}
 }
 
 func TestRestoreIntoNonEmptySessionIsRefused(t *testing.T) {
-	e := newEnv(t)
+	e := sessiontest.NewEnv(t)
 	one := `[{"role":"user","content":"x"}]`
 
-	s := e.create(t)
-	prompt(t, s, "already here")
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "already here")
 	if err := s.RestoreMessages([]byte(one)); !errors.Is(err, session.ErrSessionNotEmpty) {
 		t.Errorf("restore after a prompt: err = %v, want ErrSessionNotEmpty", err)
 	}
 
-	s2 := e.create(t)
+	s2 := e.Create(t)
 	if err := s2.RestoreMessages([]byte(one)); err != nil {
 		t.Fatal(err)
 	}
 	if err := s2.RestoreMessages([]byte(one)); !errors.Is(err, session.ErrSessionNotEmpty) {
 		t.Errorf("second restore: err = %v, want ErrSessionNotEmpty", err)
 	}
-	if n := len(messages(t, s2)); n != 1 {
+	if n := len(sessiontest.Messages(t, s2)); n != 1 {
 		t.Errorf("%d messages after a refused restore, want 1", n)
 	}
 }
@@ -196,10 +197,10 @@ func TestRestoreRejectsInvalidMessagesAndRecordsNothing(t *testing.T) {
 		{"usage not an object", `{"role":"assistant","content":[],"usage":[1]}`, "messages[1].usage"},
 		{"message not an object", `"hello"`, "messages"},
 	}
-	e := newEnv(t)
+	e := sessiontest.NewEnv(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := e.create(t)
+			s := e.Create(t)
 			err := s.RestoreMessages([]byte("[" + valid + "," + c.second + "]"))
 			if !errors.Is(err, session.ErrInvalidMessage) {
 				t.Fatalf("err = %v, want ErrInvalidMessage", err)
@@ -207,7 +208,7 @@ func TestRestoreRejectsInvalidMessagesAndRecordsNothing(t *testing.T) {
 			if !strings.Contains(err.Error(), c.path) {
 				t.Errorf("err %q does not name %s", err, c.path)
 			}
-			if got := must(s.Messages(false)); string(got) != "[]" {
+			if got := sessiontest.Must(s.Messages(false)); string(got) != "[]" {
 				t.Errorf("a rejected restore recorded %s", got)
 			}
 			// The session is still empty, so a valid restore goes through.
@@ -219,11 +220,11 @@ func TestRestoreRejectsInvalidMessagesAndRecordsNothing(t *testing.T) {
 }
 
 func TestRestoreRejectsNullContent(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	err := s.RestoreMessages([]byte(`[{"role":"user","content":null}]`))
 	if err == nil {
-		t.Fatalf("content null was accepted: %s", must(s.Messages(false)))
+		t.Fatalf("content null was accepted: %s", sessiontest.Must(s.Messages(false)))
 	}
 	if !errors.Is(err, session.ErrInvalidMessage) {
 		t.Fatalf("err = %v, want ErrInvalidMessage", err)

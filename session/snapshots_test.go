@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // writeFiles creates files (path → content) under dir.
@@ -58,7 +59,7 @@ func snapshotFiles(t *testing.T, s *session.Session, root string, paths ...strin
 func listSnapshots(t *testing.T, s *session.Session) []session.FileSnapshot {
 	t.Helper()
 	var list []session.FileSnapshot
-	if err := json.Unmarshal(must(s.FileSnapshots("")), &list); err != nil {
+	if err := json.Unmarshal(sessiontest.Must(s.FileSnapshots("")), &list); err != nil {
 		t.Fatal(err)
 	}
 	return list
@@ -70,12 +71,12 @@ func sha(content string) string {
 }
 
 func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	project := t.TempDir()
 	writeFiles(t, project, map[string]string{"src/app.js": "v1", "README.md": "readme"})
 
-	u1 := prompt(t, s, "make it v2")
+	u1 := sessiontest.Prompt(t, s, "make it v2")
 	snap := snapshotFiles(t, s, project, "src/app.js", filepath.Join(project, "README.md"), "src/new.js")
 	if snap.MessageUUID != u1["uuid"] {
 		t.Fatalf("the snapshot is of %s, want the head %s", snap.MessageUUID, u1["uuid"])
@@ -94,9 +95,9 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 	}
 
 	// The agent edits, and the next prompt snapshots only what changed.
-	feed(t, s, text("done"), done("end_turn", ""))
+	sessiontest.Feed(t, s, sessiontest.Text("done"), sessiontest.Done("end_turn", ""))
 	writeFiles(t, project, map[string]string{"src/app.js": "v2", "src/new.js": "new"})
-	u2 := prompt(t, s, "now v3")
+	u2 := sessiontest.Prompt(t, s, "now v3")
 	snapshotFiles(t, s, project, "src/app.js", "src/new.js")
 	writeFiles(t, project, map[string]string{"src/app.js": "v3"})
 	if err := os.Remove(filepath.Join(project, "README.md")); err != nil {
@@ -136,7 +137,7 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 	if err := s.Rewind(u1["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
-	u3 := prompt(t, s, "another way")
+	u3 := sessiontest.Prompt(t, s, "another way")
 	_, got = restore(u3["uuid"].(string), session.RestoreOptions{Into: t.TempDir()})
 	if !reflect.DeepEqual(got, map[string]string{"src/app.js": "v1", "README.md": "readme"}) {
 		t.Fatalf("restored on the new branch: %v", got)
@@ -144,7 +145,7 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 
 	// All of it survives a reopen.
 	id := s.ID()
-	s2 := e.reopen(t).open(t, id)
+	s2 := e.Reopen(t).Open(t, id)
 	res, err := s2.RestoreFiles(u2["uuid"].(string), session.RestoreOptions{Into: t.TempDir()})
 	if err != nil || len(res.Written) != 3 {
 		t.Fatalf("after reopening: %+v %v", res, err)
@@ -155,14 +156,14 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 }
 
 func TestRestoreKeepsModeAndEmptyFiles(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	project := t.TempDir()
 	writeFiles(t, project, map[string]string{"run.sh": "#!/bin/sh\n", "empty": ""})
 	if err := os.Chmod(filepath.Join(project, "run.sh"), 0o750); err != nil {
 		t.Fatal(err)
 	}
-	u := prompt(t, s, "go")
+	u := sessiontest.Prompt(t, s, "go")
 	snapshotFiles(t, s, project, "run.sh", "empty")
 	into := t.TempDir()
 	if _, err := s.RestoreFiles(u["uuid"].(string), session.RestoreOptions{Into: into}); err != nil {
@@ -177,9 +178,9 @@ func TestRestoreKeepsModeAndEmptyFiles(t *testing.T) {
 }
 
 func TestRestoreRefusesPathsThatEscapeAndWritesNothing(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	u := prompt(t, s, "go")
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	u := sessiontest.Prompt(t, s, "go")
 	outside := t.TempDir()
 	good := session.SnapshotFile{Path: "a.txt", State: session.FilePresent, Content: []byte("a")}
 	for _, bad := range []string{"../escaped.txt", "/tmp/abs.txt", "sub/../../escaped.txt", `..\escaped.txt`, "C:/escaped.txt"} {
@@ -202,9 +203,9 @@ func TestRestoreRefusesPathsThatEscapeAndWritesNothing(t *testing.T) {
 }
 
 func TestRestoreRefusesSymlinksThatPointOut(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	u := prompt(t, s, "go")
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	u := sessiontest.Prompt(t, s, "go")
 	project := t.TempDir()
 	writeFiles(t, project, map[string]string{"a.txt": "a", "etc/passwd": "mine", "b.txt": "b"})
 	snapshotFiles(t, s, project, "a.txt", "etc/passwd", "b.txt")
@@ -256,9 +257,9 @@ func TestRestoreRefusesSymlinksThatPointOut(t *testing.T) {
 }
 
 func TestSnapshotRefusesWhatIsNotAFileInsideTheRoot(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "go")
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "go")
 	project := t.TempDir()
 	outside := t.TempDir()
 	writeFiles(t, project, map[string]string{"dir/x": "x"})
@@ -285,15 +286,15 @@ func TestSnapshotRefusesWhatIsNotAFileInsideTheRoot(t *testing.T) {
 	if _, err := s.SnapshotFiles([]string{"x"}, session.SnapshotOptions{Root: project, MessageUUID: "nope"}); !errors.Is(err, session.ErrMessageNotFound) {
 		t.Errorf("a snapshot of an unknown message: %v", err)
 	}
-	if _, err := e.create(t).SnapshotFiles([]string{"x"}, session.SnapshotOptions{Root: project}); !errors.Is(err, session.ErrInvalidArgument) {
+	if _, err := e.Create(t).SnapshotFiles([]string{"x"}, session.SnapshotOptions{Root: project}); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("a snapshot in a session with no messages: %v", err)
 	}
 }
 
 func TestPutFileSnapshotForImports(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	u := prompt(t, s, "go")
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	u := sessiontest.Prompt(t, s, "go")
 	source := json.RawMessage(`{"backupFileName":"277317c00cb68289@v1","version":1,"backupTime":"2025-10-26T10:39:04.157Z"}`)
 	snap := session.FileSnapshot{ID: "cc-snapshot-1", MessageUUID: u["uuid"].(string), IsUpdate: true,
 		Source: json.RawMessage(`{"messageId":"7308ae4d"}`),
@@ -328,17 +329,17 @@ func TestPutFileSnapshotForImports(t *testing.T) {
 }
 
 func TestForkCarriesTheSnapshotsOfItsHistory(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	project := t.TempDir()
 	writeFiles(t, project, map[string]string{"f": "one"})
-	u1 := prompt(t, s, "first")
+	u1 := sessiontest.Prompt(t, s, "first")
 	snapshotFiles(t, s, project, "f")
 	writeFiles(t, project, map[string]string{"f": "two"})
-	prompt(t, s, "second")
+	sessiontest.Prompt(t, s, "second")
 	snapshotFiles(t, s, project, "f")
 
-	f := must(s.Fork(u1["uuid"].(string)))
+	f := sessiontest.Must(s.Fork(u1["uuid"].(string)))
 	if list := listSnapshots(t, f); len(list) != 1 || list[0].MessageUUID != u1["uuid"] {
 		t.Fatalf("the fork's snapshots: %+v", list)
 	}

@@ -6,33 +6,34 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 func TestContextIsStampedOnTheMessagesThatFollow(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "before any context")
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "before any context")
 	if err := s.SetContext([]byte(`{"cwd":"/work/app","gitBranch":"main","platform":"linux"}`)); err != nil {
 		t.Fatal(err)
 	}
-	prompt(t, s, "run ls")
-	feed(t, s, toolUse("t1", "bash", `{}`), done("tool_use", ""), toolResult("t1", `"a.go"`), text("ok"))
+	sessiontest.Prompt(t, s, "run ls")
+	sessiontest.Feed(t, s, sessiontest.ToolUse("t1", "bash", `{}`), sessiontest.Done("tool_use", ""), sessiontest.ToolResult("t1", `"a.go"`), sessiontest.Text("ok"))
 	override := session.MessageOptions{Context: []byte(`{"cwd":"/elsewhere"}`)}
-	must(s.AppendUserMessageWith([]byte(`"over there"`), override))
+	sessiontest.Must(s.AppendUserMessageWith([]byte(`"over there"`), override))
 	if err := s.SetContext(nil); err != nil {
 		t.Fatal(err)
 	}
-	prompt(t, s, "cleared")
+	sessiontest.Prompt(t, s, "cleared")
 
 	want := []any{nil,
-		decode(t, `{"cwd":"/work/app","gitBranch":"main","platform":"linux"}`), // prompt
-		decode(t, `{"cwd":"/work/app","gitBranch":"main","platform":"linux"}`), // assistant
-		decode(t, `{"cwd":"/work/app","gitBranch":"main","platform":"linux"}`), // tool results
-		decode(t, `{"cwd":"/work/app","gitBranch":"main","platform":"linux"}`), // assistant
-		decode(t, `{"cwd":"/elsewhere"}`),
+		sessiontest.Decode(t, `{"cwd":"/work/app","gitBranch":"main","platform":"linux"}`), // prompt
+		sessiontest.Decode(t, `{"cwd":"/work/app","gitBranch":"main","platform":"linux"}`), // assistant
+		sessiontest.Decode(t, `{"cwd":"/work/app","gitBranch":"main","platform":"linux"}`), // tool results
+		sessiontest.Decode(t, `{"cwd":"/work/app","gitBranch":"main","platform":"linux"}`), // assistant
+		sessiontest.Decode(t, `{"cwd":"/elsewhere"}`),
 		nil,
 	}
-	envs := envelopes(t, s)
+	envs := sessiontest.Envelopes(t, s)
 	if len(envs) != len(want) {
 		t.Fatalf("got %d envelopes, want %d", len(envs), len(want))
 	}
@@ -44,24 +45,24 @@ func TestContextIsStampedOnTheMessagesThatFollow(t *testing.T) {
 }
 
 func TestTodosAndThinkingMetadataAreKeptVerbatim(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	todos := `[{"content":"Write tests","status":"in_progress","activeForm":"Writing tests","priority":"high"}]`
 	thinking := `{"level":"high","disabled":false,"triggers":["ultrathink"]}`
-	env := decodeObject(t, must(s.AppendUserMessageWith([]byte(`"go"`), session.MessageOptions{
+	env := sessiontest.DecodeObject(t, sessiontest.Must(s.AppendUserMessageWith([]byte(`"go"`), session.MessageOptions{
 		Todos: []byte(todos), ThinkingMetadata: []byte(thinking)})))
 	state := `{"todos":[{"content":"Done","status":"completed","activeForm":"Doing"}]}`
-	feed(t, s, session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_1", State: []byte(state)}, text("hi"), done("end_turn", ""))
+	sessiontest.Feed(t, s, session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_1", State: []byte(state)}, sessiontest.Text("hi"), sessiontest.Done("end_turn", ""))
 
-	if !reflect.DeepEqual(env["todos"], decode(t, todos)) || !reflect.DeepEqual(env["thinkingMetadata"], decode(t, thinking)) {
+	if !reflect.DeepEqual(env["todos"], sessiontest.Decode(t, todos)) || !reflect.DeepEqual(env["thinkingMetadata"], sessiontest.Decode(t, thinking)) {
 		t.Errorf("returned envelope todos/thinkingMetadata = %v / %v", env["todos"], env["thinkingMetadata"])
 	}
-	e = e.reopen(t)
-	envs := envelopes(t, e.open(t, s.ID()))
-	if !reflect.DeepEqual(envs[0]["todos"], decode(t, todos)) || !reflect.DeepEqual(envs[0]["thinkingMetadata"], decode(t, thinking)) {
+	e = e.Reopen(t)
+	envs := sessiontest.Envelopes(t, e.Open(t, s.ID()))
+	if !reflect.DeepEqual(envs[0]["todos"], sessiontest.Decode(t, todos)) || !reflect.DeepEqual(envs[0]["thinkingMetadata"], sessiontest.Decode(t, thinking)) {
 		t.Errorf("stored prompt todos/thinkingMetadata = %v / %v", envs[0]["todos"], envs[0]["thinkingMetadata"])
 	}
-	if want := decode(t, `[{"content":"Done","status":"completed","activeForm":"Doing"}]`); !reflect.DeepEqual(envs[1]["todos"], want) {
+	if want := sessiontest.Decode(t, `[{"content":"Done","status":"completed","activeForm":"Doing"}]`); !reflect.DeepEqual(envs[1]["todos"], want) {
 		t.Errorf("assistant todos = %v, want %v", envs[1]["todos"], want)
 	}
 	if _, ok := envs[1]["thinkingMetadata"]; ok {
@@ -70,23 +71,23 @@ func TestTodosAndThinkingMetadataAreKeptVerbatim(t *testing.T) {
 }
 
 func TestSidechainMessagesAreKeptButLeftOutOfTheConversation(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "write three poems")
-	feed(t, s, start("msg_main"), toolUse("toolu_task", "Task", `{"prompt":"a poem"}`), done("tool_use", ""))
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "write three poems")
+	sessiontest.Feed(t, s, sessiontest.Start("msg_main"), sessiontest.ToolUse("toolu_task", "Task", `{"prompt":"a poem"}`), sessiontest.Done("tool_use", ""))
 	sub := session.MessageOptions{AgentID: "a1", ParentToolUseID: "toolu_task"}
-	must(s.AppendUserMessageWith([]byte(`"a poem"`), sub))
+	sessiontest.Must(s.AppendUserMessageWith([]byte(`"a poem"`), sub))
 	state := `{"isSidechain":true,"agentId":"a1","parentToolUseId":"toolu_task"}`
-	feed(t, s,
+	sessiontest.Feed(t, s,
 		session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_sub", State: []byte(state)},
-		toolUse("toolu_search", "WebSearch", `{"q":"curry"}`), done("tool_use", ""),
-		toolResult("toolu_search", `"results"`), // inherits the sidechain of the message it answers
-		text("Roses are red"), done("end_turn", ""),
-		toolResult("toolu_task", `"Roses are red"`), // answers a call of the main chain, so it is on it
+		sessiontest.ToolUse("toolu_search", "WebSearch", `{"q":"curry"}`), sessiontest.Done("tool_use", ""),
+		sessiontest.ToolResult("toolu_search", `"results"`), // inherits the sidechain of the message it answers
+		sessiontest.Text("Roses are red"), sessiontest.Done("end_turn", ""),
+		sessiontest.ToolResult("toolu_task", `"Roses are red"`), // answers a call of the main chain, so it is on it
 	)
-	feed(t, s, start("msg_main2"), text("Here is the poem."), done("end_turn", ""))
+	sessiontest.Feed(t, s, sessiontest.Start("msg_main2"), sessiontest.Text("Here is the poem."), sessiontest.Done("end_turn", ""))
 
-	envs := envelopes(t, s)
+	envs := sessiontest.Envelopes(t, s)
 	wantSide := []bool{false, false, true, true, true, true, false, false}
 	if len(envs) != len(wantSide) {
 		t.Fatalf("got %d envelopes, want %d", len(envs), len(wantSide))
@@ -107,7 +108,7 @@ func TestSidechainMessagesAreKeptButLeftOutOfTheConversation(t *testing.T) {
 		}
 	}
 
-	msgs := messages(t, s)
+	msgs := sessiontest.Messages(t, s)
 	roles := []string{}
 	for _, m := range msgs {
 		roles = append(roles, m["role"].(string))
@@ -115,17 +116,17 @@ func TestSidechainMessagesAreKeptButLeftOutOfTheConversation(t *testing.T) {
 	if !reflect.DeepEqual(roles, []string{"user", "assistant", "user", "assistant"}) {
 		t.Fatalf("conversation roles = %v, want the main chain only", roles)
 	}
-	turns := must(s.Turns())
+	turns := sessiontest.Must(s.Turns())
 	if want := []session.Turn{{Index: 0, StartIndex: 0, EndIndex: 3}}; !reflect.DeepEqual(turns, want) {
 		t.Errorf("turns = %v, want %v (positions in the conversation, sidechains left out)", turns, want)
 	}
 }
 
 func TestBadMessageOptionsRecordNothing(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "hi")
-	before := envelopes(t, s)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "hi")
+	before := sessiontest.Envelopes(t, s)
 	for _, bad := range []string{`{"todos":{}}`, `{"context":"cwd"}`, `{"thinkingMetadata":[1]}`,
 		`{"isSidechain":false,"agentId":"a1"}`, `{"agentId":7}`, `[]`} {
 		opts, err := session.ParseMessageOptions([]byte(bad))
@@ -141,20 +142,20 @@ func TestBadMessageOptionsRecordNothing(t *testing.T) {
 	if err := s.SetContext([]byte(`["cwd"]`)); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("SetContext(array): err %v, want ErrInvalidArgument", err)
 	}
-	if after := envelopes(t, s); !reflect.DeepEqual(after, before) {
+	if after := sessiontest.Envelopes(t, s); !reflect.DeepEqual(after, before) {
 		t.Errorf("bad options changed the session:\n%v\n%v", before, after)
 	}
 }
 
 func TestAReopenedSessionGoesOnFromTheMainChain(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "main")
-	must(s.AppendUserMessageWith([]byte(`"sub"`), session.MessageOptions{AgentID: "a1"}))
-	main := envelopes(t, s)[0]["uuid"]
-	e = e.reopen(t)
-	s = e.open(t, s.ID())
-	env := prompt(t, s, "next")
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "main")
+	sessiontest.Must(s.AppendUserMessageWith([]byte(`"sub"`), session.MessageOptions{AgentID: "a1"}))
+	main := sessiontest.Envelopes(t, s)[0]["uuid"]
+	e = e.Reopen(t)
+	s = e.Open(t, s.ID())
+	env := sessiontest.Prompt(t, s, "next")
 	if env["parentUuid"] != main || env["turn"] != float64(1) {
 		t.Errorf("after reopen the next prompt has parent %v turn %v, want %v turn 1", env["parentUuid"], env["turn"], main)
 	}

@@ -7,15 +7,16 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // A long session with no summary, over its budget even pruned, sends the state and as
 // many of its latest whole turns as fit: more than half the budget, every tool call with
 // its result, the last message the session's last, and the report counts what was left out.
 func TestRecentTurnsFillsTheBudgetWithTheLatestWholeTurns(t *testing.T) {
-	e := newEnv(t)
-	msgs := conversation(1000, false)
-	s := withMessages(t, e, msgs)
+	e := sessiontest.NewEnv(t)
+	msgs := sessiontest.Conversation(1000, false)
+	s := sessiontest.WithMessages(t, e, msgs)
 	for _, provider := range []string{session.ProviderAnthropic, session.ProviderOpenAI} {
 		res := build(t, s, session.BuildOptions{ContextWindow: 32_000, Provider: provider})
 		if res.Strategy != session.RecentTurnsName {
@@ -62,8 +63,8 @@ func TestRecentTurnsFillsTheBudgetWithTheLatestWholeTurns(t *testing.T) {
 // A budget where not even the last turn fits with the state steps down to minimal-state,
 // and the report says what recent-turns would have needed.
 func TestRecentTurnsStepsDownWhenTheLastTurnDoesNotFit(t *testing.T) {
-	e := newEnv(t)
-	s := withMessages(t, e, conversation(1000, false))
+	e := sessiontest.NewEnv(t)
+	s := sessiontest.WithMessages(t, e, sessiontest.Conversation(1000, false))
 	res := build(t, s, session.BuildOptions{ContextWindow: 2_600})
 	var recent *session.Attempt
 	for i, a := range res.Debug.Attempts {

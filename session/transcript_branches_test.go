@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // The branches of real Claude Code transcripts, written into a store record for record as
@@ -40,7 +41,7 @@ type ccLine struct {
 
 // loadClaudeCode writes the records of a Claude Code transcript into a new session and
 // opens it; lines with no uuid (snapshots, summaries, queue operations) are left out.
-func loadClaudeCode(t *testing.T, e *env, file string) *session.Session {
+func loadClaudeCode(t *testing.T, e *sessiontest.Env, file string) *session.Session {
 	t.Helper()
 	f, err := os.Open(filepath.Join(realClaudeCode, file))
 	if err != nil {
@@ -49,7 +50,7 @@ func loadClaudeCode(t *testing.T, e *env, file string) *session.Session {
 	defer f.Close()
 	id := uuid.Must(uuid.NewV7()).String()
 	now := time.Now()
-	e.store.Apply(session.CreateSession{Info: session.SessionInfo{ID: id, CreatedAt: now, UpdatedAt: now, Status: session.StatusActive}})
+	e.Store.Apply(session.CreateSession{Info: session.SessionInfo{ID: id, CreatedAt: now, UpdatedAt: now, Status: session.StatusActive}})
 	var seq, turn int64
 	lastMessageID := ""
 	sc := bufio.NewScanner(f)
@@ -72,7 +73,7 @@ func loadClaudeCode(t *testing.T, e *env, file string) *session.Session {
 		} else if !l.IsSidechain {
 			lastMessageID = ""
 		}
-		e.store.Apply(session.BeginMessage{SessionID: id, Header: session.MessageHeader{
+		e.Store.Apply(session.BeginMessage{SessionID: id, Header: session.MessageHeader{
 			Seq: seq, UUID: l.UUID, ParentUUID: l.ParentUUID, Type: typ, Role: role, Turn: turn, CreatedAt: now,
 			IsSidechain: l.IsSidechain, Continues: continues,
 		}})
@@ -83,15 +84,15 @@ func loadClaudeCode(t *testing.T, e *env, file string) *session.Session {
 			if info.Type == "tool_use" {
 				toolUse = info.ID
 			}
-			e.store.Apply(session.PutBlock{SessionID: id, Seq: seq, Index: i, JSON: b, ToolUseID: toolUse})
+			e.Store.Apply(session.PutBlock{SessionID: id, Seq: seq, Index: i, JSON: b, ToolUseID: toolUse})
 		}
-		e.store.Apply(session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete})
+		e.Store.Apply(session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete})
 		seq++
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return e.open(t, id)
+	return e.Open(t, id)
 }
 
 // ccBlocks returns the blocks of a Claude Code message's content: a string is one text block.
@@ -103,7 +104,7 @@ func ccBlocks(t *testing.T, content json.RawMessage) []json.RawMessage {
 	if content[0] == '"' {
 		var text string
 		json.Unmarshal(content, &text)
-		return []json.RawMessage{mustMarshal(t, map[string]string{"type": "text", "text": text})}
+		return []json.RawMessage{sessiontest.MustMarshal(t, map[string]string{"type": "text", "text": text})}
 	}
 	var blocks []json.RawMessage
 	if err := json.Unmarshal(content, &blocks); err != nil {
@@ -116,7 +117,7 @@ func ccBlocks(t *testing.T, content json.RawMessage) []json.RawMessage {
 func toolPairs(t *testing.T, msgs []map[string]any) (calls, results []string) {
 	t.Helper()
 	for _, m := range msgs {
-		for _, b := range content(t, m) {
+		for _, b := range sessiontest.Content(t, m) {
 			switch b["type"] {
 			case "tool_use":
 				calls = append(calls, b["id"].(string))
@@ -157,9 +158,9 @@ func TestRealTranscriptsKeepEveryParallelToolResult(t *testing.T) {
 			[]string{"are they still being written?", "[Request interrupted by user]"}},
 	} {
 		t.Run(c.file[:30], func(t *testing.T) {
-			e := newEnv(t)
+			e := sessiontest.NewEnv(t)
 			s := loadClaudeCode(t, e, c.file)
-			calls, results := toolPairs(t, messages(t, s))
+			calls, results := toolPairs(t, sessiontest.Messages(t, s))
 			if len(calls) != c.calls || len(results) != c.results || !slices.Equal(calls[:len(results)], results) {
 				t.Fatalf("the conversation calls %d tools %v and answers %v; want %d calls and %d results, each in order", len(calls), calls, results, c.calls, c.results)
 			}
@@ -173,12 +174,12 @@ func TestRealTranscriptsKeepEveryParallelToolResult(t *testing.T) {
 					onBranch++
 				}
 			}
-			if n := len(envelopes(t, s)); n != onBranch {
+			if n := len(sessiontest.Envelopes(t, s)); n != onBranch {
 				t.Fatalf("envelopes() has %d records, the tree %d on the branch", n, onBranch)
 			}
 			if c.offBranch == nil {
 				// Everything is on the branch, so the tree's turns are the store's.
-				if want := must(e.store.Turns(s.ID())); !reflect.DeepEqual(turns(t, s), want) {
+				if want := sessiontest.Must(e.Store.Turns(s.ID())); !reflect.DeepEqual(turns(t, s), want) {
 					t.Fatalf("turns from the tree %+v, from the store %+v", turns(t, s), want)
 				}
 			}

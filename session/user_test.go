@@ -7,19 +7,20 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 func TestAppendUserMessageKeepsBlocksAsGiven(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
 	blocks := `[{"type":"text","text":"what is this?","cache_control":{"type":"ephemeral"}},` +
 		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}}]`
-	env := decodeObject(t, must(s.AppendUserMessage([]byte(blocks))))
+	env := sessiontest.DecodeObject(t, sessiontest.Must(s.AppendUserMessage([]byte(blocks))))
 	if env["type"] != "user" || env["status"] != "complete" {
 		t.Errorf("envelope type/status = %v/%v", env["type"], env["status"])
 	}
-	want := decode(t, blocks)
-	if got := envelopes(t, s)[0]["message"].(map[string]any)["content"]; !reflect.DeepEqual(got, want) {
+	want := sessiontest.Decode(t, blocks)
+	if got := sessiontest.Envelopes(t, s)[0]["message"].(map[string]any)["content"]; !reflect.DeepEqual(got, want) {
 		t.Errorf("stored content = %v, want %v", got, want)
 	}
 }
@@ -34,10 +35,10 @@ func TestAppendUserMessageRejectsInvalidContent(t *testing.T) {
 		{"text not a string", `[{"type":"text","text":["x"]}]`, "content[0]"},
 		{"tool_result content number", `[{"type":"tool_result","tool_use_id":"t","content":3}]`, "content[0]"},
 	}
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "first")
-	before := must(s.Messages(true))
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "first")
+	before := sessiontest.Must(s.Messages(true))
 	for _, c := range cases {
 		_, err := s.AppendUserMessage([]byte(c.content))
 		if !errors.Is(err, session.ErrInvalidMessage) {
@@ -48,22 +49,22 @@ func TestAppendUserMessageRejectsInvalidContent(t *testing.T) {
 			t.Errorf("%s: err %q does not name %s", c.name, err, c.mention)
 		}
 	}
-	if after := must(s.Messages(true)); string(before) != string(after) {
+	if after := sessiontest.Must(s.Messages(true)); string(before) != string(after) {
 		t.Errorf("rejected user messages changed the session:\n%s\n%s", before, after)
 	}
 }
 
 func TestToolResultsWithTextStayInTheAssistantsTurn(t *testing.T) {
-	e := newEnv(t)
-	s := e.create(t)
-	prompt(t, s, "list the folder")
-	feed(t, s, start("m1"), toolUse("t1", "ls", `{"dir":"."}`), done("tool_use", ""))
+	e := sessiontest.NewEnv(t)
+	s := e.Create(t)
+	sessiontest.Prompt(t, s, "list the folder")
+	sessiontest.Feed(t, s, sessiontest.Start("m1"), sessiontest.ToolUse("t1", "ls", `{"dir":"."}`), sessiontest.Done("tool_use", ""))
 	mixed := `[{"type":"tool_result","tool_use_id":"t1","content":"a.go"},{"type":"text","text":"also check b"}]`
-	env := decodeObject(t, must(s.AppendUserMessage([]byte(mixed))))
+	env := sessiontest.DecodeObject(t, sessiontest.Must(s.AppendUserMessage([]byte(mixed))))
 	if env["type"] != session.TypeToolResult {
 		t.Errorf("type = %v, want tool_result", env["type"])
 	}
-	turns := must(s.Turns())
+	turns := sessiontest.Must(s.Turns())
 	if len(turns) != 1 || turns[0].EndIndex != 2 {
 		t.Errorf("turns = %+v, want one turn over messages 0..2", turns)
 	}
