@@ -41,6 +41,7 @@ func openStore(c *native.Call) (native.Value, error) {
 	}
 	h := &storeHandle{store: store, sessions: session.NewManager(store)}
 	h.sessions.Redact(redactor)
+	h.sessions.CountTokens(session.NewCounter(store))
 	v, err := c.NewHandle(h, storeTag)
 	if err != nil {
 		h.Close()

@@ -17,16 +17,16 @@ type branchPositions struct {
 	boundary  *Compaction
 }
 
-// newBranchPositions works out the positions of the records on marks in tree t.
-func newBranchPositions(s *Session, t *tree, on []bool) (*branchPositions, error) {
+// newBranchPositions works out the positions of the records on marks among links.
+func newBranchPositions(s *Session, links []Link, on []bool) (*branchPositions, error) {
 	counts := map[int64]Cum{}
-	err := s.mgr.store.Counts(s.id, func(seq int64, c Cum) { counts[seq] = c })
+	err := s.Store().Counts(s.ID(), func(seq int64, c Cum) { counts[seq] = c })
 	if err != nil {
 		return nil, err
 	}
-	p := &branchPositions{store: s.mgr.store, id: s.id}
+	p := &branchPositions{store: s.Store(), id: s.ID()}
 	var total Cum
-	for i, l := range t.links {
+	for i, l := range links {
 		c, counted := counts[l.Seq]
 		if !on[i] || l.Role == "" || l.IsSidechain || !counted {
 			continue

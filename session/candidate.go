@@ -52,19 +52,15 @@ func newCandidateStrategy(c *Candidate) (candidateStrategy, error) {
 
 // candidateMessages parses API messages into messages of a context, counted.
 func candidateMessages(raw json.RawMessage) ([]*ctxMessage, error) {
-	parsed, err := parseMessages(raw)
+	parsed, err := ParseMessages(raw)
 	if err != nil {
 		return nil, err
 	}
 	names := toolNames{}
 	out := make([]*ctxMessage, len(parsed))
 	for i, p := range parsed {
-		blocks := make([][]byte, len(p.blocks))
-		for j, b := range p.blocks {
-			blocks[j] = b.json
-		}
-		m := &ctxMessage{seq: -1, turn: -1, role: p.role, typ: p.typ, blocks: blocks}
-		m.tokens = countMessage(p.role, "", blocks, nil, names).Tokens
+		m := &ctxMessage{seq: -1, turn: -1, role: p.Role, typ: p.Type, blocks: p.Blocks}
+		m.tokens = countMessage(p.Role, "", p.Blocks, nil, names).Tokens
 		out[i] = m
 	}
 	return out, nil

@@ -48,7 +48,7 @@ func (s *Session) PlanCompaction(opts CompactOptions) (*CompactPlan, error) {
 	if err := s.prepareContext(); err != nil {
 		return nil, err
 	}
-	v, err := newView(s, &BuildOptions{Provider: ProviderFamilyOr(s.provider), RecentTurns: int(keep)})
+	v, err := newView(s, &BuildOptions{Provider: ProviderFamilyOr(s.Provider()), RecentTurns: int(keep)})
 	if err != nil {
 		return nil, err
 	}
@@ -116,9 +116,9 @@ func (s *Session) CommitCompaction(cut int64, trigger string) (*Compaction, erro
 	if err != nil {
 		return nil, err
 	}
-	c := Compaction{Seq: cut, Trigger: trigger, CreatedAt: s.mgr.now().UTC(),
+	c := Compaction{Seq: cut, Trigger: trigger, CreatedAt: s.Now().UTC(),
 		TokensBefore: calibrated(summaryTokens(v.summary)+full.Tokens, v.factor),
 		TokensAfter:  calibrated(summaryTokens(sum)+kept.Tokens, v.factor)}
-	v.store.Apply(PutCompaction{SessionID: s.id, Compaction: c})
+	v.store.Apply(PutCompaction{SessionID: s.ID(), Compaction: c})
 	return &c, v.store.Sync()
 }

@@ -42,7 +42,7 @@ func (s *Session) BuildContext(opts BuildOptions) (*ContextResult, error) {
 		return nil, err
 	}
 	if v.empty() && v.summary == nil {
-		return nil, fmt.Errorf("%w: session %s has no messages to build a context from; append the user's message first", ErrInvalidArgument, s.id)
+		return nil, fmt.Errorf("%w: session %s has no messages to build a context from; append the user's message first", ErrInvalidArgument, s.ID())
 	}
 	budget := opts.budget()
 	full, err := v.tokensFrom(v.start)
@@ -64,17 +64,10 @@ func (s *Session) BuildContext(opts BuildOptions) (*ContextResult, error) {
 
 // prepareContext makes everything recorded so far readable and counted.
 func (s *Session) prepareContext() error {
-	if err := s.endToolResults(); err != nil {
+	if err := s.Settle(); err != nil {
 		return err
 	}
-	if err := s.readable(); err != nil {
-		return err
-	}
-	s.mgr.counter.wait(s.id)
-	if err := s.mgr.store.Sync(); err != nil {
-		return err
-	}
-	return s.countMissing()
+	return CountMissing(s.Store(), s.ID())
 }
 
 // runStrategies tries the strategies in order and returns the first context that fits

@@ -52,13 +52,6 @@ type ContextIndex struct {
 // Cum is a cumulative count: of messages as stored, and as an old turn is pruned.
 type Cum struct{ Tokens, Pruned int64 }
 
-// ContextMessage is a stored message with its counts, as the builder reads it.
-type ContextMessage struct {
-	StoredMessage
-	Count   TokenCount
-	Counted bool // Count is stored
-}
-
 // Summary is a cached summary of the messages FromSeq..ToSeq of a session.
 type Summary struct {
 	FromSeq      int64     `json:"fromSeq"`
@@ -79,14 +72,6 @@ type Compaction struct {
 	TokensBefore int64     `json:"tokensBefore"`
 	TokensAfter  int64     `json:"tokensAfter"`
 	CreatedAt    time.Time `json:"createdAt"`
-}
-
-// SetTokens records the count of message Seq; the store derives its cumulative counts from
-// the message before it.
-type SetTokens struct {
-	SessionID string
-	Seq       int64
-	Count     TokenCount
 }
 
 // PutSummary caches a summary; one already cached for the same range is kept.
@@ -115,18 +100,13 @@ type ContextOp interface {
 	contextOp()
 }
 
-func (SetTokens) op()       {}
 func (PutSummary) op()      {}
 func (PutCompaction) op()   {}
 func (PutContextState) op() {}
 
-func (SetTokens) contextOp()       {}
 func (PutSummary) contextOp()      {}
 func (PutCompaction) contextOp()   {}
 func (PutContextState) contextOp() {}
-
-// SessionOf returns the session the op belongs to.
-func (o SetTokens) SessionOf() string { return o.SessionID }
 
 // SessionOf returns the session the op belongs to.
 func (o PutSummary) SessionOf() string { return o.SessionID }

@@ -10,17 +10,17 @@ import (
 // core from the writer and the JS thread. A wait for the counts cuts it short.
 const counterQuiet = 20 * time.Millisecond
 
-// counter counts the tokens of messages as they end, on its own goroutine: tokenizing a
+// Counter counts the tokens of messages as they end, on its own goroutine: tokenizing a
 // large tool output takes milliseconds per 10 KB, which must not land on the JS thread
 // that ingests chunks. Jobs are counted in the order they were queued, so each session's
 // messages are counted in seq order and the store can add up cumulative counts as they
 // arrive. What is still queued at close is dropped; the builder counts it lazily later.
-type counter struct {
+type Counter struct {
 	store Store
 
 	mu      sync.Mutex
 	idle    *sync.Cond
-	queue   []countJob
+	queue   []EndedMessage
 	pending map[string]int       // jobs queued or running, by session
 	names   map[string]toolNames // recent tool names, by session
 	running bool
@@ -30,32 +30,21 @@ type counter struct {
 	hurry   chan struct{} // a wait or close: stop settling
 }
 
-// countJob is one ended message to count.
-type countJob struct {
-	sessionID string
-	seq       int64
-	role      string
-	provider  string
-	sidechain bool
-	blocks    [][]byte
-	usage     *Usage
-}
-
-func newCounter(store Store) *counter {
-	c := &counter{store: store, pending: map[string]int{}, names: map[string]toolNames{}, hurry: make(chan struct{}, 1)}
+func NewCounter(store Store) *Counter {
+	c := &Counter{store: store, pending: map[string]int{}, names: map[string]toolNames{}, hurry: make(chan struct{}, 1)}
 	c.idle = sync.NewCond(&c.mu)
 	return c
 }
 
-// add queues a job, starting the goroutine when it is not running.
-func (c *counter) add(j countJob) {
+// Add queues a job, starting the goroutine when it is not running.
+func (c *Counter) Add(j EndedMessage) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
 		return
 	}
 	c.queue = append(c.queue, j)
-	c.pending[j.sessionID]++
+	c.pending[j.SessionID]++
 	c.lastAdd = time.Now()
 	if !c.running {
 		c.running = true
@@ -64,7 +53,7 @@ func (c *counter) add(j countJob) {
 }
 
 // run counts queued jobs until the queue is empty.
-func (c *counter) run() {
+func (c *Counter) run() {
 	c.mu.Lock()
 	for len(c.queue) > 0 && !c.closed {
 		c.settle()
@@ -73,12 +62,12 @@ func (c *counter) run() {
 		}
 		j := c.queue[0]
 		c.queue = c.queue[1:]
-		names := c.namesOf(j.sessionID)
+		names := c.namesOf(j.SessionID)
 		c.mu.Unlock()
-		count := conversationCount(j.role, j.provider, j.sidechain, j.blocks, j.usage, names)
-		c.store.Apply(SetTokens{SessionID: j.sessionID, Seq: j.seq, Count: count})
+		count := conversationCount(j.Role, j.Provider, j.Sidechain, j.Blocks, j.Usage, names)
+		c.store.Apply(SetTokens{SessionID: j.SessionID, Seq: j.Seq, Count: count})
 		c.mu.Lock()
-		c.pending[j.sessionID]--
+		c.pending[j.SessionID]--
 		c.idle.Broadcast()
 	}
 	c.running = false
@@ -88,7 +77,7 @@ func (c *counter) run() {
 
 // settle waits, with c.mu held, until no job has been queued for counterQuiet, unless
 // someone waits for counts or the counter closes.
-func (c *counter) settle() {
+func (c *Counter) settle() {
 	t := time.NewTimer(0)
 	defer t.Stop()
 	for !c.closed && c.waiters == 0 {
@@ -107,7 +96,7 @@ func (c *counter) settle() {
 }
 
 // urge cuts a settle short.
-func (c *counter) urge() {
+func (c *Counter) urge() {
 	select {
 	case c.hurry <- struct{}{}:
 	default:
@@ -115,7 +104,7 @@ func (c *counter) urge() {
 }
 
 // namesOf returns the tool names the counter has seen in a session.
-func (c *counter) namesOf(sessionID string) toolNames {
+func (c *Counter) namesOf(sessionID string) toolNames {
 	n := c.names[sessionID]
 	if n == nil {
 		n = toolNames{}
@@ -124,9 +113,9 @@ func (c *counter) namesOf(sessionID string) toolNames {
 	return n
 }
 
-// wait returns once every job of a session queued so far is counted and handed to the
+// Wait returns once every job of a session queued so far is counted and handed to the
 // store, or the counter is closed.
-func (c *counter) wait(sessionID string) {
+func (c *Counter) Wait(sessionID string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.waiters++
@@ -137,8 +126,8 @@ func (c *counter) wait(sessionID string) {
 	}
 }
 
-// forget drops what the counter keeps of a session that has shut down.
-func (c *counter) forget(sessionID string) {
+// Forget drops what the counter keeps of a session that has shut down.
+func (c *Counter) Forget(sessionID string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pending[sessionID] == 0 {
@@ -147,9 +136,9 @@ func (c *counter) forget(sessionID string) {
 	}
 }
 
-// close drops what is queued and waits for the job in progress, so that nothing is
+// Close drops what is queued and waits for the job in progress, so that nothing is
 // applied to a store after it closes.
-func (c *counter) close() {
+func (c *Counter) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closed = true

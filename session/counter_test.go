@@ -35,21 +35,21 @@ func (a *appliedTokens) count() int {
 // message is counted, in order, once the stream stops.
 func TestCounterWaitIsNotStarvedByAStream(t *testing.T) {
 	store := &appliedTokens{}
-	c := newCounter(store)
-	defer c.close()
+	c := NewCounter(store)
+	defer c.Close()
 	const jobs = 400
 	streamed := make(chan struct{})
 	go func() {
 		defer close(streamed)
 		for i := range jobs {
-			c.add(countJob{sessionID: "s", seq: int64(i), role: "user", blocks: [][]byte{[]byte(`{"type":"text","text":"hello"}`)}})
+			c.Add(EndedMessage{SessionID: "s", Seq: int64(i), Role: "user", Blocks: [][]byte{[]byte(`{"type":"text","text":"hello"}`)}})
 			time.Sleep(time.Millisecond)
 		}
 	}()
 	time.Sleep(20 * time.Millisecond)
 	waited := make(chan time.Time)
 	go func() {
-		c.wait("s")
+		c.Wait("s")
 		waited <- time.Now()
 	}()
 	select {
@@ -58,7 +58,7 @@ func TestCounterWaitIsNotStarvedByAStream(t *testing.T) {
 		t.Fatal("a wait for counts returned only after the stream of jobs ended")
 	}
 	<-streamed
-	c.wait("s")
+	c.Wait("s")
 	if n := store.count(); n != jobs {
 		t.Fatalf("%d of %d messages counted", n, jobs)
 	}

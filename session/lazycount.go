@@ -6,19 +6,18 @@ import (
 	"github.com/goccy/go-json"
 )
 
-// countMissing counts, once, the messages whose counts are missing: messages stored
+// CountMissing counts, once, the messages whose counts are missing: messages stored
 // before token counting existed, a message a crash left interrupted, or counts dropped
 // when a store closed. From the first gap on, every message's cumulative counts are
 // written again, with the counts already stored kept.
-func (s *Session) countMissing() error {
-	store := s.mgr.store
-	from, found, err := store.FirstUncounted(s.id)
+func CountMissing(store Store, sessionID string) error {
+	from, found, err := store.FirstUncounted(sessionID)
 	if err != nil || !found {
 		return err
 	}
 	names := toolNames{}
 	var ops []Op
-	err = store.ScanContext(s.id, from, math.MaxInt64, func(m *ContextMessage) error {
+	err = store.ScanContext(sessionID, from, math.MaxInt64, func(m *ContextMessage) error {
 		if m.Status == MessageStreaming { // still being written; counted when it ends
 			return nil
 		}
@@ -26,7 +25,7 @@ func (s *Session) countMissing() error {
 		if !m.Counted {
 			count = conversationCount(m.Role, m.Provider, m.IsSidechain, m.Blocks, usageOf(m.Meta), names)
 		}
-		ops = append(ops, SetTokens{SessionID: s.id, Seq: m.Seq, Count: count})
+		ops = append(ops, SetTokens{SessionID: sessionID, Seq: m.Seq, Count: count})
 		return nil
 	})
 	if err != nil {

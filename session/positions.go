@@ -58,13 +58,13 @@ func (p *linearPositions) onBranch(int64) bool { return true }
 
 // newPositions returns the positions of the branch a session's head is on.
 func newPositions(s *Session) (positions, error) {
-	t, on, err := s.currentBranch()
+	links, on, branched, err := s.CurrentBranch()
 	if err != nil {
 		return nil, err
 	}
-	if t != nil {
-		return newBranchPositions(s, t, on)
+	if branched {
+		return newBranchPositions(s, links, on)
 	}
-	idx, err := s.mgr.store.ContextIndex(s.id)
-	return &linearPositions{store: s.mgr.store, id: s.id, idx: idx}, err
+	idx, err := s.Store().ContextIndex(s.ID())
+	return &linearPositions{store: s.Store(), id: s.ID(), idx: idx}, err
 }

@@ -173,18 +173,12 @@ func percent(part, whole int64) string {
 }
 
 // keepReport keeps the report of the session's last build for DebugContext.
-func (s *Session) keepReport(r *ContextReport) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.lastReport = r
-}
+func (s *Session) keepReport(r *ContextReport) { s.KeepReport(r) }
 
 // DebugContext returns the report of the last context built for this session in this
 // process, nil before any.
 func (s *Session) DebugContext() (*ContextReport, error) {
-	if err := s.lock(); err != nil {
-		return nil, err
-	}
-	defer s.mu.Unlock()
-	return s.lastReport, nil
+	r, err := s.KeptReport()
+	report, _ := r.(*ContextReport)
+	return report, err
 }

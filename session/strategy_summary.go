@@ -58,7 +58,7 @@ func (recentPlusSummary) build(v *view, budget int64) (*draft, error) {
 // candidateSummaries returns the cached summaries from message 0 that end inside the view,
 // before its last message, by end.
 func (v *view) candidateSummaries() ([]Summary, error) {
-	list, err := v.store.Summaries(v.s.id, v.start)
+	list, err := v.store.Summaries(v.s.ID(), v.start)
 	out := list[:0]
 	for _, s := range list {
 		if s.FromSeq == 0 && s.ToSeq < v.idx.LastSeq && v.pos.onBranch(s.ToSeq) {

@@ -66,7 +66,7 @@ func (s *Session) summaryView(toSeq int64) (*view, error) {
 	if err := s.prepareContext(); err != nil {
 		return nil, err
 	}
-	v, err := newView(s, &BuildOptions{Provider: ProviderFamilyOr(s.provider), RecentTurns: DefaultRecentTurns})
+	v, err := newView(s, &BuildOptions{Provider: ProviderFamilyOr(s.Provider()), RecentTurns: DefaultRecentTurns})
 	if err == nil && (toSeq < 0 || toSeq > v.idx.LastSeq || !v.pos.onBranch(toSeq)) {
 		err = fmt.Errorf("%w: message %d is not on the session's current branch (its last counted message is %d)", ErrInvalidArgument, toSeq, v.idx.LastSeq)
 	}
@@ -83,7 +83,7 @@ func ProviderFamilyOr(provider string) string {
 
 // latestSummaryUpTo returns the cached summary from message 0 that ends last, not after toSeq.
 func (v *view) latestSummaryUpTo(toSeq int64) (*Summary, error) {
-	list, err := v.store.Summaries(v.s.id, -1)
+	list, err := v.store.Summaries(v.s.ID(), -1)
 	var best *Summary
 	for i := range list {
 		if list[i].FromSeq == 0 && list[i].ToSeq <= toSeq && v.pos.onBranch(list[i].ToSeq) {
@@ -161,8 +161,8 @@ func (s *Session) StoreSummary(toSeq int64, text, model string) (*Summary, error
 		return nil, err
 	}
 	sum := Summary{FromSeq: 0, ToSeq: toSeq, MessageCount: toSeq + 1, TokensBefore: cum.Tokens,
-		TokensAfter: countText(text), Model: model, Text: text, CreatedAt: s.mgr.now().UTC()}
-	v.store.Apply(PutSummary{SessionID: s.id, Summary: sum})
+		TokensAfter: countText(text), Model: model, Text: text, CreatedAt: s.Now().UTC()}
+	v.store.Apply(PutSummary{SessionID: s.ID(), Summary: sum})
 	if err := v.store.Sync(); err != nil {
 		return nil, err
 	}

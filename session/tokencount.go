@@ -158,3 +158,24 @@ func mediaTokens(b *ctxBlock) int64 {
 	}
 	return imageTokens
 }
+
+// ContextMessage is a stored message with its counts, as the builder reads it.
+type ContextMessage struct {
+	StoredMessage
+	Count   TokenCount
+	Counted bool // Count is stored
+}
+
+// SetTokens records the count of message Seq; the store derives its cumulative counts from
+// the message before it.
+type SetTokens struct {
+	SessionID string
+	Seq       int64
+	Count     TokenCount
+}
+
+func (SetTokens) op()        {}
+func (SetTokens) contextOp() {}
+
+// SessionOf returns the session the op belongs to.
+func (o SetTokens) SessionOf() string { return o.SessionID }

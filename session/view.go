@@ -27,12 +27,12 @@ func newView(s *Session, opts *BuildOptions) (*view, error) {
 		return nil, err
 	}
 	idx := pos.index()
-	v := &view{s: s, store: s.mgr.store, pos: pos, idx: idx, factor: Calibration(opts.Provider), recent: int64(opts.RecentTurns)}
+	v := &view{s: s, store: s.Store(), pos: pos, idx: idx, factor: Calibration(opts.Provider), recent: int64(opts.RecentTurns)}
 	if idx.Boundary == nil {
 		return v, nil
 	}
 	v.start = idx.Boundary.Seq
-	summaries, err := v.store.Summaries(s.id, v.start-1)
+	summaries, err := v.store.Summaries(s.ID(), v.start-1)
 	if err != nil {
 		return nil, err
 	}

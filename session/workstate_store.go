@@ -10,7 +10,7 @@ import (
 // workState returns the session's state through the end of the view: the stored state,
 // with the messages after it folded in and the result stored again.
 func (v *view) workState() (*WorkState, error) {
-	raw, through, err := v.store.ContextState(v.s.id)
+	raw, through, err := v.store.ContextState(v.s.ID())
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +30,7 @@ func (v *view) workState() (*WorkState, error) {
 	if err != nil {
 		return nil, err
 	}
-	v.store.Apply(PutContextState{SessionID: v.s.id, State: mustJSON(st), Through: v.idx.LastSeq})
+	v.store.Apply(PutContextState{SessionID: v.s.ID(), State: mustJSON(st), Through: v.idx.LastSeq})
 	return st, nil
 }
 

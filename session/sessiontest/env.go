@@ -29,6 +29,7 @@ func OpenEnv(t testing.TB, path string) *Env {
 		t.Fatalf("persistence.Open(%s): %v", path, err)
 	}
 	m := session.NewManager(st)
+	m.CountTokens(session.NewCounter(st))
 	t.Cleanup(func() { m.Close() })
 	return &Env{Path: path, Store: st, Mgr: m}
 }
