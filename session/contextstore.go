@@ -76,37 +76,25 @@ type Compaction struct {
 
 // PutSummary caches a summary; one already cached for the same range is kept.
 type PutSummary struct {
+	ContextOpBase
 	SessionID string
 	Summary   Summary
 }
 
 // PutCompaction records a compaction boundary.
 type PutCompaction struct {
+	ContextOpBase
 	SessionID  string
 	Compaction Compaction
 }
 
 // PutContextState records the session state folded through message Through.
 type PutContextState struct {
+	ContextOpBase
 	SessionID string
 	State     []byte
 	Through   int64
 }
-
-// ContextOp is an Op of the context builder. Its writes are bookkeeping beside the
-// messages, not activity, so they leave a session's listing (when it was last updated) alone.
-type ContextOp interface {
-	SessionOp
-	contextOp()
-}
-
-func (PutSummary) op()      {}
-func (PutCompaction) op()   {}
-func (PutContextState) op() {}
-
-func (PutSummary) contextOp()      {}
-func (PutCompaction) contextOp()   {}
-func (PutContextState) contextOp() {}
 
 // SessionOf returns the session the op belongs to.
 func (o PutSummary) SessionOf() string { return o.SessionID }

@@ -169,13 +169,11 @@ type ContextMessage struct {
 // SetTokens records the count of message Seq; the store derives its cumulative counts from
 // the message before it.
 type SetTokens struct {
+	ContextOpBase
 	SessionID string
 	Seq       int64
 	Count     TokenCount
 }
-
-func (SetTokens) op()        {}
-func (SetTokens) contextOp() {}
 
 // SessionOf returns the session the op belongs to.
 func (o SetTokens) SessionOf() string { return o.SessionID }
