@@ -127,6 +127,6 @@ func parseMessage(item map[string]json.RawMessage, path string) (restoredMessage
 	}
 	delete(item, "role")
 	delete(item, "content")
-	m.meta = mustJSON(item)
+	m.meta = MustJSON(item)
 	return m, nil
 }

@@ -28,8 +28,6 @@ type Store interface {
 	Turns(sessionID string) ([]Turn, error)
 	// Close flushes and closes the store.
 	Close() error
-	// ContextStore: token counts, summaries and compaction boundaries (contextstore.go).
-	ContextStore
 	// FindSessions returns up to limit sessions whose id starts with prefix, in id order.
 	FindSessions(prefix string, limit int) ([]SessionInfo, error)
 	// SessionDetails returns what SessionInfo lists of a session with its message counts
