@@ -20,7 +20,7 @@ func init() {
 		if err := decodeJSON(arg, "options", &opts); err != nil {
 			return nil, err
 		}
-		return contextbuild.BuildContext(s, opts)
+		return contextbuild.Build(s, opts)
 	}))
 	native.Register("validateContext", validateContext)
 	native.Register("contextStrategies", func(c *native.Call) (native.Value, error) {
@@ -53,7 +53,7 @@ func buildContext(c *native.Call) (native.Value, error) {
 	if err := decodeArg(c, 1, "options", &opts); err != nil {
 		return native.Value{}, err
 	}
-	res, err := contextbuild.BuildContext(s, opts)
+	res, err := contextbuild.Build(s, opts)
 	if err != nil {
 		return native.Value{}, err
 	}

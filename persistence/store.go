@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/contextbuild"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // Store is the SQLite implementation of session.Store: one database file.
@@ -25,6 +27,12 @@ type Store struct {
 }
 
 var _ session.Store = (*Store)(nil)
+
+// The store interfaces of context building and token counting.
+var (
+	_ tokens.Store            = (*Store)(nil)
+	_ contextbuild.CacheStore = (*Store)(nil)
+)
 
 // maxIdleReaders is how many read connections a store keeps open between reads.
 const maxIdleReaders = 4

@@ -152,7 +152,7 @@ type (
 	}
 )
 
-// mustJSON encodes one of the block shapes above, which cannot fail to encode.
+// MustJSON encodes one of the block shapes above, which cannot fail to encode.
 func MustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -175,7 +175,7 @@ func toolUseJSON(id, name, input string) []byte {
 		RawInput: &input, InputError: "streamed input is not valid JSON"})
 }
 
-// toolUseBlockJSON writes a tool_use block around input; ok is false when input is not
+// ToolUseBlockJSON writes a tool_use block around input; ok is false when input is not
 // valid JSON. Compacting the input validates and copies it in one pass.
 func ToolUseBlockJSON(id, name string, input []byte) (block []byte, ok bool) {
 	head := AppendString([]byte(`{"type":"tool_use","id":`), id)
@@ -189,7 +189,7 @@ func ToolUseBlockJSON(id, name string, input []byte) (block []byte, ok bool) {
 	return buf.Bytes(), true
 }
 
-// toolResultJSON writes a tool_result block around content, JSON already validated by
+// ToolResultJSON writes a tool_result block around content, JSON already validated by
 // checkToolResultContent, so a large tool output is copied once and not scanned again.
 func ToolResultJSON(toolUseID string, content []byte, isError bool) []byte {
 	buf := make([]byte, 0, len(content)+len(toolUseID)+64)

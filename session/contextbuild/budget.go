@@ -16,7 +16,7 @@ const (
 	DefaultRecentTurns      = 3    // turns kept verbatim by pruning and compaction
 )
 
-// BuildOptions are the inputs of BuildContext, as JavaScript passes them.
+// BuildOptions are the inputs of Build, as JavaScript passes them.
 type BuildOptions struct {
 	ContextWindow int64           `json:"contextWindow"`
 	SystemPrompt  string          `json:"systemPrompt"`

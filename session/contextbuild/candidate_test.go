@@ -17,7 +17,7 @@ func TestBuildRestrictedToABandReturnsNoStrategyWhenNoneFits(t *testing.T) {
 	through, earlier := 2.0, contextbuild.Attempt{Strategy: "mine", Outcome: contextbuild.OutcomeBelowMinimum}
 	opts := contextbuild.BuildOptions{ContextWindow: 32_000}
 	opts.PriorityThrough, opts.Attempts = &through, []contextbuild.Attempt{earlier}
-	res, err := contextbuild.BuildContext(s, opts)
+	res, err := contextbuild.Build(s, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestCandidateIsMeasuredRepairedAndValidated(t *testing.T) {
 	}
 	all, _ := json.Marshal(msgs)
 	opts.Candidate = &contextbuild.Candidate{Strategy: "all", Messages: all}
-	res, err := contextbuild.BuildContext(s, opts)
+	res, err := contextbuild.Build(s, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestCandidateIsMeasuredRepairedAndValidated(t *testing.T) {
 		t.Errorf("strategy %q, attempt %+v; want none, over budget", res.Strategy, a)
 	}
 	opts.Candidate = &contextbuild.Candidate{Strategy: "bad", Messages: json.RawMessage(`[{"role":"system","content":"x"}]`)}
-	if _, err := contextbuild.BuildContext(s, opts); err == nil {
+	if _, err := contextbuild.Build(s, opts); err == nil {
 		t.Error("a candidate with a system message was accepted")
 	}
 }

@@ -26,12 +26,12 @@ type ContextResult struct {
 	Debug         *ContextReport `json:"debug"`
 }
 
-// BuildContext builds the messages of the next model call within opts' budget (seed 004):
+// Build builds the messages of the next model call within opts' budget (seed 004):
 // strategies are tried in order until one fits, the result is repaired and checked to be
 // valid for the provider, and nothing stored changes. It reads the session's counts
 // through indexes and only the messages it sends, so its cost follows the budget, not the
 // length of the session.
-func BuildContext(s *session.Session, opts BuildOptions) (*ContextResult, error) {
+func Build(s *session.Session, opts BuildOptions) (*ContextResult, error) {
 	began := time.Now()
 	if err := opts.normalize(); err != nil {
 		return nil, err

@@ -12,9 +12,9 @@ import (
 // valid for both providers' rules.
 func build(t *testing.T, s *session.Session, opts contextbuild.BuildOptions) *contextbuild.ContextResult {
 	t.Helper()
-	res, err := contextbuild.BuildContext(s, opts)
+	res, err := contextbuild.Build(s, opts)
 	if err != nil {
-		t.Fatalf("BuildContext(%+v): %v", opts, err)
+		t.Fatalf("Build(%+v): %v", opts, err)
 	}
 	if res.TokensUsed > res.TokenBudget {
 		t.Fatalf("%s: %d tokens used over a budget of %d", res.Strategy, res.TokensUsed, res.TokenBudget)

@@ -102,8 +102,8 @@ func TestSubagentMessagesStayOutOfTheContext(t *testing.T) {
 func TestAnEmptySessionHasNoContext(t *testing.T) {
 	e := sessiontest.NewEnv(t)
 	s := e.Create(t)
-	if _, err := contextbuild.BuildContext(s, contextbuild.BuildOptions{ContextWindow: 8000}); !errors.Is(err, session.ErrInvalidArgument) {
-		t.Fatalf("BuildContext of an empty session: %v", err)
+	if _, err := contextbuild.Build(s, contextbuild.BuildOptions{ContextWindow: 8000}); !errors.Is(err, session.ErrInvalidArgument) {
+		t.Fatalf("Build of an empty session: %v", err)
 	}
 	sessiontest.Prompt(t, s, "hello")
 	build(t, s, contextbuild.BuildOptions{ContextWindow: 8000})

@@ -106,7 +106,7 @@ func resultIs(content json.RawMessage, text string) bool {
 }
 
 // toolUseJSONOf writes a tool_use block with the fields the APIs accept, and input.
-func toolUseJSONOf(b tokens.CtxBlock, input json.RawMessage) []byte {
+func toolUseJSONOf(b tokens.Block, input json.RawMessage) []byte {
 	out, ok := session.ToolUseBlockJSON(b.ID, b.Name, input)
 	if !ok {
 		out, _ = session.ToolUseBlockJSON(b.ID, b.Name, []byte("{}"))

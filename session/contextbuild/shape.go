@@ -142,7 +142,7 @@ func openAIUser(m *ctxMessage) []oaMessage {
 }
 
 // openAIPart converts a user block into a content part, when Chat Completions has one.
-func openAIPart(b *tokens.CtxBlock) (oaPart, bool) {
+func openAIPart(b *tokens.Block) (oaPart, bool) {
 	switch b.Type {
 	case session.BlockText:
 		return oaPart{Type: "text", Text: b.Text}, true

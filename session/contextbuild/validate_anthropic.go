@@ -48,7 +48,7 @@ func (v *validator) anthropic(msgs []rawMessage) {
 }
 
 // anthropicMessage checks one message's fields and returns its role and blocks.
-func (v *validator) anthropicMessage(i int, m rawMessage, last bool) (string, []tokens.CtxBlock, bool) {
+func (v *validator) anthropicMessage(i int, m rawMessage, last bool) (string, []tokens.Block, bool) {
 	if m == nil {
 		v.add(i, ProblemInvalidMessage, "a message must be an object")
 		return "", nil, false
@@ -81,8 +81,8 @@ func (v *validator) anthropicMessage(i int, m rawMessage, last bool) (string, []
 }
 
 // anthropicBlocks checks each block on its own.
-func (v *validator) anthropicBlocks(i int, role string, raws []json.RawMessage) []tokens.CtxBlock {
-	blocks := make([]tokens.CtxBlock, 0, len(raws))
+func (v *validator) anthropicBlocks(i int, role string, raws []json.RawMessage) []tokens.Block {
+	blocks := make([]tokens.Block, 0, len(raws))
 	for _, raw := range raws {
 		b, ok := tokens.DecodeBlock(raw)
 		if !ok {
@@ -123,7 +123,7 @@ func (v *validator) anthropicBlockFields(i int, typ string, raw json.RawMessage)
 }
 
 // anthropicCalls checks an assistant message's tool calls and returns their ids.
-func (v *validator) anthropicCalls(i int, blocks []tokens.CtxBlock, seen map[string]bool) map[string]bool {
+func (v *validator) anthropicCalls(i int, blocks []tokens.Block, seen map[string]bool) map[string]bool {
 	calls := map[string]bool{}
 	for _, b := range blocks {
 		if b.Type != session.BlockToolUse {
@@ -145,7 +145,7 @@ func (v *validator) anthropicCalls(i int, blocks []tokens.CtxBlock, seen map[str
 }
 
 // anthropicResults checks a user message's results against the calls before it.
-func (v *validator) anthropicResults(i int, blocks []tokens.CtxBlock, calls map[string]bool) {
+func (v *validator) anthropicResults(i int, blocks []tokens.Block, calls map[string]bool) {
 	answered := map[string]bool{}
 	other := false
 	for _, b := range blocks {

@@ -68,7 +68,7 @@ func (st *WorkState) fold(m *tokens.ContextMessage) {
 	}
 }
 
-func (st *WorkState) foldBlock(m *tokens.ContextMessage, b *tokens.CtxBlock) {
+func (st *WorkState) foldBlock(m *tokens.ContextMessage, b *tokens.Block) {
 	switch {
 	case b.Type == session.BlockText && m.Type == session.TypeUser:
 		if st.OriginalTask == "" {

@@ -51,7 +51,7 @@ func kindOf(name string) toolKind {
 	return kindOther
 }
 
-// flattenResult returns a tool result's content as text (text blocks joined by newlines)
+// FlattenResult returns a tool result's content as text (text blocks joined by newlines)
 // and the number of images in it.
 func FlattenResult(content json.RawMessage) (text string, images int) {
 	if len(content) == 0 || content[0] == 'n' {
@@ -61,7 +61,7 @@ func FlattenResult(content json.RawMessage) (text string, images int) {
 		json.Unmarshal(content, &text)
 		return text, 0
 	}
-	var blocks []CtxBlock
+	var blocks []Block
 	if json.Unmarshal(content, &blocks) != nil {
 		return string(content), 0
 	}
@@ -80,7 +80,7 @@ func FlattenResult(content json.RawMessage) (text string, images int) {
 	return sb.String(), images
 }
 
-// pruneToolResult returns the text an old tool result is shortened to.
+// PruneToolResult returns the text an old tool result is shortened to.
 func PruneToolResult(content json.RawMessage, toolName string) string {
 	text, images := FlattenResult(content)
 	if images > 0 {
@@ -130,7 +130,7 @@ func joinCut(lines []string) string {
 	return strings.Join(cut, "\n")
 }
 
-// cutRunes returns at most n bytes of s, not splitting a UTF-8 character.
+// CutRunes returns at most n bytes of s, not splitting a UTF-8 character.
 func CutRunes(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -141,7 +141,7 @@ func CutRunes(s string, n int) string {
 	return s[:n]
 }
 
-// pruneToolInput shortens the long strings in an old tool call's input (a Write call
+// PruneToolInput shortens the long strings in an old tool call's input (a Write call
 // carries a whole file), keeping it a valid JSON object with the same keys.
 func PruneToolInput(input json.RawMessage) (json.RawMessage, bool) {
 	if len(input) <= pruneBelowChars {

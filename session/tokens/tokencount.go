@@ -30,11 +30,11 @@ func conversationCount(role, provider string, sidechain bool, blocks [][]byte, u
 	return CountMessage(role, provider, blocks, u, names)
 }
 
-// toolNames resolves the tool name of a tool_use id, "" when unknown. Pruning a tool
+// ToolNames resolves the tool name of a tool_use id, "" when unknown. Pruning a tool
 // result depends on the kind of tool that produced it.
 type ToolNames map[string]string
 
-// countMessage counts a message from its blocks. Provider-reported output tokens replace
+// CountMessage counts a message from its blocks. Provider-reported output tokens replace
 // the tokenizer's count of an assistant message when they are plausible (see usageCount).
 func CountMessage(role, provider string, blocks [][]byte, u *session.Usage, names ToolNames) TokenCount {
 	tc := TokenCount{Tokens: MessageOverhead, Pruned: MessageOverhead, Source: TokensFromTokenizer}
@@ -78,8 +78,8 @@ func usageCount(outputTokens, estimate int64, provider string) (int64, bool) {
 	return RawUnits(outputTokens, factor) + MessageOverhead, true
 }
 
-// ctxBlock is a block decoded for counting, pruning and shaping.
-type CtxBlock struct {
+// Block is a block decoded for counting, pruning and shaping.
+type Block struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text"`
 	Thinking  string          `json:"thinking"`
@@ -95,7 +95,7 @@ type CtxBlock struct {
 	Source    *MediaSource    `json:"source"`
 }
 
-// mediaSource is the source of an image or document block.
+// MediaSource is the source of an image or document block.
 type MediaSource struct {
 	Type      string `json:"type"`
 	MediaType string `json:"media_type"`
@@ -103,16 +103,16 @@ type MediaSource struct {
 	URL       string `json:"url"`
 }
 
-func DecodeBlock(raw []byte) (CtxBlock, bool) {
-	var b CtxBlock
+func DecodeBlock(raw []byte) (Block, bool) {
+	var b Block
 	if err := json.Unmarshal(raw, &b); err != nil || b.Type == "" {
 		return b, false
 	}
 	return b, true
 }
 
-// count returns the block's raw tokens as stored and as pruned.
-func (b *CtxBlock) Count(raw []byte, names ToolNames) (full, pruned int64) {
+// Count returns the block's raw tokens as stored and as pruned.
+func (b *Block) Count(raw []byte, names ToolNames) (full, pruned int64) {
 	switch b.Type {
 	case session.BlockText:
 		full = CountText(b.Text)
@@ -147,7 +147,7 @@ func resultContentTokens(content json.RawMessage) int64 {
 
 // mediaTokens estimates an image or document: an image at the default resolution, a
 // text document by its text, any other document by its size.
-func mediaTokens(b *CtxBlock) int64 {
+func mediaTokens(b *Block) int64 {
 	if b.Type == session.BlockImage || b.Source == nil {
 		return imageTokens
 	}

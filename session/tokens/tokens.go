@@ -33,7 +33,7 @@ var (
 	codec     *tiktoken.Codec
 )
 
-// countText returns the o200k_base tokens of s. A text longer than sampledAbove bytes (a
+// CountText returns the o200k_base tokens of s. A text longer than sampledAbove bytes (a
 // large tool output) is counted on textSamples windows spread over it and the count scaled
 // by its length: tokenizing costs about 0.1 µs a byte, and counts are estimates anyway
 // (TestSampledCountsMatchExactOnRealOutputs bounds the error on the real transcripts).
@@ -120,12 +120,12 @@ func ProviderFamily(provider string) string {
 	return ""
 }
 
-// calibrated converts raw units into provider tokens, rounding up.
+// Calibrated converts raw units into provider tokens, rounding up.
 func Calibrated(raw int64, factor float64) int64 {
 	return int64(math.Ceil(float64(raw) * factor))
 }
 
-// rawUnits converts provider tokens into raw units, rounding down.
+// RawUnits converts provider tokens into raw units, rounding down.
 func RawUnits(tokens int64, factor float64) int64 {
 	return int64(float64(tokens) / factor)
 }
