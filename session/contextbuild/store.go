@@ -1,6 +1,7 @@
 package contextbuild
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -14,12 +15,13 @@ type Store interface {
 	CacheStore
 }
 
-// storeOf returns the store a session records into as context building uses it: a store
-// without a context cache cannot build contexts.
+// storeOf returns the store a session records into as context building uses it. A backend
+// without a context cache cannot build contexts, and the build fails with
+// errors.ErrUnsupported; the SQLite one checks at compile time that it has one.
 func storeOf(s *session.Session) (Store, error) {
 	st, ok := s.Store().(Store)
 	if !ok {
-		return nil, fmt.Errorf("%w: the session's store (%T) keeps no context cache", session.ErrInvalidArgument, s.Store())
+		return nil, fmt.Errorf("%w: the store of session %s keeps no context cache", errors.ErrUnsupported, s.ID())
 	}
 	return st, nil
 }
