@@ -6,6 +6,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 )
 
 // Context building and compaction. Options and results cross as JSON; everything that
@@ -15,15 +16,15 @@ import (
 func init() {
 	native.Register("buildContext", buildContext)
 	native.Register("buildContextAsync", sessionJSONAsync(func(s *session.Session, arg []byte) (any, error) {
-		var opts session.BuildOptions
+		var opts contextbuild.BuildOptions
 		if err := decodeJSON(arg, "options", &opts); err != nil {
 			return nil, err
 		}
-		return s.BuildContext(opts)
+		return contextbuild.Build(s, opts)
 	}))
 	native.Register("validateContext", validateContext)
 	native.Register("contextStrategies", func(c *native.Call) (native.Value, error) {
-		return jsonResult(c, session.BuiltinStrategies())
+		return jsonResult(c, contextbuild.BuiltinStrategies())
 	})
 	native.Register("countContextTokens", countContextTokens)
 	native.Register("debugContext", debugContext)
@@ -48,11 +49,11 @@ func buildContext(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	var opts session.BuildOptions
+	var opts contextbuild.BuildOptions
 	if err := decodeArg(c, 1, "options", &opts); err != nil {
 		return native.Value{}, err
 	}
-	res, err := s.BuildContext(opts)
+	res, err := contextbuild.Build(s, opts)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -88,7 +89,7 @@ func validateContext(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	val, err := session.ValidateContext(msgs, provider)
+	val, err := contextbuild.ValidateContext(msgs, provider)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -101,7 +102,7 @@ func countContextTokens(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	n, err := session.CountContextTokens(msgs, provider)
+	n, err := contextbuild.CountContextTokens(msgs, provider)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -125,7 +126,7 @@ func debugContext(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	r, err := s.DebugContext()
+	r, err := contextbuild.DebugContext(s)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -134,23 +135,23 @@ func debugContext(c *native.Call) (native.Value, error) {
 
 // compactPlan(session, optionsJSON) -> Promise<JSON of the CompactPlan>
 func compactPlan(s *session.Session, arg []byte) (any, error) {
-	var opts session.CompactOptions
+	var opts contextbuild.CompactOptions
 	if err := decodeJSON(arg, "options", &opts); err != nil {
 		return nil, err
 	}
-	return s.PlanCompaction(opts)
+	return contextbuild.PlanCompaction(s, opts)
 }
 
 // summaryStep(session, {toSeq, ...SummaryOptions}) -> Promise<JSON of the next step, or null>
 func summaryStep(s *session.Session, arg []byte) (any, error) {
 	var opts struct {
-		session.SummaryOptions
+		contextbuild.SummaryOptions
 		ToSeq int64 `json:"toSeq"`
 	}
 	if err := decodeJSON(arg, "options", &opts); err != nil {
 		return nil, err
 	}
-	return s.NextSummaryStep(opts.ToSeq, opts.SummaryOptions)
+	return contextbuild.NextSummaryStep(s, opts.ToSeq, opts.SummaryOptions)
 }
 
 // storeSummary(session, {toSeq, text, model}) -> Promise<JSON of the Summary>
@@ -163,7 +164,7 @@ func storeSummary(s *session.Session, arg []byte) (any, error) {
 	if err := decodeJSON(arg, "summary", &in); err != nil {
 		return nil, err
 	}
-	return s.StoreSummary(in.ToSeq, in.Text, in.Model)
+	return contextbuild.StoreSummary(s, in.ToSeq, in.Text, in.Model)
 }
 
 // commitCompaction(session, {cutSeq, trigger}) -> Promise<JSON of the Compaction>
@@ -175,15 +176,15 @@ func commitCompaction(s *session.Session, arg []byte) (any, error) {
 	if err := decodeJSON(arg, "compaction", &in); err != nil {
 		return nil, err
 	}
-	return s.CommitCompaction(in.CutSeq, in.Trigger)
+	return contextbuild.CommitCompaction(s, in.CutSeq, in.Trigger)
 }
 
 // summaryCut(session, buildOptionsJSON) -> Promise<JSON {cut, ok}>
 func summaryCut(s *session.Session, arg []byte) (any, error) {
-	var opts session.BuildOptions
+	var opts contextbuild.BuildOptions
 	if err := decodeJSON(arg, "options", &opts); err != nil {
 		return nil, err
 	}
-	cut, ok, err := s.SummaryCutFor(opts)
+	cut, ok, err := contextbuild.SummaryCutFor(s, opts)
 	return map[string]any{"cut": cut, "ok": ok}, err
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 func init() {
@@ -41,6 +42,7 @@ func openStore(c *native.Call) (native.Value, error) {
 	}
 	h := &storeHandle{store: store, sessions: session.NewManager(store)}
 	h.sessions.Redact(redactor)
+	h.sessions.CountTokens(tokens.NewCounter(store))
 	v, err := c.NewHandle(h, storeTag)
 	if err != nil {
 		h.Close()

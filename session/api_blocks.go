@@ -33,29 +33,29 @@ var apiBlockFields = map[string][]string{
 	"container_upload":                       {"file_id"},
 }
 
-// apiBlockTakes reports whether the API takes a field of a block of type typ: every block
+// APIBlockTakes reports whether the API takes a field of a block of type typ: every block
 // takes its type and cache_control.
-func apiBlockTakes(typ, field string) bool {
+func APIBlockTakes(typ, field string) bool {
 	return field == "type" || field == "cache_control" || slices.Contains(apiBlockFields[typ], field)
 }
 
-// isAPIBlockType reports whether the Messages API takes blocks of type typ as input.
-func isAPIBlockType(typ string) bool {
+// IsAPIBlockType reports whether the Messages API takes blocks of type typ as input.
+func IsAPIBlockType(typ string) bool {
 	_, ok := apiBlockFields[typ]
 	return ok
 }
 
-// apiBlockJSON returns raw with the fields the API does not take left out, and whether
+// APIBlockJSON returns raw with the fields the API does not take left out, and whether
 // any were. raw is returned as it is, byte for byte, when every field is taken, so signed
 // thinking and everything else a provider sent goes back exactly as stored.
-func apiBlockJSON(typ string, raw []byte) ([]byte, bool) {
+func APIBlockJSON(typ string, raw []byte) ([]byte, bool) {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(raw, &fields) != nil {
 		return raw, false
 	}
 	stripped := false
 	for name := range fields {
-		if !apiBlockTakes(typ, name) {
+		if !APIBlockTakes(typ, name) {
 			delete(fields, name)
 			stripped = true
 		}

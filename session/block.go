@@ -127,7 +127,7 @@ func (f blockFields) requireObjectWithType(name string) error {
 
 // The JSON shapes of the blocks the assembler builds.
 type (
-	textBlock struct {
+	TextBlock struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
@@ -152,8 +152,8 @@ type (
 	}
 )
 
-// mustJSON encodes one of the block shapes above, which cannot fail to encode.
-func mustJSON(v any) []byte {
+// MustJSON encodes one of the block shapes above, which cannot fail to encode.
+func MustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("session: encoding %T: %v", v, err))
@@ -168,18 +168,18 @@ func toolUseJSON(id, name, input string) []byte {
 	if len(bytes.TrimSpace([]byte(input))) == 0 {
 		input = "{}"
 	}
-	if b, ok := toolUseBlockJSON(id, name, []byte(input)); ok {
+	if b, ok := ToolUseBlockJSON(id, name, []byte(input)); ok {
 		return b
 	}
-	return mustJSON(toolUseBlock{Type: BlockToolUse, ID: id, Name: name, Input: json.RawMessage("{}"),
+	return MustJSON(toolUseBlock{Type: BlockToolUse, ID: id, Name: name, Input: json.RawMessage("{}"),
 		RawInput: &input, InputError: "streamed input is not valid JSON"})
 }
 
-// toolUseBlockJSON writes a tool_use block around input; ok is false when input is not
+// ToolUseBlockJSON writes a tool_use block around input; ok is false when input is not
 // valid JSON. Compacting the input validates and copies it in one pass.
-func toolUseBlockJSON(id, name string, input []byte) (block []byte, ok bool) {
-	head := appendString([]byte(`{"type":"tool_use","id":`), id)
-	head = appendString(append(head, `,"name":`...), name)
+func ToolUseBlockJSON(id, name string, input []byte) (block []byte, ok bool) {
+	head := AppendString([]byte(`{"type":"tool_use","id":`), id)
+	head = AppendString(append(head, `,"name":`...), name)
 	buf := bytes.NewBuffer(append(head, `,"input":`...))
 	buf.Grow(len(input) + 1)
 	if json.Compact(buf, input) != nil {
@@ -189,11 +189,11 @@ func toolUseBlockJSON(id, name string, input []byte) (block []byte, ok bool) {
 	return buf.Bytes(), true
 }
 
-// toolResultJSON writes a tool_result block around content, JSON already validated by
+// ToolResultJSON writes a tool_result block around content, JSON already validated by
 // checkToolResultContent, so a large tool output is copied once and not scanned again.
-func toolResultJSON(toolUseID string, content []byte, isError bool) []byte {
+func ToolResultJSON(toolUseID string, content []byte, isError bool) []byte {
 	buf := make([]byte, 0, len(content)+len(toolUseID)+64)
-	buf = appendString(append(buf, `{"type":"tool_result","tool_use_id":`...), toolUseID)
+	buf = AppendString(append(buf, `{"type":"tool_result","tool_use_id":`...), toolUseID)
 	buf = append(append(buf, `,"content":`...), content...)
 	buf = strconv.AppendBool(append(buf, `,"is_error":`...), isError)
 	return append(buf, '}')

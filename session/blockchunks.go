@@ -192,9 +192,9 @@ func (e *blockExt) render(b *openBlock) []byte {
 	var base []byte
 	switch b.kind {
 	case BlockText:
-		base = mustJSON(textBlock{Type: BlockText, Text: b.text.String()})
+		base = MustJSON(TextBlock{Type: BlockText, Text: b.text.String()})
 	case BlockThinking:
-		base = mustJSON(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: b.signature})
+		base = MustJSON(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: b.signature})
 	default:
 		input := b.text.String()
 		if len(bytes.TrimSpace([]byte(input))) == 0 && e.input != nil {
@@ -204,7 +204,7 @@ func (e *blockExt) render(b *openBlock) []byte {
 	}
 	buf := base[:len(base)-1]
 	for _, f := range e.fields {
-		buf = appendString(append(buf, ','), f.name)
+		buf = AppendString(append(buf, ','), f.name)
 		buf = append(append(buf, ':'), f.value...)
 	}
 	return append(buf, '}')
@@ -216,5 +216,5 @@ func retype(toolUse []byte, typ string) []byte {
 	if typ == BlockToolUse || !bytes.HasPrefix(toolUse, []byte(prefix)) {
 		return toolUse
 	}
-	return append(appendString([]byte(`{"type":`), typ), toolUse[len(prefix):]...)
+	return append(AppendString([]byte(`{"type":`), typ), toolUse[len(prefix):]...)
 }

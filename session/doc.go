@@ -18,11 +18,7 @@
 // the conversation (manual history, missed context, keys) is package hosted; the packages
 // beside session reach a Session through parts.go.
 //
-// The context builder (context.go) rebuilds what goes to the model for each call within a
-// token budget: every message is counted once when it ends (counter.go), with cumulative
-// totals stored beside it, so strategies (strategy*.go) decide from counts what fits and
-// read only what they send; repairs (repair*.go) and the provider checks (validate*.go)
-// make every context valid without changing what is stored. Summaries and compaction
-// boundaries (summary.go, compact.go) are rows beside the messages; the summarizer is the
-// caller's, driven from JavaScript.
+// Rebuilding what goes to the model for each call is package contextbuild, and counting
+// tokens package tokens: a Manager hands every message that ends to its TokenCounter
+// (token_counter.go), and uses.go is what those packages use of a Session.
 package session

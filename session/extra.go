@@ -22,4 +22,4 @@ type EnvelopeExtra struct {
 }
 
 // Encode returns e as a JSON object.
-func (e EnvelopeExtra) Encode() []byte { return mustJSON(e) }
+func (e EnvelopeExtra) Encode() []byte { return MustJSON(e) }

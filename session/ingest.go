@@ -26,7 +26,7 @@ func (s *Session) Ingest(c Chunk) error {
 	case ChunkSignature:
 		s.signature(c.Text)
 	case ChunkRedactedThinking:
-		s.completeBlock(mustJSON(redactedThinkingBlock{Type: BlockRedactedThinking, Data: c.Text}), "")
+		s.completeBlock(MustJSON(redactedThinkingBlock{Type: BlockRedactedThinking, Data: c.Text}), "")
 	case ChunkToolUse:
 		return s.toolUse(c)
 	case ChunkToolUseStart:
@@ -115,7 +115,7 @@ func (s *Session) toolUse(c Chunk) error {
 	if c.ID == "" {
 		return chunkError(c.Kind, "field 'id' must not be empty")
 	}
-	block, ok := toolUseBlockJSON(c.ID, c.Name, c.JSON)
+	block, ok := ToolUseBlockJSON(c.ID, c.Name, c.JSON)
 	if !ok || c.JSON[0] != '{' {
 		return chunkError(c.Kind, "field 'input' must be an object")
 	}
@@ -160,7 +160,7 @@ func (s *Session) toolResult(c Chunk) error {
 		s.endOpen(false)
 		s.beginMessage(TypeToolResult, "user", messageMeta{}, "", "", side, s.chainState(side))
 	}
-	s.putBlock(toolResultJSON(c.ToolUseID, c.JSON, c.IsError), "")
+	s.putBlock(ToolResultJSON(c.ToolUseID, c.JSON, c.IsError), "")
 	if len(c.Raw) > 0 {
 		if s.msg.extra.ToolUseResults == nil {
 			s.msg.extra.ToolUseResults = map[string]json.RawMessage{}

@@ -13,8 +13,8 @@ import (
 type Manager struct {
 	store    Store
 	now      func() time.Time
-	counter  *counter
-	redactor *Redactor // nil: tool inputs and outputs are stored as they came
+	counter  TokenCounter // nil: a context build counts what is missing
+	redactor *Redactor    // nil: tool inputs and outputs are stored as they came
 
 	mu     sync.Mutex
 	live   map[string]*Session
@@ -23,12 +23,17 @@ type Manager struct {
 
 // NewManager returns a Manager over store.
 func NewManager(store Store) *Manager {
-	return &Manager{store: store, now: time.Now, live: map[string]*Session{}, counter: newCounter(store)}
+	return &Manager{store: store, now: time.Now, live: map[string]*Session{}}
 }
 
 // Redact makes the Manager replace secrets in tool inputs and outputs before they are
 // stored (nil: never). Set it before the first session is opened.
 func (m *Manager) Redact(r *Redactor) { m.redactor = r }
+
+// CountTokens makes the Manager hand every message that ends to c, which counts its
+// tokens off the caller's thread (nil: none are, and a context build counts what is
+// missing). Set it before the first session is opened; Close closes c.
+func (m *Manager) CountTokens(c TokenCounter) { m.counter = c }
 
 // CreateOptions describe a new session.
 type CreateOptions struct {
@@ -145,7 +150,9 @@ func (m *Manager) Close() error {
 	for _, s := range live {
 		s.shutdown(true)
 	}
-	m.counter.close()
+	if m.counter != nil {
+		m.counter.Close()
+	}
 	return m.store.Close()
 }
 
@@ -175,7 +182,9 @@ func (m *Manager) release(s *Session) {
 		return
 	}
 	s.shutdown(false)
-	m.counter.forget(s.id)
+	if m.counter != nil {
+		m.counter.Forget(s.id)
+	}
 	if m.live[s.id] == s {
 		delete(m.live, s.id)
 	}

@@ -55,7 +55,7 @@ func (m *StoredMessage) IsEmptyInterrupted() bool {
 // the blocks of records that continue it can follow.
 func appendMessageStart(buf []byte, m *StoredMessage) []byte {
 	buf = append(buf, `{"role":`...)
-	buf = appendString(buf, m.Role)
+	buf = AppendString(buf, m.Role)
 	buf = append(buf, `,"content":[`...)
 	return appendBlocks(buf, m, false)
 }
@@ -112,23 +112,23 @@ func AppendEnvelopeFields(buf []byte, m *StoredMessage) []byte {
 // appendEnvelopeFields appends the envelope's fields but the message, unclosed.
 func appendEnvelopeFields(buf []byte, m *StoredMessage) []byte {
 	buf = append(buf, `{"uuid":`...)
-	buf = appendString(buf, m.UUID)
+	buf = AppendString(buf, m.UUID)
 	buf = append(buf, `,"parentUuid":`...)
 	if m.ParentUUID == "" {
 		buf = append(buf, "null"...)
 	} else {
-		buf = appendString(buf, m.ParentUUID)
+		buf = AppendString(buf, m.ParentUUID)
 	}
 	buf = append(buf, `,"sessionId":`...)
-	buf = appendString(buf, m.SessionID)
+	buf = AppendString(buf, m.SessionID)
 	buf = append(buf, `,"timestamp":`...)
-	buf = appendString(buf, FormatTime(m.CreatedAt))
+	buf = AppendString(buf, FormatTime(m.CreatedAt))
 	buf = append(buf, `,"type":`...)
-	buf = appendString(buf, m.Type)
+	buf = AppendString(buf, m.Type)
 	buf = appendOptionalString(buf, "provider", m.Provider)
 	buf = appendOptionalString(buf, "requestId", m.RequestID)
 	buf = append(buf, `,"status":`...)
-	buf = appendString(buf, m.Status)
+	buf = AppendString(buf, m.Status)
 	buf = append(buf, `,"turn":`...)
 	buf = strconv.AppendInt(buf, m.Turn, 10)
 	buf = strconv.AppendBool(append(buf, `,"isSidechain":`...), m.IsSidechain)
@@ -183,10 +183,10 @@ func appendOptionalString(buf []byte, name, value string) []byte {
 	buf = append(buf, ',', '"')
 	buf = append(buf, name...)
 	buf = append(buf, '"', ':')
-	return appendString(buf, value)
+	return AppendString(buf, value)
 }
 
-func appendString(buf []byte, s string) []byte {
+func AppendString(buf []byte, s string) []byte {
 	b, _ := json.Marshal(s) // a string always encodes
 	return append(buf, b...)
 }

@@ -29,7 +29,7 @@ type messageMeta struct {
 	Usage        json.RawMessage `json:"usage,omitempty"`
 }
 
-func (m messageMeta) encode() []byte { return mustJSON(m) }
+func (m messageMeta) encode() []byte { return MustJSON(m) }
 
 // openBlock is a block still streaming: text, thinking, or tool_use input JSON.
 type openBlock struct {
@@ -48,9 +48,9 @@ func (b *openBlock) json() []byte {
 	}
 	switch b.kind {
 	case BlockText:
-		return mustJSON(textBlock{Type: BlockText, Text: b.text.String()})
+		return MustJSON(TextBlock{Type: BlockText, Text: b.text.String()})
 	case BlockThinking:
-		return mustJSON(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: b.signature})
+		return MustJSON(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: b.signature})
 	default:
 		return toolUseJSON(b.id, b.name, b.text.String())
 	}

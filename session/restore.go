@@ -52,6 +52,31 @@ type restoredMessage struct {
 	hasUsage  bool
 }
 
+// ParsedMessage is an API message as RestoreMessages reads it: its role, its type (a
+// message of tool results is TypeToolResult) and the JSON of its checked blocks.
+type ParsedMessage struct {
+	Role, Type string
+	Blocks     [][]byte
+}
+
+// ParseMessages reads API messages as RestoreMessages does, with its errors; a context
+// from JavaScript is read the same way.
+func ParseMessages(raw []byte) ([]ParsedMessage, error) {
+	parsed, err := parseMessages(raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ParsedMessage, len(parsed))
+	for i, p := range parsed {
+		blocks := make([][]byte, len(p.blocks))
+		for j, b := range p.blocks {
+			blocks[j] = b.json
+		}
+		out[i] = ParsedMessage{Role: p.role, Type: p.typ, Blocks: blocks}
+	}
+	return out, nil
+}
+
 func parseMessages(raw []byte) ([]restoredMessage, error) {
 	var items []map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
@@ -102,6 +127,6 @@ func parseMessage(item map[string]json.RawMessage, path string) (restoredMessage
 	}
 	delete(item, "role")
 	delete(item, "content")
-	m.meta = mustJSON(item)
+	m.meta = MustJSON(item)
 	return m, nil
 }

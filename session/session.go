@@ -44,7 +44,7 @@ type Session struct {
 	blk             *openBlock   // the block streaming into msg, if any
 	checkpointArmed bool
 
-	lastReport *ContextReport // of the last context built, for DebugContext
+	lastReport any // of the last context built, for DebugContext (package contextbuild's)
 }
 
 func newSession(m *Manager, st SessionState) *Session {
@@ -361,13 +361,16 @@ func (s *Session) endMessage(status string) {
 
 // countTokens has the message's tokens counted off this thread and stored with it.
 func (s *Session) countTokens(m *openMessage) {
-	job := countJob{sessionID: s.id, seq: m.hdr.Seq, role: m.hdr.Role, provider: m.hdr.Provider,
-		sidechain: m.hdr.IsSidechain, blocks: m.blockJSON}
+	if s.mgr.counter == nil {
+		return
+	}
+	ended := EndedMessage{SessionID: s.id, Seq: m.hdr.Seq, Role: m.hdr.Role, Provider: m.hdr.Provider,
+		Sidechain: m.hdr.IsSidechain, Blocks: m.blockJSON}
 	if m.hasUsage {
 		u := m.usage
-		job.usage = &u
+		ended.Usage = &u
 	}
-	s.mgr.counter.add(job)
+	s.mgr.counter.Add(ended)
 }
 
 // countUsage adds one request's usage to the token tracker and records the tracker.

@@ -17,8 +17,6 @@ type Store interface {
 	UsageLog
 	// Close flushes and closes the store.
 	Close() error
-	// ContextStore: token counts, summaries and compaction boundaries (contextstore.go).
-	ContextStore
 	// SessionIDByKey returns the id of the session of a hosted agent's key; "" when none.
 	SessionIDByKey(key string) (string, error)
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -17,7 +18,7 @@ func TestToolResultsStillOpenAreInTheContextAndEndComplete(t *testing.T) {
 	sessiontest.Prompt(t, s, "read a.go")
 	sessiontest.Feed(t, s, sessiontest.Start("msg_1"), sessiontest.ToolUse("toolu_a", "Read", `{"file_path":"a.go"}`), sessiontest.Done("tool_use", `{"input_tokens":10,"output_tokens":5}`),
 		sessiontest.ToolResult("toolu_a", `"package a"`))
-	res, err := s.BuildContext(session.BuildOptions{ContextWindow: 200_000})
+	res, err := contextbuild.Build(s, contextbuild.BuildOptions{ContextWindow: 200_000})
 	if err != nil {
 		t.Fatal(err)
 	}

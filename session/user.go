@@ -153,7 +153,7 @@ func (s *Session) setTitle(blocks []checkedBlock) {
 		if b.info.Type != BlockText {
 			continue
 		}
-		var t textBlock
+		var t TextBlock
 		if json.Unmarshal(b.json, &t) != nil {
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/contextbuild"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // inConversation selects the records of the main conversation: messages (a record that is
@@ -23,13 +25,13 @@ func (s *Store) readSession(sessionID, what string, fn func(c *conn, sid int64) 
 }
 
 // ContextIndex returns the totals of the last counted message and the latest boundary.
-func (s *Store) ContextIndex(sessionID string) (session.ContextIndex, error) {
-	idx := session.ContextIndex{LastSeq: -1}
+func (s *Store) ContextIndex(sessionID string) (contextbuild.ContextIndex, error) {
+	idx := contextbuild.ContextIndex{LastSeq: -1}
 	err := s.readSession(sessionID, "reading the context index", func(c *conn, sid int64) error {
 		err := c.query(`SELECT seq, turn, cum_tokens, cum_pruned FROM messages WHERE sid = ? AND cum_tokens IS NOT NULL
 			AND `+inConversation+` ORDER BY seq DESC LIMIT 1`, []any{sid}, func(row []driver.Value) error {
 			idx.LastSeq, idx.LastTurn = row[0].(int64), row[1].(int64)
-			idx.Total = session.Cum{Tokens: row[2].(int64), Pruned: row[3].(int64)}
+			idx.Total = contextbuild.Cum{Tokens: row[2].(int64), Pruned: row[3].(int64)}
 			return nil
 		})
 		if err != nil {
@@ -52,8 +54,8 @@ func (s *Store) FirstUncounted(sessionID string) (int64, bool, error) {
 }
 
 // CumAt returns the cumulative counts through message seq.
-func (s *Store) CumAt(sessionID string, seq int64) (session.Cum, error) {
-	var cum session.Cum
+func (s *Store) CumAt(sessionID string, seq int64) (contextbuild.Cum, error) {
+	var cum contextbuild.Cum
 	if seq < 0 {
 		return cum, nil
 	}
@@ -107,9 +109,9 @@ func (s *Store) optionalSeq(sessionID, what, query string, args ...any) (int64, 
 
 // ScanContext calls fn for each message with from ≤ seq ≤ to, its blocks joined from the
 // blocks and blobs tables, with its counts.
-func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*session.ContextMessage) error) error {
+func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.ContextMessage) error) error {
 	return s.readSession(sessionID, "reading messages", func(c *conn, sid int64) error {
-		var m session.ContextMessage
+		var m tokens.ContextMessage
 		current := int64(-1)
 		err := c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.turn, m.status, m.provider, m.meta, m.extra,
 				m.tokens, m.pruned_tokens, m.token_source, b.body, bl.data, m.is_sidechain
@@ -141,28 +143,28 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*session.C
 	})
 }
 
-func scanContextMessage(row []driver.Value, sessionID string, blocks [][]byte) session.ContextMessage {
-	m := session.ContextMessage{StoredMessage: session.StoredMessage{
+func scanContextMessage(row []driver.Value, sessionID string, blocks [][]byte) tokens.ContextMessage {
+	m := tokens.ContextMessage{StoredMessage: session.StoredMessage{
 		Seq: row[0].(int64), UUID: row[1].(string), SessionID: sessionID, Type: row[2].(string), Role: row[3].(string),
 		Turn: row[4].(int64), Status: row[5].(string), Provider: row[6].(string), Meta: asBytes(row[7]),
 		Extra: asBytes(row[8]), Blocks: blocks, IsSidechain: row[14].(int64) != 0,
 	}}
-	if tokens, ok := row[9].(int64); ok {
+	if n, ok := row[9].(int64); ok {
 		pruned, _ := row[10].(int64)
-		m.Count = session.TokenCount{Tokens: tokens, Pruned: pruned, Source: row[11].(string)}
+		m.Count = tokens.TokenCount{Tokens: n, Pruned: pruned, Source: row[11].(string)}
 		m.Counted = true
 	}
 	return m
 }
 
 // Summaries returns the cached summaries that end at or after minTo, by end.
-func (s *Store) Summaries(sessionID string, minTo int64) ([]session.Summary, error) {
-	var list []session.Summary
+func (s *Store) Summaries(sessionID string, minTo int64) ([]contextbuild.Summary, error) {
+	var list []contextbuild.Summary
 	err := s.readSession(sessionID, "reading summaries", func(c *conn, sid int64) error {
 		return c.query(`SELECT from_seq, to_seq, message_count, tokens_before, tokens_after, model, text, created_at
 			FROM summaries WHERE sid = ? AND to_seq >= ? ORDER BY to_seq, from_seq`, []any{sid, minTo},
 			func(row []driver.Value) error {
-				list = append(list, session.Summary{FromSeq: row[0].(int64), ToSeq: row[1].(int64),
+				list = append(list, contextbuild.Summary{FromSeq: row[0].(int64), ToSeq: row[1].(int64),
 					MessageCount: row[2].(int64), TokensBefore: row[3].(int64), TokensAfter: row[4].(int64),
 					Model: row[5].(string), Text: string(asBytes(row[6])), CreatedAt: time.UnixMilli(row[7].(int64)).UTC()})
 				return nil
@@ -172,19 +174,19 @@ func (s *Store) Summaries(sessionID string, minTo int64) ([]session.Summary, err
 }
 
 // Counts calls fn with the counts of each counted record, in seq order.
-func (s *Store) Counts(sessionID string, fn func(seq int64, c session.Cum)) error {
+func (s *Store) Counts(sessionID string, fn func(seq int64, c contextbuild.Cum)) error {
 	return s.readSession(sessionID, "reading counts", func(c *conn, sid int64) error {
 		return c.query(`SELECT seq, tokens, pruned_tokens FROM messages WHERE sid = ? AND tokens IS NOT NULL ORDER BY seq`,
 			[]any{sid}, func(row []driver.Value) error {
-				fn(row[0].(int64), session.Cum{Tokens: row[1].(int64), Pruned: row[2].(int64)})
+				fn(row[0].(int64), contextbuild.Cum{Tokens: row[1].(int64), Pruned: row[2].(int64)})
 				return nil
 			})
 	})
 }
 
 // Compactions returns a session's compaction boundaries, oldest first.
-func (s *Store) Compactions(sessionID string) ([]session.Compaction, error) {
-	var list []session.Compaction
+func (s *Store) Compactions(sessionID string) ([]contextbuild.Compaction, error) {
+	var list []contextbuild.Compaction
 	err := s.readSession(sessionID, "reading compactions", func(c *conn, sid int64) error {
 		return c.query(`SELECT boundary_seq, reason, tokens_before, tokens_after, created_at FROM compactions
 			WHERE sid = ? ORDER BY id`, []any{sid}, func(row []driver.Value) error {
@@ -195,8 +197,8 @@ func (s *Store) Compactions(sessionID string) ([]session.Compaction, error) {
 	return list, err
 }
 
-func scanCompaction(row []driver.Value) session.Compaction {
-	return session.Compaction{Seq: row[0].(int64), Trigger: row[1].(string), TokensBefore: row[2].(int64),
+func scanCompaction(row []driver.Value) contextbuild.Compaction {
+	return contextbuild.Compaction{Seq: row[0].(int64), Trigger: row[1].(string), TokensBefore: row[2].(int64),
 		TokensAfter: row[3].(int64), CreatedAt: time.UnixMilli(row[4].(int64)).UTC()}
 }
 

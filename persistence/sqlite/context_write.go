@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/contextbuild"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // applyContextOp applies the Ops of the context builder: counts, summaries, boundaries
@@ -20,20 +22,20 @@ func (w *writer) applyContextOp(op session.ContextOp) error {
 		return err
 	}
 	switch op := op.(type) {
-	case session.SetTokens:
+	case tokens.SetTokens:
 		return w.setTokens(sid, op)
-	case session.PutSummary:
+	case contextbuild.PutSummary:
 		s := op.Summary
 		_, err := w.c.exec(`INSERT OR IGNORE INTO summaries(sid, from_seq, to_seq, message_count, tokens_before,
 			tokens_after, model, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			sid, s.FromSeq, s.ToSeq, s.MessageCount, s.TokensBefore, s.TokensAfter, s.Model, s.Text, s.CreatedAt.UnixMilli())
 		return err
-	case session.PutCompaction:
+	case contextbuild.PutCompaction:
 		c := op.Compaction
 		_, err := w.c.exec(`INSERT INTO compactions(sid, boundary_seq, reason, tokens_before, tokens_after, created_at)
 			VALUES (?, ?, ?, ?, ?, ?)`, sid, c.Seq, c.Trigger, c.TokensBefore, c.TokensAfter, c.CreatedAt.UnixMilli())
 		return err
-	case session.PutContextState:
+	case contextbuild.PutContextState:
 		_, err := w.c.exec(`INSERT INTO context_states(sid, through, state) VALUES (?, ?, ?)
 			ON CONFLICT(sid) DO UPDATE SET through = excluded.through, state = excluded.state`, sid, op.Through, op.State)
 		return err
@@ -44,7 +46,7 @@ func (w *writer) applyContextOp(op session.ContextOp) error {
 // setTokens stores a message's count and its cumulative counts: the previous message's
 // plus its own. When the previous message is not counted yet, the cumulative counts stay
 // NULL, and FirstUncounted finds the gap for the builder to fill.
-func (w *writer) setTokens(sid int64, op session.SetTokens) error {
+func (w *writer) setTokens(sid int64, op tokens.SetTokens) error {
 	var cumTokens, cumPruned any = int64(0), int64(0)
 	err := w.c.query(`SELECT cum_tokens, cum_pruned FROM messages WHERE sid = ? AND seq < ? ORDER BY seq DESC LIMIT 1`,
 		[]any{sid, op.Seq}, func(row []driver.Value) error {

@@ -10,8 +10,10 @@ import (
 	"syscall"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 	"github.com/sessionkeep/sessionkeep/session/hosted"
 	"github.com/sessionkeep/sessionkeep/session/snapshots"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // Store is the SQLite implementation of session.Store: one database file.
@@ -35,10 +37,13 @@ var (
 	_ session.Store      = (*Store)(nil)
 )
 
-// The stores of the packages beside session, which a Store implements on the same value.
+// The stores of the packages beside session (context building, token counting, file
+// snapshots, hosted-agent state), which a Store implements on the same value.
 var (
-	_ snapshots.Store = (*Store)(nil)
-	_ hosted.Store    = (*Store)(nil)
+	_ contextbuild.CacheStore = (*Store)(nil)
+	_ tokens.Store            = (*Store)(nil)
+	_ snapshots.Store         = (*Store)(nil)
+	_ hosted.Store            = (*Store)(nil)
 )
 
 // maxIdleReaders is how many read connections a store keeps open between reads.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // Env is one open store with its Manager, over a database file in t.TempDir().
@@ -29,6 +30,7 @@ func OpenEnv(t testing.TB, path string) *Env {
 		t.Fatalf("sqlite.Open(%s): %v", path, err)
 	}
 	m := session.NewManager(st)
+	m.CountTokens(tokens.NewCounter(st))
 	t.Cleanup(func() { m.Close() })
 	return &Env{Path: path, Store: st, Mgr: m}
 }

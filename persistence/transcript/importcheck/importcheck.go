@@ -10,6 +10,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // Store opens one store for the whole fuzz target (in its temporary folder), closed at its
@@ -20,6 +21,7 @@ func Store(f *testing.F) *session.Manager {
 		f.Fatalf("sqlite.Open: %v", err)
 	}
 	m := session.NewManager(st)
+	m.CountTokens(tokens.NewCounter(st))
 	f.Cleanup(func() { m.Close() })
 	return m
 }

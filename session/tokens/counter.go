@@ -1,0 +1,151 @@
+package tokens
+
+import (
+	"github.com/sessionkeep/sessionkeep/session"
+	"sync"
+	"time"
+)
+
+// counterQuiet is how long no message must have ended before the counter starts counting:
+// while a bulk restore or a fast stream ends messages back to back, tokenizing would take a
+// core from the writer and the JS thread. A wait for the counts cuts it short.
+const counterQuiet = 20 * time.Millisecond
+
+// Counter counts the tokens of messages as they end, on its own goroutine: tokenizing a
+// large tool output takes milliseconds per 10 KB, which must not land on the JS thread
+// that ingests chunks. Jobs are counted in the order they were queued, so each session's
+// messages are counted in seq order and the store can add up cumulative counts as they
+// arrive. What is still queued at close is dropped; the builder counts it lazily later.
+type Counter struct {
+	store Store
+
+	mu      sync.Mutex
+	idle    *sync.Cond
+	queue   []session.EndedMessage
+	pending map[string]int       // jobs queued or running, by session
+	names   map[string]ToolNames // recent tool names, by session
+	running bool
+	closed  bool
+	lastAdd time.Time     // when the last job was queued
+	waiters int           // callers in wait
+	hurry   chan struct{} // a wait or close: stop settling
+}
+
+func NewCounter(store Store) *Counter {
+	c := &Counter{store: store, pending: map[string]int{}, names: map[string]ToolNames{}, hurry: make(chan struct{}, 1)}
+	c.idle = sync.NewCond(&c.mu)
+	return c
+}
+
+// Add queues a job, starting the goroutine when it is not running.
+func (c *Counter) Add(j session.EndedMessage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.queue = append(c.queue, j)
+	c.pending[j.SessionID]++
+	c.lastAdd = time.Now()
+	if !c.running {
+		c.running = true
+		go c.run()
+	}
+}
+
+// run counts queued jobs until the queue is empty.
+func (c *Counter) run() {
+	c.mu.Lock()
+	for len(c.queue) > 0 && !c.closed {
+		c.settle()
+		if len(c.queue) == 0 || c.closed {
+			break
+		}
+		j := c.queue[0]
+		c.queue = c.queue[1:]
+		names := c.namesOf(j.SessionID)
+		c.mu.Unlock()
+		count := conversationCount(j.Role, j.Provider, j.Sidechain, j.Blocks, j.Usage, names)
+		c.store.Apply(SetTokens{SessionID: j.SessionID, Seq: j.Seq, Count: count})
+		c.mu.Lock()
+		c.pending[j.SessionID]--
+		c.idle.Broadcast()
+	}
+	c.running = false
+	c.idle.Broadcast()
+	c.mu.Unlock()
+}
+
+// settle waits, with c.mu held, until no job has been queued for counterQuiet, unless
+// someone waits for counts or the counter closes.
+func (c *Counter) settle() {
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for !c.closed && c.waiters == 0 {
+		left := counterQuiet - time.Since(c.lastAdd)
+		if left <= 0 {
+			return
+		}
+		t.Reset(left)
+		c.mu.Unlock()
+		select {
+		case <-t.C:
+		case <-c.hurry:
+		}
+		c.mu.Lock()
+	}
+}
+
+// urge cuts a settle short.
+func (c *Counter) urge() {
+	select {
+	case c.hurry <- struct{}{}:
+	default:
+	}
+}
+
+// namesOf returns the tool names the counter has seen in a session.
+func (c *Counter) namesOf(sessionID string) ToolNames {
+	n := c.names[sessionID]
+	if n == nil {
+		n = ToolNames{}
+		c.names[sessionID] = n
+	}
+	return n
+}
+
+// Wait returns once every job of a session queued so far is counted and handed to the
+// store, or the counter is closed.
+func (c *Counter) Wait(sessionID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waiters++
+	defer func() { c.waiters-- }()
+	c.urge()
+	for c.pending[sessionID] > 0 && !c.closed {
+		c.idle.Wait()
+	}
+}
+
+// Forget drops what the counter keeps of a session that has shut down.
+func (c *Counter) Forget(sessionID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending[sessionID] == 0 {
+		delete(c.pending, sessionID)
+		delete(c.names, sessionID)
+	}
+}
+
+// Close drops what is queued and waits for the job in progress, so that nothing is
+// applied to a store after it closes.
+func (c *Counter) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	c.queue = nil
+	c.urge()
+	for c.running {
+		c.idle.Wait()
+	}
+}

@@ -1,0 +1,71 @@
+package tokens
+
+import (
+	"github.com/sessionkeep/sessionkeep/session"
+	"sync"
+	"testing"
+	"time"
+)
+
+// appliedTokens is a Store that records the SetTokens the counter applies; the counter
+// calls nothing else.
+type appliedTokens struct {
+	Store
+	mu   sync.Mutex
+	seqs []int64
+}
+
+func (a *appliedTokens) Apply(ops ...session.Op) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, op := range ops {
+		if t, ok := op.(SetTokens); ok {
+			a.seqs = append(a.seqs, t.Seq)
+		}
+	}
+}
+
+func (a *appliedTokens) count() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.seqs)
+}
+
+// TestCounterWaitIsNotStarvedByAStream: while messages end back to back the counter holds
+// off, but someone waiting for the counts (a context build) makes it count at once; every
+// message is counted, in order, once the stream stops.
+func TestCounterWaitIsNotStarvedByAStream(t *testing.T) {
+	store := &appliedTokens{}
+	c := NewCounter(store)
+	defer c.Close()
+	const jobs = 400
+	streamed := make(chan struct{})
+	go func() {
+		defer close(streamed)
+		for i := range jobs {
+			c.Add(session.EndedMessage{SessionID: "s", Seq: int64(i), Role: "user", Blocks: [][]byte{[]byte(`{"type":"text","text":"hello"}`)}})
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	time.Sleep(20 * time.Millisecond)
+	waited := make(chan time.Time)
+	go func() {
+		c.Wait("s")
+		waited <- time.Now()
+	}()
+	select {
+	case <-waited:
+	case <-streamed:
+		t.Fatal("a wait for counts returned only after the stream of jobs ended")
+	}
+	<-streamed
+	c.Wait("s")
+	if n := store.count(); n != jobs {
+		t.Fatalf("%d of %d messages counted", n, jobs)
+	}
+	for i, seq := range store.seqs {
+		if seq != int64(i) {
+			t.Fatalf("count %d is of message %d: counts must come in order", i, seq)
+		}
+	}
+}
