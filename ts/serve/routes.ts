@@ -19,7 +19,7 @@ export function apiRoutes(store: Store, prices: PriceOptions): [RegExp, Handler]
   const records = new RecordCache(store);
   const session = (idOrPrefix: string) => store.sessionInfo(idOrPrefix).id;
   return [
-    [/^\/api\/sessions$/, (_, q) => listSessions(store, q)],
+    [/^\/api\/sessions$/, (_, q) => listSessions(store, records, q)],
     [/^\/api\/projects$/, () => listProjects(store)],
     [/^\/api\/usage$/, (_, q) => usage(store, q, prices)],
     [/^\/api\/sessions\/([^/]+)$/, ([id]) => sessionDetails(store, session(id), prices)],

@@ -3,7 +3,7 @@ import type { Envelope } from '../types';
 import type { PriceOptions } from '../management-types';
 import type { Query } from './query';
 import { withSession } from './open-session';
-import { branchEnvelopes, type RecordCache } from './records';
+import type { RecordCache } from './records';
 
 /**
  * sessionDetails answers GET /api/sessions/:id: the session's details, its tree, its file
@@ -23,7 +23,7 @@ export async function sessionDetails(store: Store, id: string, prices: PriceOpti
 export async function sessionMessages(records: RecordCache, id: string, q: Query) {
   const offset = q.int('offset', 0);
   const limit = q.int('limit', 200, 1000);
-  const branch = branchEnvelopes(await records.get(id), q.string('leaf'));
+  const branch = await records.branch(id, q.string('leaf'));
   return { total: branch.length, offset, limit, envelopes: branch.slice(offset, offset + limit) };
 }
 
@@ -50,7 +50,7 @@ const DEFAULT_WINDOW = 200_000;
 export async function contextUsage(store: Store, records: RecordCache, id: string) {
   const info = store.sessionInfo(id);
   const byTurn = new Map<number, TurnUsage>();
-  for (const e of branchEnvelopes(await records.get(id))) {
+  for (const e of await records.branch(id)) {
     const usage = !e.isSidechain && e.message?.role === 'assistant' ? e.message.usage : undefined;
     if (usage) byTurn.set(e.turn, turnUsage(e, usage));
   }

@@ -2,7 +2,7 @@ import type { Store } from '../store';
 import type { SessionInfo } from '../types';
 import type { SearchHit } from '../management-types';
 import type { Query } from './query';
-import { branchPositions } from './records';
+import type { RecordCache } from './records';
 
 /** The characters search snippets mark matches with; the viewer turns them into <mark>. */
 export const MARK: [string, string] = ['\u0001', '\u0002'];
@@ -34,7 +34,7 @@ export type SessionRow = SessionInfo & { hits?: RowHit[] };
  * still give an exact total; with `q`, the sessions with full-text hits, best hit first
  * unless a sort is asked for.
  */
-export async function listSessions(store: Store, q: Query) {
+export async function listSessions(store: Store, records: RecordCache, q: Query) {
   const offset = q.int('offset', 0);
   const limit = q.int('limit', 50, 500);
   const text = q.string('q');
@@ -61,7 +61,7 @@ export async function listSessions(store: Store, q: Query) {
     if (q.string('sort') !== undefined) rows.sort(compare(sort, order));
   }
   const page = rows.slice(offset, offset + limit);
-  if (text !== undefined) await placeHits(store, page);
+  if (text !== undefined) await placeHits(records, page);
   return { total: rows.length, offset, limit, sessions: page };
 }
 
@@ -79,10 +79,10 @@ function withHits(all: SessionInfo[], hits: SearchHit[]): SessionRow[] {
   return [...rows.values()];
 }
 
-/** placeHits sets each hit's position on its session's branch, for the page shown only. */
-async function placeHits(store: Store, rows: SessionRow[]): Promise<void> {
+/** placeHits sets each hit's position on its session's current branch, for the page shown only. */
+async function placeHits(records: RecordCache, rows: SessionRow[]): Promise<void> {
   for (const row of rows) {
-    const positions = await branchPositions(store, row.id);
+    const positions = new Map((await records.branch(row.id)).map((e, i) => [e.uuid, i]));
     for (const hit of row.hits ?? []) hit.seq = positions.get(hit.uuid) ?? -1;
   }
 }
