@@ -8,7 +8,7 @@ export function DebugContext({ report }: { report: ContextReport | null }) {
     <section class="panel" data-testid="debug-context">
       <h3>Next call's context</h3>
       {!report ? (
-        <p class="empty">No report: the session has no messages to send.</p>
+        <p class="empty">No context has been built for this session yet.</p>
       ) : (
         <>
           <dl class="facts">

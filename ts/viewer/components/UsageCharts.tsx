@@ -30,8 +30,12 @@ function sumBy<T extends UsageSums>(rows: T[], category: (row: T) => string): Ma
   return sums;
 }
 
-/** tokenChart is a stacked bar of the four token series per category, with the cost as a line on its own axis. */
-export function tokenChart(sums: Map<string, UsageSums>): ChartConfiguration {
+/**
+ * tokenChart is a stacked bar of the four token series per category, with the cost as a line
+ * on its own axis when any category has one (no prices, no cost axis). Long labels (models,
+ * projects) read better with horizontal bars.
+ */
+export function tokenChart(sums: Map<string, UsageSums>, horizontal = false): ChartConfiguration {
   const labels = [...sums.keys()];
   const values = [...sums.values()];
   const datasets: any[] = TOKEN_SERIES.map(([key, label, color]) => ({
@@ -40,36 +44,47 @@ export function tokenChart(sums: Map<string, UsageSums>): ChartConfiguration {
     data: values.map((v) => v[key] ?? 0),
     backgroundColor: color,
     stack: 'tokens',
-    yAxisID: 'tokens',
+    [horizontal ? 'xAxisID' : 'yAxisID']: 'tokens',
   }));
-  if (values.some((v) => typeof v.costUsd === 'number')) {
+  const priced = values.some((v) => typeof v.costUsd === 'number');
+  if (priced) {
     datasets.push({
       type: 'line',
       label: 'cost ($)',
       data: values.map((v) => v.costUsd ?? 0),
       borderColor: SERIES_COLORS.cost,
       backgroundColor: SERIES_COLORS.cost,
-      yAxisID: 'cost',
+      [horizontal ? 'xAxisID' : 'yAxisID']: 'cost',
     });
   }
+  const category = horizontal ? 'y' : 'x';
+  const tokenAxis = horizontal ? 'x' : 'y';
   return {
     type: 'bar',
     data: { labels, datasets },
     options: {
-      interaction: { mode: 'index', intersect: false },
+      indexAxis: category,
+      interaction: { mode: 'index', intersect: false, axis: category },
       scales: {
-        x: { stacked: true },
-        tokens: { type: 'linear', position: 'left', stacked: true, beginAtZero: true, title: { display: true, text: 'tokens' } },
-        cost: { type: 'linear', position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: 'dollars' } },
+        [category]: { stacked: true },
+        tokens: { axis: tokenAxis, type: 'linear', position: horizontal ? 'bottom' : 'left', stacked: true, beginAtZero: true, title: { display: true, text: 'tokens' } },
+        ...(priced && {
+          cost: { axis: tokenAxis, type: 'linear', position: horizontal ? 'top' : 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: 'dollars' } },
+        }),
       },
     },
   };
 }
 
+/** barsHeight gives each horizontal bar room enough for its label. */
+function barsHeight(bars: number): number {
+  return Math.max(200, 90 + bars * 34);
+}
+
 export function UsageCharts({ usage }: { usage: UsageAnswer }) {
   const byDay = useMemo(() => tokenChart(sumBy([...usage.byDay].sort((a, b) => a.day.localeCompare(b.day)), (r) => r.day)), [usage]);
-  const byModel = useMemo(() => tokenChart(sumBy(usage.byModel, (r) => r.model)), [usage]);
-  const byProject = useMemo(() => tokenChart(sumBy(usage.byProject, (r) => r.project)), [usage]);
+  const byModel = useMemo(() => tokenChart(sumBy(usage.byModel, (r) => r.model), true), [usage]);
+  const byProject = useMemo(() => tokenChart(sumBy(usage.byProject, (r) => r.project), true), [usage]);
   return (
     <>
       <section class="panel">
@@ -78,11 +93,11 @@ export function UsageCharts({ usage }: { usage: UsageAnswer }) {
       </section>
       <section class="panel">
         <h3>By model</h3>
-        <ChartCanvas config={byModel} testid="usage-by-model" label="tokens and cost by model" />
+        <ChartCanvas config={byModel} testid="usage-by-model" label="tokens and cost by model" height={barsHeight(usage.byModel.length)} />
       </section>
       <section class="panel">
         <h3>By project</h3>
-        <ChartCanvas config={byProject} testid="usage-by-project" label="tokens and cost by project" height={Math.max(280, usage.byProject.length * 8)} />
+        <ChartCanvas config={byProject} testid="usage-by-project" label="tokens and cost by project" height={barsHeight(usage.byProject.length)} />
       </section>
     </>
   );

@@ -14,8 +14,11 @@ export function UsagePage({ params }: { params: URLSearchParams }) {
   const set = (changes: Partial<typeof query>) => navigate(routeHash('usage', { ...query, ...changes }));
   const value = (e: Event) => (e.currentTarget as HTMLInputElement | HTMLSelectElement).value;
   const totals = usage.data?.byModel.reduce(
-    (t, r) => ({ tokens: t.tokens + r.inputTokens + r.outputTokens + r.cacheReadTokens + r.cacheCreationTokens, cost: t.cost + (r.costUsd ?? 0) }),
-    { tokens: 0, cost: 0 },
+    (t, r) => ({
+      tokens: t.tokens + r.inputTokens + r.outputTokens + r.cacheReadTokens + r.cacheCreationTokens,
+      cost: typeof r.costUsd === 'number' ? (t.cost ?? 0) + r.costUsd : t.cost,
+    }),
+    { tokens: 0, cost: null as number | null },
   );
   return (
     <section class="usage-page">
@@ -30,7 +33,7 @@ export function UsagePage({ params }: { params: URLSearchParams }) {
       {usage.error && <ErrorNote error={usage.error} />}
       {totals && (
         <p class="summary">
-          {formatTokens(totals.tokens)} tokens · {formatCost(totals.cost)} (models with a price)
+          {formatTokens(totals.tokens)} tokens · {totals.cost === null ? 'no model has a price' : formatCost(totals.cost) + ' (models with a price)'}
         </p>
       )}
       {usage.data && <UsageCharts usage={usage.data} />}
