@@ -1,4 +1,4 @@
-import type { SessionTree, TreeNode } from '../branches';
+import type { SessionTree } from '../branches';
 import { ApiError } from './respond';
 
 /**
@@ -10,8 +10,8 @@ import { ApiError } from './respond';
  * Another branch is its leaf's ancestors in the tree, with what hangs off them and belongs
  * to every branch through them as the tree counts it: sidechains (a subagent's records,
  * under the call that ran it), and records with nothing after them that are not a turn of
- * their own (an imported notice or progress record, the result of one of several parallel
- * tool calls linked to the line of its call).
+ * their own (imported notices and progress records with no message after them, the result
+ * of one of several parallel tool calls linked to the line of its call).
  */
 export function branchUuids(tree: SessionTree, leaf?: string): string[] {
   if (leaf === undefined) return tree.nodes.filter((n) => n.onBranch).map((n) => n.uuid);
@@ -21,19 +21,29 @@ export function branchUuids(tree: SessionTree, leaf?: string): string[] {
   for (const n of tree.nodes) for (const c of n.children) parent.set(c, n.uuid);
   const path = new Set<string>();
   for (let u: string | undefined = leaf; u !== undefined; u = parent.get(u)) path.add(u);
+  const quiet = quietRecords(tree);
   const on = new Set<string>();
   for (const n of tree.nodes) {
     const p = parent.get(n.uuid);
-    if (path.has(n.uuid) || (p !== undefined && on.has(p) && !path.has(p) && n.isSidechain) ||
-        (p !== undefined && path.has(p) && hangsOff(n))) {
+    if (path.has(n.uuid) || (p !== undefined && on.has(p) && (n.isSidechain || quiet.has(n.uuid))) ||
+        (p !== undefined && path.has(p) && n.type === 'tool_result' && n.children.length === 0)) {
       on.add(n.uuid);
     }
   }
   return tree.nodes.filter((n) => on.has(n.uuid)).map((n) => n.uuid);
 }
 
-/** hangsOff says whether a record off the path belongs to the branch of its parent. */
-function hangsOff(n: TreeNode): boolean {
-  if (n.isSidechain) return true;
-  return n.children.length === 0 && (n.role === undefined || n.type === 'tool_result');
+/**
+ * quietRecords are the records that are not messages and have no message after them
+ * (progress, queue and other notices at the end of a branch): they belong to the branch
+ * they hang off.
+ */
+function quietRecords(tree: SessionTree): Set<string> {
+  const byUuid = new Map(tree.nodes.map((n) => [n.uuid, n]));
+  const quiet = new Set<string>();
+  for (let i = tree.nodes.length - 1; i >= 0; i--) {
+    const n = tree.nodes[i];
+    if (n.role === undefined && n.children.every((c) => quiet.has(c) || !byUuid.has(c))) quiet.add(n.uuid);
+  }
+  return quiet;
 }
