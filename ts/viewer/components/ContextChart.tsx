@@ -39,7 +39,7 @@ export function ContextChart({ sessionId }: { sessionId: string }) {
       type: 'line',
       data: { labels, datasets },
       options: {
-        scales: { x: { title: { display: true, text: 'turn' } }, y: { beginAtZero: true, title: { display: true, text: 'tokens' } } },
+        scales: { x: { title: { display: true, text: 'turn' }, ticks: { maxRotation: 0, autoSkipPadding: 16 } }, y: { beginAtZero: true, title: { display: true, text: 'tokens' } } },
         interaction: { mode: 'index', intersect: false },
       },
     };

@@ -15,6 +15,17 @@ interface FileChange {
   after?: TrackedFile;
 }
 
+/**
+ * sameContent: both versions are known to be the same, by hash or, for an imported snapshot
+ * without one, by its source's backup name (Claude Code names a backup by file and version).
+ */
+function sameContent(a: TrackedFile, b: TrackedFile): boolean {
+  // Stored JSON says null for none.
+  if (a.hash != null || b.hash != null) return a.hash === b.hash;
+  const backup = (f: TrackedFile) => f.source?.backupFileName;
+  return backup(a) != null && backup(a) === backup(b);
+}
+
 /** changedFiles lists the files that differ between two snapshots, in path order. */
 export function changedFiles(from: FileSnapshot, to: FileSnapshot): FileChange[] {
   const before = new Map(from.files.filter((f) => f.state === 'present').map((f) => [f.path, f]));
@@ -24,7 +35,7 @@ export function changedFiles(from: FileSnapshot, to: FileSnapshot): FileChange[]
   for (const path of paths) {
     const b = before.get(path);
     const a = after.get(path);
-    if (b && a && b.hash !== undefined && b.hash === a.hash) continue;
+    if (b && a && sameContent(b, a)) continue;
     changes.push({ path, kind: !b ? 'added' : !a ? 'removed' : 'changed', before: b, after: a });
   }
   return changes;

@@ -63,10 +63,10 @@ export function SessionPage({ id, params }: { id: string; params: URLSearchParam
           )}
         </div>
         <aside class="side">
+          <ContextChart sessionId={id} />
           {details.data && (
             <>
               <BranchTree tree={details.data.tree} leaf={leaf} onSelect={selectBranch} />
-              <ContextChart sessionId={id} />
               <Snapshots sessionId={id} snapshots={details.data.snapshots} />
               <DebugContext report={details.data.context} />
             </>
