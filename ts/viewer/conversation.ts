@@ -76,3 +76,21 @@ export function onlyPairedResults(e: Envelope, conversation: Conversation): bool
   const blocks = blocksOf(e);
   return blocks.length > 0 && blocks.every((b) => b.type === 'tool_result' && conversation.calls.has((b as ToolResultBlock).tool_use_id));
 }
+
+/** A run of a subagent's records whose starting call is not loaded (or was never stored). */
+export interface OrphanChain {
+  agentId?: string;
+  records: Envelope[];
+}
+
+/** groupOrphanChains puts consecutive top-level sidechain records of one agent together. */
+export function groupOrphanChains(top: Envelope[]): (Envelope | OrphanChain)[] {
+  const items: (Envelope | OrphanChain)[] = [];
+  for (const e of top) {
+    const last = items[items.length - 1];
+    if (!e.isSidechain) items.push(e);
+    else if (last && 'records' in last && last.agentId === e.agentId) last.records.push(e);
+    else items.push({ agentId: e.agentId, records: [e] });
+  }
+  return items;
+}

@@ -52,7 +52,7 @@ export function SessionPage({ id, params }: { id: string; params: URLSearchParam
             </p>
           )}
           <ConversationContext.Provider value={conversation}>
-            <RecordList records={conversation.top} showAll={showAll} />
+            <RecordList records={conversation.top} showAll={showAll} groupOrphans />
           </ConversationContext.Provider>
           {messages.error && <ErrorNote error={messages.error} />}
           {messages.loading && <p class="loading">Loading…</p>}
