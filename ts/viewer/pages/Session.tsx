@@ -16,6 +16,9 @@ import { navigate, routeHash } from '../router';
 import { useApi } from '../use-api';
 import { useMessages } from '../use-messages';
 
+/** How far a link to a message loads pages by itself to find it. */
+const AUTO_LOAD_RECORDS = 2000;
+
 export function SessionPage({ id, params }: { id: string; params: URLSearchParams }) {
   const leaf = params.get('leaf');
   const at = params.get('at');
@@ -24,15 +27,18 @@ export function SessionPage({ id, params }: { id: string; params: URLSearchParam
   const conversation = useMemo(() => arrange(messages.envelopes), [messages.envelopes]);
   const [showAll, setShowAll] = useState(false);
 
-  // A search hit links to its message: show it once it is loaded.
+  // A search hit links to its message: load pages until it is there (up to a few thousand
+  // records, past which Load more is the reader's choice), then scroll to it.
   useEffect(() => {
-    if (!at) return;
+    if (!at || messages.loading) return;
     const element = document.getElementById('m-' + at);
     if (element) {
       element.classList.add('target');
       element.scrollIntoView({ block: 'center' });
+    } else if (messages.total !== null && messages.envelopes.length < Math.min(messages.total, AUTO_LOAD_RECORDS)) {
+      messages.loadMore();
     }
-  }, [at, messages.envelopes.length]);
+  }, [at, messages.envelopes.length, messages.loading]);
 
   const selectBranch = (uuid: string | null) => navigate(routeHash('session/' + encodeURIComponent(id), { leaf: uuid ?? undefined }));
   const loaded = messages.envelopes.length;
