@@ -2,13 +2,13 @@
 // another type, so the data cannot become a page); an image by URL is a link, not fetched,
 // so that opening a session does not call out to other sites.
 import type { Block } from '../api-types';
-
-const IMAGE_TYPE = /^image\/[a-z0-9.+-]+$/i;
+import { mediaType, webUrl } from '../safe-url';
 
 export function ImageView({ block }: { block: Block }) {
   const source = (block.source ?? {}) as { type?: string; media_type?: string; data?: string; url?: string };
   if (source.type === 'base64' && typeof source.data === 'string') {
-    const type = IMAGE_TYPE.test(source.media_type ?? '') ? source.media_type : 'image/png';
+    const given = mediaType(source.media_type, 'image/png');
+    const type = given.startsWith('image/') ? given : 'image/png';
     return (
       <figure class="image">
         <img data-testid="image" src={`data:${type};base64,${source.data}`} alt={`image (${type})`} loading="lazy" />
@@ -19,7 +19,7 @@ export function ImageView({ block }: { block: Block }) {
   if (source.type === 'url' && typeof source.url === 'string') {
     return (
       <p class="image-link">
-        Image at <a href={source.url} rel="noreferrer noopener" target="_blank">{source.url}</a>
+        Image at <a href={webUrl(source.url)} rel="noreferrer noopener" target="_blank">{source.url}</a>
       </p>
     );
   }
