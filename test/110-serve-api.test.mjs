@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore } from './helpers/common.mjs';
+import { openStore, runNode } from './helpers/common.mjs';
 import { FIXTURE, api, fillViewerStore, request, startServe } from './helpers/browser.mjs';
 
 let dir;
@@ -46,6 +46,21 @@ const bearer = () => ({ Authorization: `Bearer ${server.token}` });
 test('serve prints one line: the URL on 127.0.0.1 with a 32-byte token', () => {
   assert.match(server.output(), /^sessionkeep serve: http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}\n$/);
   assert.equal(Buffer.from(server.token, 'base64url').length, 32);
+});
+
+test('serve refuses a port in use or out of range (exit 2) and a store that is not there (exit 1)', async () => {
+  const cli = path.join(ROOT, 'dist', 'cli', 'main.js');
+  const inUse = await runNode(cli, ['serve', '--db', db, '--no-open', '--port', String(server.port)]);
+  assert.equal(inUse.code, 2);
+  assert.match(inUse.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${server.port}`));
+  const tooBig = await runNode(cli, ['serve', '--db', db, '--no-open', '--port', '70000']);
+  assert.equal(tooBig.code, 2);
+  assert.match(tooBig.stderr, /--port must be at most 65535/);
+  const missing = path.join(dir, 'missing.db');
+  const none = await runNode(cli, ['serve', '--db', missing, '--no-open']);
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /no store at/);
+  assert.ok(!fs.existsSync(missing), 'serve creates no store');
 });
 
 test('the API answers 403 without the token, with a wrong one, and to a Host that is not this server', async () => {
