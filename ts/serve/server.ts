@@ -39,7 +39,11 @@ export async function startServer(store: Store, options: ServeOptions = {}): Pro
   const viewerDir = options.viewerDir ?? VIEWER_DIR;
   let port = 0;
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err) => sendError(res, err));
+    handle(req, res).catch((err) => {
+      // An answer already under way (its client gone) can only be cut off.
+      if (res.headersSent) res.destroy();
+      else sendError(res, err);
+    });
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
