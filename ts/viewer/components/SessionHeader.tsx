@@ -1,9 +1,15 @@
 // SessionHeader is what a session is: its title, project, times, counts, tokens and cost by model.
+import { useEffect } from 'preact/hooks';
 import type { SessionAnswer } from '../api-types';
 import { formatCost, formatCount, formatTime, formatTokens } from '../format';
 
 export function SessionHeader({ info }: { info: SessionAnswer['info'] }) {
   const t = info.tokens;
+  // The tab says which session it shows.
+  useEffect(() => {
+    document.title = (info.title || info.id.slice(0, 8)) + ' · sessionkeep';
+    return () => { document.title = 'sessionkeep'; };
+  }, [info.title]);
   return (
     <header class="session-header">
       <h1 data-testid="session-title">{info.title || '(untitled)'}</h1>

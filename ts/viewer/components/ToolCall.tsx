@@ -24,7 +24,7 @@ function headline(input: unknown): string {
 }
 
 /** failed: the result is an error, by its flag or by the exit code the tool recorded. */
-export function failed(paired: PairedResult | undefined, callId: string): boolean {
+function failed(paired: PairedResult | undefined, callId: string): boolean {
   if (!paired) return false;
   if (paired.block.is_error === true) return true;
   const exitCode = paired.envelope.toolUseResults?.[callId]?.exitCode;
