@@ -2,42 +2,48 @@ import type { Store } from '../store';
 import type { Envelope } from '../types';
 import { withSession } from './open-session';
 import { branchUuids } from './branch';
+import { StampedCache } from './stamped-cache';
 
-/** How many reads stay in memory: the sessions (and branches) being looked at. */
-const CACHED_READS = 4;
+/** How many branches stay in memory: the sessions (and branches) being looked at. */
+const CACHED_BRANCHES = 4;
+/** How many sessions' positions (uuid → offset, for search hits) stay in memory. */
+const CACHED_POSITIONS = 200;
 
 /**
  * RecordCache holds the branches of the sessions last read, so that paging through a
  * session reads it once, not once a page. The public API reads a branch only whole, and
  * only the head's (envelopes(), about 130 ms for 20,000 messages); another branch, asked
  * for with a leaf, is cut from every record of the session (the JSONL export holds every
- * branch) along the session's tree, without rewinding anything. An entry is read again
- * when the session's listing changes (a message written, a rewind moving the tokens).
+ * branch) along the session's tree, without rewinding anything. A session is read again
+ * once it has changed.
  */
 export class RecordCache {
   readonly #store: Store;
-  readonly #entries = new Map<string, { stamp: string; branch: Promise<Envelope[]> }>();
+  readonly #branches: StampedCache<Envelope[]>;
+  readonly #positions: StampedCache<Map<string, number>>;
 
   constructor(store: Store) {
     this.#store = store;
+    this.#branches = new StampedCache(store, CACHED_BRANCHES);
+    this.#positions = new StampedCache(store, CACHED_POSITIONS);
   }
 
   /** branch returns the records of the branch of session `id` (a full id) that ends at `leaf`, the current one without. */
-  async branch(id: string, leaf?: string): Promise<Envelope[]> {
-    const info = this.#store.sessionInfo(id);
-    const stamp = JSON.stringify([info.updatedAt, info.messageCount, info.status, info.tokens]);
-    const key = `${id} ${leaf ?? ''}`;
-    const cached = this.#entries.get(key);
-    if (cached && cached.stamp === stamp) {
-      this.#entries.delete(key);
-      this.#entries.set(key, cached); // most recently used last
-      return cached.branch;
-    }
-    const branch = leaf === undefined ? withSession(this.#store, id, (s) => s.envelopesAsync()) : this.#otherBranch(id, leaf);
-    this.#entries.set(key, { stamp, branch });
-    branch.catch(() => this.#entries.delete(key));
-    while (this.#entries.size > CACHED_READS) this.#entries.delete(this.#entries.keys().next().value!);
-    return branch;
+  branch(id: string, leaf?: string): Promise<Envelope[]> {
+    return this.#branches.get(id, `${id} ${leaf ?? ''}`, () =>
+      leaf === undefined ? withSession(this.#store, id, (s) => s.envelopesAsync()) : this.#otherBranch(id, leaf));
+  }
+
+  /**
+   * positions maps each record of the current branch of session `id` to its position on it,
+   * kept apart from the branches: a search places hits in many sessions, and would
+   * otherwise push out of memory the one being paged through.
+   */
+  positions(id: string): Promise<Map<string, number>> {
+    return this.#positions.get(id, id, async () => {
+      const branch = await withSession(this.#store, id, (s) => s.envelopesAsync());
+      return new Map(branch.map((e, i) => [e.uuid, i]));
+    });
   }
 
   async #otherBranch(id: string, leaf: string): Promise<Envelope[]> {

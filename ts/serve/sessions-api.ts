@@ -82,7 +82,7 @@ function withHits(all: SessionInfo[], hits: SearchHit[]): SessionRow[] {
 /** placeHits sets each hit's position on its session's current branch, for the page shown only. */
 async function placeHits(records: RecordCache, rows: SessionRow[]): Promise<void> {
   for (const row of rows) {
-    const positions = new Map((await records.branch(row.id)).map((e, i) => [e.uuid, i]));
+    const positions = await records.positions(row.id);
     for (const hit of row.hits ?? []) hit.seq = positions.get(hit.uuid) ?? -1;
   }
 }
