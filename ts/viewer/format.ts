@@ -26,3 +26,8 @@ export function formatTime(iso: string | undefined): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
+
+/** countOf is a count with its noun, singular for one: "1 message", "2,000 messages". */
+export function countOf(n: number | undefined | null, noun: string): string {
+  return `${formatCount(n)} ${n === 1 ? noun : noun + 's'}`;
+}

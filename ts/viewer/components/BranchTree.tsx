@@ -3,7 +3,7 @@
 import { useMemo } from 'preact/hooks';
 import type { SessionTree } from '../api-types';
 import { offBranches } from '../branches';
-import { formatTime } from '../format';
+import { countOf, formatTime } from '../format';
 
 interface BranchTreeProps {
   tree: SessionTree;
@@ -28,7 +28,7 @@ export function BranchTree({ tree, leaf, onSelect }: BranchTreeProps) {
               data-uuid={tree.head}
               onClick={() => onSelect(null)}
             >
-              <span class="branch-label">head</span> {mainCount} records
+              <span class="branch-label">head</span> {countOf(mainCount, 'record')}
             </button>
             {branches.length > 0 && (
               <ul>
@@ -41,7 +41,7 @@ export function BranchTree({ tree, leaf, onSelect }: BranchTreeProps) {
                       title={b.forkedFrom ? 'forks after: ' + b.forkedFrom.preview : 'a separate root'}
                       onClick={() => onSelect(b.leaf)}
                     >
-                      <span class="branch-label">↳ {b.length} records</span> {b.preview.slice(0, 80)}
+                      <span class="branch-label">↳ {countOf(b.length, 'record')}</span> {b.preview.slice(0, 80)}
                       <span class="when"> · {formatTime(b.timestamp)}</span>
                     </button>
                   </li>

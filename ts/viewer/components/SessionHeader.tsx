@@ -1,7 +1,7 @@
 // SessionHeader is what a session is: its title, project, times, counts, tokens and cost by model.
 import { useEffect } from 'preact/hooks';
 import type { SessionAnswer } from '../api-types';
-import { formatCost, formatCount, formatTime, formatTokens } from '../format';
+import { countOf, formatCost, formatTime, formatTokens } from '../format';
 
 export function SessionHeader({ info }: { info: SessionAnswer['info'] }) {
   const t = info.tokens;
@@ -21,9 +21,9 @@ export function SessionHeader({ info }: { info: SessionAnswer['info'] }) {
         <code class="id">{info.id}</code>
       </div>
       <div class="row-meta">
-        <span>{formatCount(info.interactions)} prompts</span>
-        <span>{formatCount(info.messageCount)} messages</span>
-        <span>{formatCount(info.toolCount)} tool calls</span>
+        <span>{countOf(info.interactions, 'prompt')}</span>
+        <span>{countOf(info.messageCount, 'message')}</span>
+        <span>{countOf(info.toolCount, 'tool call')}</span>
         <span>
           {formatTokens(t.inputTokens)} in · {formatTokens(t.outputTokens)} out · {formatTokens(t.cacheReadInputTokens)} cache read ·{' '}
           {formatTokens(t.cacheCreationInputTokens)} cache write

@@ -1,6 +1,6 @@
 // SessionRow is one session of the listing: title, project, when, size, and its search hits.
 import type { ListedSession } from '../api-types';
-import { formatCount, formatTime, formatTokens } from '../format';
+import { countOf, formatTime, formatTokens } from '../format';
 import { routeHash } from '../router';
 import { Marked } from './Marked';
 
@@ -18,8 +18,8 @@ export function SessionRow({ session }: { session: ListedSession }) {
       <div class="row-meta">
         <span title={session.projectPath}>{session.projectPath}</span>
         <span title={'created ' + formatTime(session.createdAt)}>{formatTime(session.updatedAt)}</span>
-        <span>{formatCount(session.messageCount)} messages</span>
-        <span>{formatCount(session.toolCount)} tools</span>
+        <span>{countOf(session.messageCount, 'message')}</span>
+        <span>{countOf(session.toolCount, 'tool call')}</span>
         <span>{formatTokens(tokens)} tokens</span>
         <code class="id">{session.id.slice(0, 8)}</code>
       </div>

@@ -1,5 +1,6 @@
 // Sidechain is the conversation of a subagent, nested in the tool call that started it.
 import type { Envelope } from '../api-types';
+import { countOf } from '../format';
 import { RecordList } from './RecordList';
 
 export function Sidechain({ records }: { records: Envelope[] }) {
@@ -8,7 +9,7 @@ export function Sidechain({ records }: { records: Envelope[] }) {
   return (
     <details class="sidechain" data-testid="sidechain" open>
       <summary>
-        Subagent{agent ? ' ' + agent : ''} · {messages} messages
+        Subagent{agent ? ' ' + agent : ''} · {countOf(messages, 'message')}
       </summary>
       <RecordList records={records} showAll={false} />
     </details>
