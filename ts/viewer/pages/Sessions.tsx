@@ -30,8 +30,9 @@ export function SessionsPage({ params }: { params: URLSearchParams }) {
   const offset = Math.max(0, Number(params.get('offset')) || 0);
   const list = useApi<Page>('sessions', {
     ...query,
-    // archived= is 1 or absent: the server's default leaves archived sessions out.
-    archived: query.archived === '1' ? '1' : undefined,
+    // archived= is 1 or absent: the server's default leaves archived sessions out, which
+    // would leave nothing to show for the status `archived`.
+    archived: query.archived === '1' || query.status === 'archived' ? '1' : undefined,
     offset,
     limit: PAGE_SIZE,
   });
