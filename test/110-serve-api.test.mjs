@@ -6,6 +6,7 @@
 // a second. The store is only read: nothing in it changes while the viewer is used.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -335,6 +336,35 @@ test('the viewer writes nothing: every session\'s messages are as before', async
   await api(server, `/api/sessions/${made.snapped}/snapshots/${made.snapshot.id}/file?path=notes.txt`);
   const after = store.listSessions({ includeArchived: true }).map((s) => [s.id, s.updatedAt, s.messageCount, s.status, s.title]);
   assert.deepEqual(after, before);
+});
+
+/** A writer in another process: a prompt and half a reply, then, on a line of stdin, the rest. */
+const LIVE_WRITER = `
+const { openStore } = require(process.argv[1]);
+const store = openStore(process.argv[2]);
+const s = store.createSession({ projectPath: '/work/live', title: 'Streaming while viewed' });
+s.appendUserMessage('Count to three');
+s.ingest({ type: 'message_start', model: 'claude-sonnet-4-5' });
+s.ingest({ type: 'text', text: 'one, two' });
+s.flush().then(() => console.log(s.id));
+process.stdin.once('data', async () => {
+  s.ingest({ type: 'text', text: ', three' });
+  s.ingest({ type: 'done', stopReason: 'end_turn' });
+  await s.flush();
+  store.close();
+});`;
+
+test('a session streaming in another process is shown as far as it has come, and left streaming', async () => {
+  const writer = spawn(process.execPath, ['-e', LIVE_WRITER, path.join(ROOT, 'dist', 'index.js'), db], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const ended = new Promise((r) => writer.on('exit', r));
+  const id = await new Promise((resolve) => writer.stdout.setEncoding('utf8').once('data', (d) => resolve(d.trim())));
+  const page = await api(server, `/api/sessions/${id}/messages`);
+  assert.deepEqual(page.envelopes.map((e) => [e.status, e.message.content[0].text]), [['complete', 'Count to three'], ['streaming', 'one, two']]);
+  await api(server, `/api/sessions/${id}`);
+  writer.stdin.end('go\n');
+  assert.equal(await ended, 0);
+  const after = await api(server, `/api/sessions/${id}/messages`);
+  assert.deepEqual(after.envelopes.map((e) => [e.status, e.message.content[0].text]), [['complete', 'Count to three'], ['complete', 'one, two, three']]);
 });
 
 test('a 20,000-message session opens at its first page in under a second', async (t) => {
