@@ -70,13 +70,13 @@ function answer(session, text, inputTokens) {
 }
 
 /**
- * startServe runs `sessionkeep serve --db <db> --no-open` and resolves once it has printed
- * its URL, with the URL's parts and stop(), which sends SIGTERM and resolves with how the
- * process ended.
+ * startServe runs `sessionkeep serve --db <db> --no-open` (the checkout's command, or the
+ * `cli` given) and resolves once it has printed its URL, with the URL's parts and stop(),
+ * which sends SIGTERM and resolves with how the process ended.
  */
-export function startServe(db, args = []) {
+export function startServe(db, args = [], cli = CLI) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--db', db, '--no-open', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--no-open', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const ended = new Promise((r) => child.on('exit', (code, signal) => r({ code, signal, out, err })));
