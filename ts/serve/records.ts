@@ -1,5 +1,6 @@
 import type { Store } from '../store';
 import type { Envelope } from '../types';
+import type { SessionTree } from '../branches';
 import { withSession } from './open-session';
 import { branchUuids } from './branch';
 import { StampedCache } from './stamped-cache';
@@ -8,24 +9,34 @@ import { StampedCache } from './stamped-cache';
 const CACHED_BRANCHES = 4;
 /** How many sessions' positions (uuid → offset, for search hits) stay in memory. */
 const CACHED_POSITIONS = 200;
+/** How many sessions' every record stays in memory, to switch between their branches. */
+const CACHED_SESSIONS = 2;
+
+/** Every record of a session, on every branch, with its tree. */
+interface EveryRecord {
+  tree: SessionTree;
+  byUuid: Map<string, Envelope>;
+}
 
 /**
  * RecordCache holds the branches of the sessions last read, so that paging through a
  * session reads it once, not once a page. The public API reads a branch only whole, and
  * only the head's (envelopes(), about 130 ms for 20,000 messages); another branch, asked
  * for with a leaf, is cut from every record of the session (the JSONL export holds every
- * branch) along the session's tree, without rewinding anything. A session is read again
- * once it has changed.
+ * branch) along the session's tree, without rewinding anything; both are kept, so that
+ * switching to a third branch reads nothing. A session is read again once it has changed.
  */
 export class RecordCache {
   readonly #store: Store;
   readonly #branches: StampedCache<Envelope[]>;
   readonly #positions: StampedCache<Map<string, number>>;
+  readonly #sessions: StampedCache<EveryRecord>;
 
   constructor(store: Store) {
     this.#store = store;
     this.#branches = new StampedCache(store, CACHED_BRANCHES);
     this.#positions = new StampedCache(store, CACHED_POSITIONS);
+    this.#sessions = new StampedCache(store, CACHED_SESSIONS);
   }
 
   /** branch returns the records of the branch of session `id` (a full id) that ends at `leaf`, the current one without. */
@@ -47,11 +58,13 @@ export class RecordCache {
   }
 
   async #otherBranch(id: string, leaf: string): Promise<Envelope[]> {
-    const [tree, exported] = await Promise.all([
-      withSession(this.#store, id, (s) => s.treeAsync()),
-      this.#store.export(id, { format: 'jsonl' }),
-    ]);
-    const byUuid = everyRecord(exported ?? '');
+    const { tree, byUuid } = await this.#sessions.get(id, id, async () => {
+      const [tree, exported] = await Promise.all([
+        withSession(this.#store, id, (s) => s.treeAsync()),
+        this.#store.export(id, { format: 'jsonl' }),
+      ]);
+      return { tree, byUuid: everyRecord(exported ?? '') };
+    });
     return branchUuids(tree, leaf).flatMap((u) => byUuid.get(u) ?? []);
   }
 }
