@@ -5,7 +5,8 @@ GO      ?= go
 NPM     ?= npm
 ADDON   := build/Release/sessionkeep.node
 GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.sh') go.mod go.sum
-TS_SRC  := $(shell find ts -name '*.ts' -not -path 'ts/ink/*') tsconfig.json
+TS_SRC  := $(shell find ts -name '*.ts' -not -path 'ts/ink/*' -not -path 'ts/viewer/*') tsconfig.json
+VIEWER_SRC := $(shell find ts/viewer -type f)
 INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.json tsconfig.ink.json
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
@@ -42,7 +43,15 @@ dist/ink/.built: $(INK_SRC) dist/.built
 	cp ts/ink/package.json dist/ink/package.json
 	@touch $@
 
-ts: dist/.built dist/ink/.built
+# The web viewer of `sessionkeep serve`: Preact pages type-checked with their own tsconfig,
+# then bundled by esbuild into dist/viewer (index.html, app.js, app.css), so the package holds
+# everything the browser loads. The store's types it imports are part of what it checks.
+dist/viewer/.built: $(VIEWER_SRC) $(TS_SRC) node_modules/.package-lock.json
+	npx tsc -p ts/viewer
+	node ts/viewer/build.mjs
+	@touch $@
+
+ts: dist/.built dist/ink/.built dist/viewer/.built
 
 # The example agent imports 'sessionkeep' and 'sessionkeep/ink' as an app would; the link
 # stands in for installing this checkout into it.
@@ -74,7 +83,7 @@ PACK_ADDONS := $(PLATFORMS:%=build/pack/%/sessionkeep.node)
 build/pack/%/sessionkeep.node: $(GO_SRC) node_modules/.package-lock.json .go-modules
 	sh native/build-addon.sh $* $@
 
-pack/.packed: $(PACK_ADDONS) dist/.built dist/ink/.built package.json native/packaging/pack.mjs native/packaging/glibc.mjs native/packaging/platforms.json
+pack/.packed: $(PACK_ADDONS) dist/.built dist/ink/.built dist/viewer/.built package.json native/packaging/pack.mjs native/packaging/glibc.mjs native/packaging/platforms.json
 	node native/packaging/pack.mjs
 	@touch $@
 

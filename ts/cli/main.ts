@@ -20,12 +20,13 @@ import { stats } from './stats';
 import { search } from './search';
 import { importCommand } from './import';
 import { debugContext } from './debug-context';
+import { serve } from './serve';
 
 /**
  * The commands, in the order `sessionkeep help` lists them. A new command is a file in this
  * folder and a line here.
  */
-const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats, debugContext];
+const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats, debugContext, serve];
 
 function usage(): string {
   const lines = ['usage: sessionkeep <command> [options]', '', 'commands:'];

@@ -1,0 +1,76 @@
+import type { Store } from '../store';
+import type { Envelope } from '../types';
+import type { PriceOptions } from '../management-types';
+import type { Query } from './query';
+import { withSession } from './open-session';
+import type { RecordCache } from './records';
+
+/**
+ * sessionDetails answers GET /api/sessions/:id: the session's details, its tree, its file
+ * snapshots (without content) and the report of the last context built for it.
+ */
+export async function sessionDetails(store: Store, id: string, prices: PriceOptions) {
+  return withSession(store, id, async (s) => {
+    const [info, tree, snapshots] = await Promise.all([s.infoAsync(prices), s.treeAsync(), s.fileSnapshotsAsync()]);
+    return { info, tree, snapshots, context: s.debugContext() };
+  });
+}
+
+/**
+ * sessionMessages answers GET /api/sessions/:id/messages: one page of the branch that ends
+ * at `leaf` (the current branch without), every record as stored with its envelope.
+ */
+export async function sessionMessages(records: RecordCache, id: string, q: Query) {
+  const offset = q.int('offset', 0);
+  const limit = q.int('limit', 200, 1000);
+  const branch = await records.branch(id, q.string('leaf'));
+  return { total: branch.length, offset, limit, envelopes: branch.slice(offset, offset + limit) };
+}
+
+/** One turn's point on the context chart. */
+interface TurnUsage {
+  turn: number;
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheCreationTokens: number;
+  outputTokens: number;
+  /** What the window held: the turn's last request's input, cache read and cache creation tokens. */
+  contextTokens: number;
+}
+
+/** The window the chart is drawn against when the session does not say (as /debug context assumes). */
+const DEFAULT_WINDOW = 200_000;
+
+/**
+ * contextUsage answers GET /api/sessions/:id/context-usage: turn by turn on the current
+ * branch, the usage of the turn's last request (what the context held when the turn
+ * ended), from the usage stored with each assistant message. Subagents' requests are
+ * their own contexts and left out.
+ */
+export async function contextUsage(store: Store, records: RecordCache, id: string) {
+  const info = store.sessionInfo(id);
+  const byTurn = new Map<number, TurnUsage>();
+  for (const e of await records.branch(id)) {
+    const usage = !e.isSidechain && e.message?.role === 'assistant' ? e.message.usage : undefined;
+    if (usage) byTurn.set(e.turn, turnUsage(e, usage));
+  }
+  return {
+    contextWindow: info.contextWindow ?? DEFAULT_WINDOW,
+    contextWindowKnown: info.contextWindow !== undefined,
+    turns: [...byTurn.values()].sort((a, b) => a.turn - b.turn),
+  };
+}
+
+function turnUsage(e: Envelope, u: NonNullable<NonNullable<Envelope['message']>['usage']>): TurnUsage {
+  const input = u.input_tokens ?? 0;
+  const read = u.cache_read_input_tokens ?? 0;
+  const creation = u.cache_creation_input_tokens ?? 0;
+  return {
+    turn: e.turn,
+    inputTokens: input,
+    cacheReadTokens: read,
+    cacheCreationTokens: creation,
+    outputTokens: u.output_tokens ?? 0,
+    contextTokens: input + read + creation,
+  };
+}
