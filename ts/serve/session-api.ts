@@ -5,14 +5,24 @@ import type { Query } from './query';
 import { withSession } from './open-session';
 import type { RecordCache } from './records';
 
+/** The window assumed for a session that records none, as /debug context assumes. */
+const DEFAULT_WINDOW = 200_000;
+
 /**
  * sessionDetails answers GET /api/sessions/:id: the session's details, its tree, its file
- * snapshots (without content) and the report of the last context built for it.
+ * snapshots (without content) and /debug context's report: the context its next model call
+ * would be sent, built as `sessionkeep debug-context` builds it (nothing is summarized).
  */
 export async function sessionDetails(store: Store, id: string, prices: PriceOptions) {
   return withSession(store, id, async (s) => {
-    const [info, tree, snapshots] = await Promise.all([s.infoAsync(prices), s.treeAsync(), s.fileSnapshotsAsync()]);
-    return { info, tree, snapshots, context: s.debugContext() };
+    const contextWindow = store.sessionInfo(id).contextWindow || DEFAULT_WINDOW;
+    const [info, tree, snapshots, built] = await Promise.all([
+      s.infoAsync(prices),
+      s.treeAsync(),
+      s.fileSnapshotsAsync(),
+      s.buildContextAsync({ contextWindow }),
+    ]);
+    return { info, tree, snapshots, context: built.debug };
   });
 }
 
@@ -37,9 +47,6 @@ interface TurnUsage {
   /** What the window held: the turn's last request's input, cache read and cache creation tokens. */
   contextTokens: number;
 }
-
-/** The window the chart is drawn against when the session does not say (as /debug context assumes). */
-const DEFAULT_WINDOW = 200_000;
 
 /**
  * contextUsage answers GET /api/sessions/:id/context-usage: turn by turn on the current
