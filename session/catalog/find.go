@@ -1,8 +1,10 @@
-package session
+package catalog
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // ambiguousShown is how many of the sessions an ambiguous prefix matches are named in
@@ -11,8 +13,8 @@ const ambiguousShown = 5
 
 // Latest opens the session of projectPath written to last, leaving archived sessions
 // out; nil when the project has none. It is what --continue resumes.
-func (m *Manager) Latest(projectPath string) (*Session, error) {
-	list, err := m.List(ListFilter{ProjectPath: projectPath, Limit: 1})
+func Latest(m *session.Manager, projectPath string) (*session.Session, error) {
+	list, err := List(m, ListFilter{ProjectPath: projectPath, Limit: 1})
 	if err != nil || len(list) == 0 {
 		return nil, err
 	}
@@ -21,8 +23,8 @@ func (m *Manager) Latest(projectPath string) (*Session, error) {
 
 // Find opens the session whose id is idOrPrefix, or the one session whose id starts with
 // it. It is what --resume <id> resumes.
-func (m *Manager) Find(idOrPrefix string) (*Session, error) {
-	info, err := m.Resolve(idOrPrefix)
+func Find(m *session.Manager, idOrPrefix string) (*session.Session, error) {
+	info, err := Resolve(m, idOrPrefix)
 	if err != nil {
 		return nil, err
 	}
@@ -30,21 +32,19 @@ func (m *Manager) Find(idOrPrefix string) (*Session, error) {
 }
 
 // Resolve returns the listing of the session whose id is idOrPrefix, or of the one
-// session whose id starts with it: ErrSessionNotFound when none does, ErrAmbiguousID when
+// session whose id starts with it: session.ErrSessionNotFound when none does, session.ErrAmbiguousID when
 // several do (the error names them).
-func (m *Manager) Resolve(idOrPrefix string) (SessionInfo, error) {
+func Resolve(m *session.Manager, idOrPrefix string) (session.SessionInfo, error) {
 	if idOrPrefix == "" {
-		return SessionInfo{}, fmt.Errorf("%w: the session id or prefix is empty", ErrInvalidArgument)
+		return session.SessionInfo{}, fmt.Errorf("%w: the session id or prefix is empty", session.ErrInvalidArgument)
 	}
-	if err := m.usable(); err != nil {
-		return SessionInfo{}, err
-	}
-	if err := m.store.Sync(); err != nil {
-		return SessionInfo{}, err
-	}
-	found, err := m.store.FindSessions(idOrPrefix, ambiguousShown+1)
+	st, err := ready(m)
 	if err != nil {
-		return SessionInfo{}, err
+		return session.SessionInfo{}, err
+	}
+	found, err := st.FindSessions(idOrPrefix, ambiguousShown+1)
+	if err != nil {
+		return session.SessionInfo{}, err
 	}
 	for _, info := range found {
 		if info.ID == idOrPrefix {
@@ -53,14 +53,14 @@ func (m *Manager) Resolve(idOrPrefix string) (SessionInfo, error) {
 	}
 	switch len(found) {
 	case 0:
-		return SessionInfo{}, fmt.Errorf("%w: no session id is or starts with %q", ErrSessionNotFound, idOrPrefix)
+		return session.SessionInfo{}, fmt.Errorf("%w: no session id is or starts with %q", session.ErrSessionNotFound, idOrPrefix)
 	case 1:
 		return found[0], nil
 	}
-	return SessionInfo{}, ambiguous(idOrPrefix, found)
+	return session.SessionInfo{}, ambiguous(idOrPrefix, found)
 }
 
-func ambiguous(prefix string, found []SessionInfo) error {
+func ambiguous(prefix string, found []session.SessionInfo) error {
 	names := make([]string, 0, ambiguousShown)
 	for i, info := range found {
 		if i == ambiguousShown {
@@ -73,26 +73,24 @@ func ambiguous(prefix string, found []SessionInfo) error {
 		}
 		names = append(names, name)
 	}
-	return fmt.Errorf("%w: %q starts more than one session id: %s; give more of the id", ErrAmbiguousID, prefix, strings.Join(names, ", "))
+	return fmt.Errorf("%w: %q starts more than one session id: %s; give more of the id", session.ErrAmbiguousID, prefix, strings.Join(names, ", "))
 }
 
 // Details returns the listing of session id with its message counts and its usage by
 // model, priced by prices when they are given.
-func (m *Manager) Details(id string, prices Prices) (SessionDetails, error) {
+func Details(m *session.Manager, id string, prices Prices) (SessionDetails, error) {
 	if err := prices.Validate(); err != nil {
 		return SessionDetails{}, err
 	}
-	if err := m.usable(); err != nil {
-		return SessionDetails{}, err
-	}
-	if err := m.store.Sync(); err != nil {
-		return SessionDetails{}, err
-	}
-	info, err := m.stored(id)
+	st, err := ready(m)
 	if err != nil {
 		return SessionDetails{}, err
 	}
-	d, err := sessionUsage(m.store, info)
+	info, err := stored(st, id)
+	if err != nil {
+		return SessionDetails{}, err
+	}
+	d, err := sessionUsage(st, info)
 	if err != nil {
 		return d, err
 	}
@@ -102,9 +100,9 @@ func (m *Manager) Details(id string, prices Prices) (SessionDetails, error) {
 }
 
 // Info returns the session's details, everything it recorded so far included.
-func (s *Session) Info(prices Prices) (SessionDetails, error) {
-	if err := s.readable(); err != nil {
+func Info(s *session.Session, prices Prices) (SessionDetails, error) {
+	if err := s.Sync(); err != nil {
 		return SessionDetails{}, err
 	}
-	return s.mgr.Details(s.id, prices)
+	return Details(s.Manager(), s.ID(), prices)
 }
