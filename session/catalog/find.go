@@ -79,13 +79,16 @@ func ambiguous(prefix string, found []session.SessionInfo) error {
 // Details returns the listing of session id with its message counts and its usage by
 // model, priced by prices when they are given.
 func Details(m *session.Manager, id string, prices Prices) (SessionDetails, error) {
-	if err := prices.Validate(); err != nil {
-		return SessionDetails{}, err
-	}
-	st, err := ready(m)
+	st, err := readyToPrice(m, prices)
 	if err != nil {
 		return SessionDetails{}, err
 	}
+	return details(st, id, prices)
+}
+
+// details counts the messages of session id in st and sums their usage by model, priced
+// by prices when they are given.
+func details(st Store, id string, prices Prices) (SessionDetails, error) {
 	info, err := stored(st, id)
 	if err != nil {
 		return SessionDetails{}, err

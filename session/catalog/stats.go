@@ -35,10 +35,7 @@ func Stats(m *session.Manager, filter StatsFilter) (UsageStats, error) {
 	if filter.UTCOffsetMinutes < -14*60 || filter.UTCOffsetMinutes > 14*60 {
 		return UsageStats{}, fmt.Errorf("%w: utcOffsetMinutes must be within ±840", session.ErrInvalidArgument)
 	}
-	if err := filter.Prices.Validate(); err != nil {
-		return UsageStats{}, err
-	}
-	store, err := ready(m)
+	store, err := readyToPrice(m, filter.Prices)
 	if err != nil {
 		return UsageStats{}, err
 	}

@@ -29,3 +29,11 @@ func ready(m *session.Manager) (Store, error) {
 	}
 	return st, nil
 }
+
+// readyToPrice returns the store of m as ready does, once prices are known to be valid.
+func readyToPrice(m *session.Manager, prices Prices) (Store, error) {
+	if err := prices.Validate(); err != nil {
+		return nil, err
+	}
+	return ready(m)
+}
