@@ -60,7 +60,7 @@ func (s *Session) Lineage(uuid string) ([]string, error) {
 // everything recorded through the Manager is read, and the management ops a live Session
 // must follow.
 
-// Manager returns the Manager the session was opened by.
+// Manager returns the Manager the session is open in.
 func (s *Session) Manager() *Manager { return s.mgr }
 
 // Store returns the store the Manager opens sessions of.
