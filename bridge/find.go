@@ -3,6 +3,7 @@ package bridge
 import (
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // Finding sessions to resume: --continue, --resume <id|prefix>, and what a session shows
@@ -21,7 +22,7 @@ func latestSession(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	s, err := h.sessions.Latest(project)
+	s, err := catalog.Latest(h.sessions, project)
 	if err != nil || s == nil {
 		return c.Undefined(), err
 	}
@@ -34,7 +35,7 @@ func findSession(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	s, err := h.sessions.Find(id)
+	s, err := catalog.Find(h.sessions, id)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -43,11 +44,11 @@ func findSession(c *native.Call) (native.Value, error) {
 
 // pricedOptions are the options of calls that can price token usage.
 type pricedOptions struct {
-	Prices session.Prices `json:"prices"`
+	Prices catalog.Prices `json:"prices"`
 }
 
 // sessionAndPrices decodes the arguments of sessionInfo and sessionInfoAsync.
-func sessionAndPrices(c *native.Call) (*session.Session, session.Prices, error) {
+func sessionAndPrices(c *native.Call) (*session.Session, catalog.Prices, error) {
 	s, err := sessionArg(c)
 	if err != nil {
 		return nil, nil, err
@@ -63,7 +64,7 @@ func sessionInfo(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	d, err := s.Info(prices)
+	d, err := catalog.Info(s, prices)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -76,7 +77,7 @@ func resolveSession(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	info, err := h.sessions.Resolve(id)
+	info, err := catalog.Resolve(h.sessions, id)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -90,5 +91,5 @@ func sessionInfoAsync(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	return jsonPromise(c, func() (any, error) { return s.Info(prices) })
+	return jsonPromise(c, func() (any, error) { return catalog.Info(s, prices) })
 }

@@ -3,6 +3,7 @@ package bridge
 import (
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // listSessions(store, optionsJSON) returns the listing as an ASCII JSON array of the
@@ -31,8 +32,8 @@ func listSessionsAsync(c *native.Call) (native.Value, error) {
 	})
 }
 
-func listArgs(c *native.Call) (*storeHandle, session.ListFilter, error) {
-	var filter session.ListFilter
+func listArgs(c *native.Call) (*storeHandle, catalog.ListFilter, error) {
+	var filter catalog.ListFilter
 	h, err := storeArg(c)
 	if err == nil {
 		err = decodeArg(c, 1, "options", &filter)
@@ -41,8 +42,8 @@ func listArgs(c *native.Call) (*storeHandle, session.ListFilter, error) {
 }
 
 // listingJSON lists the sessions filter selects and encodes the fields it names.
-func listingJSON(h *storeHandle, filter session.ListFilter) ([]byte, error) {
-	list, err := h.sessions.List(filter)
+func listingJSON(h *storeHandle, filter catalog.ListFilter) ([]byte, error) {
+	list, err := catalog.List(h.sessions, filter)
 	if err != nil {
 		return nil, err
 	}

@@ -3,15 +3,16 @@ package bridge
 import (
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // Managing sessions: rename, archive, delete, move a project, list in pages off the JS
 // thread.
 func init() {
 	native.Register("renameSession", renameSession)
-	native.Register("archiveSession", byID((*session.Manager).Archive))
-	native.Register("unarchiveSession", byID((*session.Manager).Unarchive))
-	native.Register("deleteSession", byID((*session.Manager).Delete))
+	native.Register("archiveSession", byID(catalog.Archive))
+	native.Register("unarchiveSession", byID(catalog.Unarchive))
+	native.Register("deleteSession", byID(catalog.Delete))
 	native.Register("deleteSessionAsync", deleteSessionAsync)
 	native.Register("moveProject", moveProject)
 	native.Register("moveProjectAsync", moveProjectAsync)
@@ -39,7 +40,7 @@ func renameSession(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	return c.Undefined(), h.sessions.Rename(id, title)
+	return c.Undefined(), catalog.Rename(h.sessions, id, title)
 }
 
 // deleteSessionAsync(store, id) -> Promise<void>: deleting a large session deletes many
@@ -49,7 +50,7 @@ func deleteSessionAsync(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	return c.Promise(func() (native.Settler, error) { return undefinedSettler, h.sessions.Delete(id) })
+	return c.Promise(func() (native.Settler, error) { return undefinedSettler, catalog.Delete(h.sessions, id) })
 }
 
 // moveProject(store, from, to) -> JSON of the number of sessions moved
@@ -58,7 +59,7 @@ func moveProject(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	n, err := h.sessions.MoveProject(from, to)
+	n, err := catalog.MoveProject(h.sessions, from, to)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -72,7 +73,7 @@ func moveProjectAsync(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	return jsonPromise(c, func() (any, error) { return h.sessions.MoveProject(from, to) })
+	return jsonPromise(c, func() (any, error) { return catalog.MoveProject(h.sessions, from, to) })
 }
 
 func moveArgs(c *native.Call) (h *storeHandle, from, to string, err error) {

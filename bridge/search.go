@@ -2,7 +2,7 @@ package bridge
 
 import (
 	"github.com/sessionkeep/sessionkeep/native"
-	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // Full-text search and usage statistics over every session of a store, each also off the
@@ -14,5 +14,5 @@ func init() {
 	native.Register("statsAsync", storeQuery(stats, true))
 }
 
-func search(h *storeHandle, q session.SearchQuery) (any, error) { return h.sessions.Search(q) }
-func stats(h *storeHandle, f session.StatsFilter) (any, error)  { return h.sessions.Stats(f) }
+func search(h *storeHandle, q catalog.SearchQuery) (any, error) { return catalog.Search(h.sessions, q) }
+func stats(h *storeHandle, f catalog.StatsFilter) (any, error)  { return catalog.Stats(h.sessions, f) }

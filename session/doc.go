@@ -18,7 +18,9 @@
 // the conversation (manual history, missed context, keys) is package hosted; the packages
 // beside session reach a Session through parts.go.
 //
-// Rebuilding what goes to the model for each call is package contextbuild, and counting
-// tokens package tokens: a Manager hands every message that ends to its TokenCounter
-// (token_counter.go), and uses.go is what those packages use of a Session.
+// The catalogue of a store's sessions (listing, finding by id prefix, details, stats,
+// search, rename, archive, delete) is package catalog, which reaches a Manager through
+// parts.go too. Rebuilding what goes to the model for each call is package contextbuild,
+// and counting tokens package tokens: a Manager hands every message that ends to its
+// TokenCounter (token_counter.go), and uses.go is what those packages use of a Session.
 package session

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -56,7 +57,7 @@ func TestForkSharesTheHistoryUpToTheHead(t *testing.T) {
 	if !reflect.DeepEqual(tracker(t, f), tracker(t, s)) || !reflect.DeepEqual(turns(t, f), turns(t, s)) {
 		t.Fatalf("the fork's tracker or turns differ: %+v %+v", tracker(t, f), turns(t, f))
 	}
-	info := sessiontest.Must(f.Info(nil))
+	info := sessiontest.Must(catalog.Info(f, nil))
 	if info.ForkedFrom == nil || info.ForkedFrom.SessionID != s.ID() || info.ForkedFrom.UUID != before[len(before)-1]["uuid"] {
 		t.Fatalf("forkedFrom: %+v", info.ForkedFrom)
 	}
@@ -69,7 +70,7 @@ func TestForkSharesTheHistoryUpToTheHead(t *testing.T) {
 	if n := len(sessiontest.Envelopes(t, s)); n != len(before) {
 		t.Fatalf("writing to the fork changed the origin: %d records", n)
 	}
-	list := sessiontest.Must(e.Mgr.List(session.ListFilter{}))
+	list := sessiontest.Must(catalog.List(e.Mgr, catalog.ListFilter{}))
 	if len(list) != 2 || list[0].ID != f.ID() || list[0].ForkedFrom == nil || list[1].ForkedFrom != nil {
 		t.Fatalf("listing: %+v", list)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -20,7 +21,7 @@ func withSnapshot() []session.Record {
 func TestImportedSnapshotsArePutOnceEvenForRecordsAlreadyStored(t *testing.T) {
 	e := sessiontest.NewEnv(t)
 	sessiontest.Must(e.Mgr.Import(target("imp-snap"), transcript())) // imported before snapshots were read
-	listed := func() []session.SessionInfo { return sessiontest.Must(e.Mgr.List(session.ListFilter{})) }
+	listed := func() []session.SessionInfo { return sessiontest.Must(catalog.List(e.Mgr, catalog.ListFilter{})) }
 	before := listed()[0].UpdatedAt
 	for i := 0; i < 2; i++ {
 		count := sessiontest.Must(e.Mgr.Import(target("imp-snap"), withSnapshot()))

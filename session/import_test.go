@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -79,7 +80,7 @@ func TestImportedRecordsAreJoinedIntoTheConversation(t *testing.T) {
 	if tr := sessiontest.Must(s.TokenTracker()); tr != (session.TokenTracker{InputTokens: 250, OutputTokens: 25, CacheReadInputTokens: 50, ContextTokens: 200}) {
 		t.Errorf("tracker = %+v", tr)
 	}
-	list := sessiontest.Must(e.Mgr.List(session.ListFilter{}))
+	list := sessiontest.Must(catalog.List(e.Mgr, catalog.ListFilter{}))
 	if len(list) != 1 || !list[0].UpdatedAt.Equal(t0.Add(6*time.Second)) || list[0].MessageCount != 7 || list[0].Title != "Imported" {
 		t.Errorf("listing = %+v, want it last active at its last record", list)
 	}

@@ -116,25 +116,6 @@ func (m *Manager) acquire(id string) (*Session, error) {
 	return s, nil
 }
 
-// List returns sessions newest first.
-func (m *Manager) List(filter ListFilter) ([]SessionInfo, error) {
-	if filter.Limit < 0 || filter.Offset < 0 {
-		return nil, fmt.Errorf("%w: limit and offset must not be negative", ErrInvalidArgument)
-	}
-	want, err := ParseInfoFields(filter.Fields)
-	if err != nil {
-		return nil, err
-	}
-	filter.Want = want
-	if err := m.usable(); err != nil {
-		return nil, err
-	}
-	if err := m.store.Sync(); err != nil {
-		return nil, err
-	}
-	return m.store.ListSessions(filter)
-}
-
 // Close closes every live session (an unfinished message is marked interrupted), then
 // flushes and closes the store. Closing twice is a no-op.
 func (m *Manager) Close() error {

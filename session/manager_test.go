@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -49,7 +50,7 @@ func TestManagerErrors(t *testing.T) {
 	if _, err := e.Mgr.Create(session.CreateOptions{ContextWindow: -1}); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("Create(contextWindow -1): err = %v, want ErrInvalidArgument", err)
 	}
-	if _, err := e.Mgr.List(session.ListFilter{Limit: -1}); !errors.Is(err, session.ErrInvalidArgument) {
+	if _, err := catalog.List(e.Mgr, catalog.ListFilter{Limit: -1}); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("List(limit -1): err = %v, want ErrInvalidArgument", err)
 	}
 }
@@ -72,7 +73,7 @@ func TestManagerCloseInterruptsAndRefusesLaterCalls(t *testing.T) {
 	if _, err := e.Mgr.Open(id); !errors.Is(err, session.ErrStoreClosed) {
 		t.Errorf("Open after Close: err = %v", err)
 	}
-	if _, err := e.Mgr.List(session.ListFilter{}); !errors.Is(err, session.ErrStoreClosed) {
+	if _, err := catalog.List(e.Mgr, catalog.ListFilter{}); !errors.Is(err, session.ErrStoreClosed) {
 		t.Errorf("List after Close: err = %v", err)
 	}
 	if _, err := s.AppendUserMessage([]byte(`"x"`)); !errors.Is(err, session.ErrStoreClosed) {
@@ -100,7 +101,7 @@ func TestListTitlesAndCounts(t *testing.T) {
 
 	titles := map[string]string{}
 	counts := map[string]int64{}
-	for _, info := range sessiontest.Must(e.Mgr.List(session.ListFilter{})) {
+	for _, info := range sessiontest.Must(catalog.List(e.Mgr, catalog.ListFilter{})) {
 		titles[info.ID], counts[info.ID] = info.Title, info.MessageCount
 	}
 	if titles[a.ID()] != "Fix the flaky test" || counts[a.ID()] != 2 {

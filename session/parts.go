@@ -55,3 +55,55 @@ func (s *Session) Lineage(uuid string) ([]string, error) {
 	}
 	return line, nil
 }
+
+// What package catalog uses of a Manager and a Session: the store and clock, a point where
+// everything recorded through the Manager is read, and the management ops a live Session
+// must follow.
+
+// Manager returns the Manager the session is open in.
+func (s *Session) Manager() *Manager { return s.mgr }
+
+// Store returns the store the Manager opens sessions of.
+func (m *Manager) Store() Store { return m.store }
+
+// Now returns the time by the Manager's clock.
+func (m *Manager) Now() time.Time { return m.now() }
+
+// Sync returns ErrStoreClosed once the Manager is closed, else waits until everything
+// recorded through it can be read from its store.
+func (m *Manager) Sync() error {
+	if err := m.usable(); err != nil {
+		return err
+	}
+	return m.store.Sync()
+}
+
+// Manage applies op under the Manager's lock, so that a live Session of the session it
+// names follows: a renamed one no longer titles itself after its first prompt, and a
+// deleted one is closed first (its objects then fail with ErrStoreClosed) and the delete
+// is waited for.
+func (m *Manager) Manage(op ManagementOp) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch op := op.(type) {
+	case RenameSession:
+		if s, ok := m.live[op.SessionID]; ok {
+			s.mu.Lock()
+			s.titled = true
+			s.mu.Unlock()
+		}
+	case DeleteSession:
+		if s, ok := m.live[op.SessionID]; ok {
+			s.shutdown(false)
+			delete(m.live, op.SessionID)
+		}
+		m.store.Apply(op)
+		return m.store.Sync()
+	}
+	m.store.Apply(op)
+	return nil
+}
+
+// AppendObjectFields appends the members of the JSON object obj, each preceded by a comma,
+// to buf: how a record's JSON is extended with the fields of another.
+func AppendObjectFields(buf, obj []byte) []byte { return appendObjectFields(buf, obj) }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -154,7 +155,7 @@ func TestRestoreStringContentBecomesTextBlock(t *testing.T) {
 	if got := sessiontest.Content(t, msgs[1]); !reflect.DeepEqual(got, []map[string]any{{"type": "text", "text": "hi"}}) {
 		t.Errorf("assistant content = %v", got)
 	}
-	list := sessiontest.Must(e.Mgr.List(session.ListFilter{}))
+	list := sessiontest.Must(catalog.List(e.Mgr, catalog.ListFilter{}))
 	if len(list) != 1 || list[0].Title != "hello" {
 		t.Errorf("title from the first restored prompt = %+v", list)
 	}

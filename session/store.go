@@ -12,9 +12,6 @@ import "time"
 // once Sync has returned.
 type Store interface {
 	MessageLog
-	Listing
-	Searcher
-	UsageLog
 	// Close flushes and closes the store.
 	Close() error
 	// SessionIDByKey returns the id of the session of a hosted agent's key; "" when none.
@@ -80,17 +77,4 @@ type SessionState struct {
 	NextSeq  int64  // the seq the next message gets
 	LastUUID string // the head: the main-chain record the next message follows
 	LastTurn int64
-}
-
-// ListFilter narrows ListSessions. Zero values mean no filter; Limit 0 means all.
-// Archived sessions are left out unless IncludeArchived is set. Fields names the
-// SessionInfo fields wanted (all when empty); Manager.List turns them into Want, which is
-// what the store reads.
-type ListFilter struct {
-	ProjectPath     string     `json:"projectPath"`
-	Limit           int        `json:"limit"`
-	Offset          int        `json:"offset"`
-	IncludeArchived bool       `json:"includeArchived"`
-	Fields          []string   `json:"fields"`
-	Want            InfoFields `json:"-"`
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/snapshots"
 )
 
@@ -148,7 +149,7 @@ func TestDeleteTakesSnapshotsAndRewindsButKeepsSharedBlobs(t *testing.T) {
 	}
 	id := a.ID()
 	a.Close()
-	if err := m.Delete(id); err != nil {
+	if err := catalog.Delete(m, id); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Sync(); err != nil {

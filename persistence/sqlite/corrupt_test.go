@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // twoSessions writes two sessions of one prompt each, with a large tool output in the first
@@ -31,7 +32,7 @@ func twoSessions(t *testing.T) (*Store, string, *session.Manager, string, string
 func TestListingSurvivesAColumnOfTheWrongType(t *testing.T) {
 	s, path, _, a, b := twoSessions(t)
 	exec(t, rawDB(t, path), `UPDATE sessions SET message_count = 'many', created_at = x'00' WHERE id = ?`, a)
-	list, err := s.ListSessions(session.ListFilter{})
+	list, err := s.ListSessions(catalog.ListFilter{})
 	if err != nil {
 		t.Fatalf("listing failed: %v", err)
 	}
@@ -77,7 +78,7 @@ func TestScanReportsDamagedMessagesAsSessionCorrupt(t *testing.T) {
 			if _, err := sess.Messages(false); !errors.Is(err, session.ErrSessionCorrupt) {
 				t.Fatalf("Messages: %v, want ErrSessionCorrupt", err)
 			}
-			list, err := m.List(session.ListFilter{ProjectPath: "/a"})
+			list, err := catalog.List(m, catalog.ListFilter{ProjectPath: "/a"})
 			if err != nil || len(list) != 1 || list[0].Status != session.StatusCorrupted || list[0].Corruption == "" {
 				t.Errorf("listing after the read: %+v, %v", list, err)
 			}

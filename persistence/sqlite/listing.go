@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // infoColumn is a column of the sessions table read into a SessionInfo: the fields of the
@@ -169,7 +170,7 @@ func (d *rowDecoder) time(i int, name string) time.Time {
 }
 
 // ListSessions returns sessions newest first: by their last write, then newest created.
-func (s *Store) ListSessions(filter session.ListFilter) ([]session.SessionInfo, error) {
+func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, error) {
 	var where []string
 	var args []any
 	if filter.ProjectPath != "" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // TestSessionManagementMigrationUpgradesExistingSessions writes a session the way the
@@ -39,7 +40,7 @@ func TestSessionManagementMigrationUpgradesExistingSessions(t *testing.T) {
 	exec(t, db, `INSERT INTO blocks(sid, seq, idx, blob_id) VALUES (1, 2, 0, 1)`)
 
 	s := openAt(t, path)
-	list, err := s.ListSessions(session.ListFilter{})
+	list, err := s.ListSessions(catalog.ListFilter{})
 	if err != nil || len(list) != 1 {
 		t.Fatalf("listing: %+v, %v", list, err)
 	}
@@ -48,7 +49,7 @@ func TestSessionManagementMigrationUpgradesExistingSessions(t *testing.T) {
 		t.Errorf("upgraded listing: %+v", info)
 	}
 	for _, word := range []string{"oldmarker", "bigmarker", "lsmarker"} {
-		hits, err := s.Search(session.SearchQuery{Text: word, Limit: 10})
+		hits, err := s.Search(catalog.SearchQuery{Text: word, Limit: 10})
 		if err != nil || len(hits) != 1 || hits[0].SessionID != "old-session" {
 			t.Errorf("search %q after the upgrade: %+v, %v", word, hits, err)
 		}
@@ -92,11 +93,11 @@ func TestSearchIndexStaysConsistent(t *testing.T) {
 		)
 		check("completing")
 	}
-	if err := m.Delete(a.ID()); err != nil {
+	if err := catalog.Delete(m, a.ID()); err != nil {
 		t.Fatal(err)
 	}
 	check("deleting a session")
-	hits, err := s.Search(session.SearchQuery{Text: "streaming words", Limit: 10})
+	hits, err := s.Search(catalog.SearchQuery{Text: "streaming words", Limit: 10})
 	if err != nil || len(hits) != 1 || hits[0].SessionID != b.ID() {
 		t.Errorf("search after the delete: %+v, %v", hits, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 func TestRecoveryReportsSessionsLeftOpenByADeadProcess(t *testing.T) {
@@ -35,7 +36,7 @@ func TestRecoveryReportsSessionsLeftOpenByADeadProcess(t *testing.T) {
 	if r := got[idle.ID()]; r.InterruptedMessages != 0 || r.ProjectPath != "/idle" || r.Title != "idle one" {
 		t.Errorf("idle session: %+v", r)
 	}
-	list, err := s.ListSessions(session.ListFilter{})
+	list, err := s.ListSessions(catalog.ListFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // snippetTokens is how many words a search snippet holds around the match.
@@ -14,7 +14,7 @@ const snippetTokens = 16
 // Search returns the messages whose text matches q, best first (FTS5's bm25 rank over the
 // text of their blocks), each message once. It first lets the index catch up with every
 // block committed before the call.
-func (s *Store) Search(q session.SearchQuery) ([]session.SearchHit, error) {
+func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	match, err := q.MatchExpression()
 	if err != nil {
 		return nil, err
@@ -34,12 +34,12 @@ func (s *Store) Search(q session.SearchQuery) ([]session.SearchHit, error) {
 		args = append(args, q.ProjectPath)
 	}
 	query += ` ORDER BY rank`
-	hits := []session.SearchHit{}
+	hits := []catalog.SearchHit{}
 	seen := map[string]bool{}
 	err = s.read(func(c *conn) error {
 		return c.query(query, args, func(row []driver.Value) error {
 			d := rowDecoder{row: row}
-			h := session.SearchHit{
+			h := catalog.SearchHit{
 				SessionID: d.text(0, "id"), MessageUUID: d.text(1, "uuid"), Snippet: d.text(2, "snippet"), Role: d.text(3, "role"),
 				Timestamp: time.UnixMilli(d.integer(4, "created_at")).UTC(), SessionTitle: d.text(5, "title"), ProjectPath: d.text(6, "project_path"),
 			}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // writeSearchable records a prompt holding word and a reply, and waits until they are
@@ -25,7 +26,7 @@ func writeSearchable(t *testing.T, s *Store, word string) *session.Session {
 
 func searchCount(t *testing.T, s *Store, word string) int {
 	t.Helper()
-	hits, err := s.Search(session.SearchQuery{Text: word, Limit: 10})
+	hits, err := s.Search(catalog.SearchQuery{Text: word, Limit: 10})
 	if err != nil {
 		t.Fatalf("search %q: %v", word, err)
 	}
@@ -135,7 +136,7 @@ func TestIndexFailureDoesNotStopWrites(t *testing.T) {
 	db := rawDB(t, path)
 	writeSearchable(t, s, "dingo")
 	exec(t, db, `DROP VIEW block_search_text`)
-	if _, err := s.Search(session.SearchQuery{Text: "dingo", Limit: 1}); err == nil {
+	if _, err := s.Search(catalog.SearchQuery{Text: "dingo", Limit: 1}); err == nil {
 		t.Fatal("a search over a missing index succeeded")
 	}
 	start := time.Now()

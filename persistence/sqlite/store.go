@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 	"github.com/sessionkeep/sessionkeep/session/hosted"
 	"github.com/sessionkeep/sessionkeep/session/snapshots"
@@ -31,15 +32,16 @@ type Store struct {
 // Store implements each of the session package's store interfaces, and so their composition.
 var (
 	_ session.MessageLog = (*Store)(nil)
-	_ session.Listing    = (*Store)(nil)
-	_ session.Searcher   = (*Store)(nil)
-	_ session.UsageLog   = (*Store)(nil)
 	_ session.Store      = (*Store)(nil)
 )
 
-// The stores of the packages beside session (context building, token counting, file
-// snapshots, hosted-agent state), which a Store implements on the same value.
+// The stores of the packages beside session (the catalogue, context building, token
+// counting, file snapshots, hosted-agent state), which a Store implements on the same value.
 var (
+	_ catalog.Listing         = (*Store)(nil)
+	_ catalog.Searcher        = (*Store)(nil)
+	_ catalog.UsageLog        = (*Store)(nil)
+	_ catalog.Store           = (*Store)(nil)
 	_ contextbuild.CacheStore = (*Store)(nil)
 	_ tokens.Store            = (*Store)(nil)
 	_ snapshots.Store         = (*Store)(nil)

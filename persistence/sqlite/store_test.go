@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 func ids(list []session.SessionInfo) []string {
@@ -39,7 +40,7 @@ func TestListSessionsNewestFirstByProjectWithLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	list, err := s.ListSessions(session.ListFilter{})
+	list, err := s.ListSessions(catalog.ListFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,15 +53,15 @@ func TestListSessionsNewestFirstByProjectWithLimit(t *testing.T) {
 	if list[1].Model != "claude-x" || list[1].ContextWindow != 200000 || list[1].Status != session.StatusActive {
 		t.Errorf("c's listing = %+v", list[1])
 	}
-	p1, _ := s.ListSessions(session.ListFilter{ProjectPath: "/p1"})
+	p1, _ := s.ListSessions(catalog.ListFilter{ProjectPath: "/p1"})
 	if got, want := ids(p1), []string{a.ID(), c.ID()}; !equal(got, want) {
 		t.Errorf("project /p1 = %v, want %v", got, want)
 	}
-	top, _ := s.ListSessions(session.ListFilter{Limit: 2})
+	top, _ := s.ListSessions(catalog.ListFilter{Limit: 2})
 	if got, want := ids(top), []string{a.ID(), c.ID()}; !equal(got, want) {
 		t.Errorf("limit 2 = %v, want %v", got, want)
 	}
-	none, _ := s.ListSessions(session.ListFilter{ProjectPath: "/nowhere"})
+	none, _ := s.ListSessions(catalog.ListFilter{ProjectPath: "/nowhere"})
 	if none == nil || len(none) != 0 {
 		t.Errorf("unknown project = %#v, want an empty, non-nil list", none)
 	}
@@ -184,7 +185,7 @@ func TestCallsAfterCloseFail(t *testing.T) {
 	}
 	checks := map[string]error{}
 	_, checks["LoadSession"] = s.LoadSession(id)
-	_, checks["ListSessions"] = s.ListSessions(session.ListFilter{})
+	_, checks["ListSessions"] = s.ListSessions(catalog.ListFilter{})
 	checks["ScanMessages"] = s.ScanMessages(id, func(*session.StoredMessage) error { return nil })
 	_, checks["Turns"] = s.Turns(id)
 	_, _, checks["ToolUseSeq"] = s.ToolUseSeq(id, "t")

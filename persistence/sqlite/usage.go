@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // ScanUsage calls fn for the type, model and usage of each message filter selects. The
 // model is read out of the message's meta here, so that what is not a message's model
 // (meta that is not JSON, a model that is not a string) reads as none.
-func (s *Store) ScanUsage(f session.UsageFilter, fn func(*session.UsageRecord) error) error {
+func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) error) error {
 	query := `SELECT m.type, CASE WHEN json_valid(CAST(m.meta AS TEXT)) THEN json_extract(CAST(m.meta AS TEXT), '$.model') END,
 			s.model, m.created_at, m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_creation_tokens
 		FROM messages m JOIN sessions s ON s.sid = m.sid WHERE 1`
@@ -38,7 +39,7 @@ func (s *Store) ScanUsage(f session.UsageFilter, fn func(*session.UsageRecord) e
 		return c.query(query, args, func(row []driver.Value) error {
 			d := rowDecoder{row: row}
 			model, _ := row[1].(string)
-			r := session.UsageRecord{
+			r := catalog.UsageRecord{
 				Type: d.text(0, "type"), Model: model, SessionModel: d.text(2, "model"),
 				CreatedAt: time.UnixMilli(d.integer(3, "created_at")),
 				Usage: session.Usage{InputTokens: d.integer(4, "input_tokens"), OutputTokens: d.integer(5, "output_tokens"),

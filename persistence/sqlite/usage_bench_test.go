@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // BenchmarkUsageSums measures what session computes over the store's primitive reads, on
@@ -34,21 +35,21 @@ func BenchmarkUsageSums(b *testing.B) {
 	}
 	b.Run("stats", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := m.Stats(session.StatsFilter{}); err != nil {
+			if _, err := catalog.Stats(m, catalog.StatsFilter{}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("details", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := m.Details(last, nil); err != nil {
+			if _, err := catalog.Details(m, last, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("resolvePrefix", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := m.Resolve(last[:len(last)-1]); err != nil {
+			if _, err := catalog.Resolve(m, last[:len(last)-1]); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -56,7 +57,7 @@ func BenchmarkUsageSums(b *testing.B) {
 	// What FindSessions would cost computed in session, from the ids of every session.
 	b.Run("listAllIDs", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := st.ListSessions(session.ListFilter{IncludeArchived: true, Want: session.InfoID}); err != nil {
+			if _, err := st.ListSessions(catalog.ListFilter{IncludeArchived: true, Want: session.InfoID}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -64,7 +65,7 @@ func BenchmarkUsageSums(b *testing.B) {
 	b.Run("countProject", func(b *testing.B) {
 		for b.Loop() {
 			// No session is in /elsewhere, so nothing moves and each round only counts.
-			if _, err := m.MoveProject("/elsewhere", "/projects/moved"); err != nil {
+			if _, err := catalog.MoveProject(m, "/elsewhere", "/projects/moved"); err != nil {
 				b.Fatal(err)
 			}
 		}

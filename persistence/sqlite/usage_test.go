@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // TestScanUsageSelectsByFilter holds ScanUsage to its filter: one session, one project,
@@ -33,35 +34,35 @@ func TestScanUsageSelectsByFilter(t *testing.T) {
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	collect := func(f session.UsageFilter) []session.UsageRecord {
+	collect := func(f catalog.UsageFilter) []catalog.UsageRecord {
 		t.Helper()
-		var out []session.UsageRecord
-		if err := s.ScanUsage(f, func(r *session.UsageRecord) error { out = append(out, *r); return nil }); err != nil {
+		var out []catalog.UsageRecord
+		if err := s.ScanUsage(f, func(r *catalog.UsageRecord) error { out = append(out, *r); return nil }); err != nil {
 			t.Fatalf("ScanUsage(%+v): %v", f, err)
 		}
 		return out
 	}
 
-	all := collect(session.UsageFilter{SessionID: a.ID()})
+	all := collect(catalog.UsageFilter{SessionID: a.ID()})
 	if len(all) != 2 || all[0].Type != session.TypeUser || all[0].Usage != (session.Usage{}) || all[1].Type != session.TypeAssistant {
 		t.Fatalf("session a = %+v, want its prompt and its answer", all)
 	}
 	if r := all[1]; r.Model != "claude-named" || r.SessionModel != "claude-a" || r.InputTokens != 10 || r.OutputTokens != 3 || r.CreatedAt.Before(before.Truncate(time.Millisecond)) {
 		t.Errorf("a's answer = %+v", r)
 	}
-	if got := collect(session.UsageFilter{WithUsage: true}); len(got) != 2 || got[0].Type != session.TypeAssistant || got[1].Type != session.TypeAssistant {
+	if got := collect(catalog.UsageFilter{WithUsage: true}); len(got) != 2 || got[0].Type != session.TypeAssistant || got[1].Type != session.TypeAssistant {
 		t.Errorf("WithUsage = %+v, want the two answers", got)
 	}
-	if got := collect(session.UsageFilter{ProjectPath: "/p2"}); len(got) != 2 || got[0].SessionModel != "" {
+	if got := collect(catalog.UsageFilter{ProjectPath: "/p2"}); len(got) != 2 || got[0].SessionModel != "" {
 		t.Errorf("project /p2 = %+v, want b's two messages", got)
 	}
-	if got := collect(session.UsageFilter{Until: before.Add(-time.Second)}); len(got) != 0 {
+	if got := collect(catalog.UsageFilter{Until: before.Add(-time.Second)}); len(got) != 0 {
 		t.Errorf("until before the messages = %+v, want none", got)
 	}
-	if got := collect(session.UsageFilter{Since: before.Add(-time.Second), Until: time.Now().Add(time.Second)}); len(got) != 4 {
+	if got := collect(catalog.UsageFilter{Since: before.Add(-time.Second), Until: time.Now().Add(time.Second)}); len(got) != 4 {
 		t.Errorf("since..until around the messages = %d records, want 4", len(got))
 	}
-	if got := collect(session.UsageFilter{SessionID: "no-such-session"}); len(got) != 0 {
+	if got := collect(catalog.UsageFilter{SessionID: "no-such-session"}); len(got) != 0 {
 		t.Errorf("an unknown session = %+v, want none", got)
 	}
 }

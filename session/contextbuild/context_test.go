@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
@@ -116,13 +117,13 @@ func TestCountingAndCompactingLeaveTheListingAlone(t *testing.T) {
 	a := sessiontest.WithMessages(t, e, sessiontest.Conversation(200, false))
 	b := e.Create(t)
 	sessiontest.Prompt(t, b, "the newest session")
-	before, err := e.Mgr.List(session.ListFilter{})
+	before, err := catalog.List(e.Mgr, catalog.ListFilter{})
 	if err != nil || len(before) != 2 || before[0].ID != b.ID() {
 		t.Fatalf("listing before: %+v %v", before, err)
 	}
 	build(t, a, contextbuild.BuildOptions{ContextWindow: 8000})
 	compact(t, a, 3, &summarizer{})
-	after, _ := e.Mgr.List(session.ListFilter{})
+	after, _ := catalog.List(e.Mgr, catalog.ListFilter{})
 	if after[0].ID != b.ID() || !after[1].UpdatedAt.Equal(before[1].UpdatedAt) {
 		t.Fatalf("counting and compacting moved session %s: %v then %v", a.ID(), before[1].UpdatedAt, after[1].UpdatedAt)
 	}

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"testing"
 
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 	_ "modernc.org/sqlite"
@@ -52,7 +53,7 @@ func TestDeletingASessionDeletesItsSummariesAndBoundaries(t *testing.T) {
 	s := sessiontest.WithMessages(t, e, sessiontest.Conversation(120, false))
 	compact(t, s, 3, &summarizer{})
 	sessiontest.Prompt(t, s, "one more")
-	if err := e.Mgr.Delete(s.ID()); err != nil {
+	if err := catalog.Delete(e.Mgr, s.ID()); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.Store.Flush(); err != nil {

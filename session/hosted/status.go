@@ -1,9 +1,11 @@
 package hosted
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 // Status returns the session's status as stored: active, interrupted, archived or corrupted.
@@ -11,7 +13,11 @@ func Status(s *session.Session) (string, error) {
 	if err := s.Sync(); err != nil {
 		return "", err
 	}
-	found, err := s.Store().FindSessions(s.ID(), 1)
+	list, ok := s.Store().(catalog.Listing)
+	if !ok {
+		return "", fmt.Errorf("%w: the store of session %s keeps no listing", errors.ErrUnsupported, s.ID())
+	}
+	found, err := list.FindSessions(s.ID(), 1)
 	if err != nil {
 		return "", err
 	}

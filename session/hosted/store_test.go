@@ -20,4 +20,7 @@ func TestABackendWithoutHostedStateIsRefusedNotCrashed(t *testing.T) {
 	if _, err := hosted.FormatMissedContext(s, 100); !errors.Is(err, errors.ErrUnsupported) {
 		t.Errorf("FormatMissedContext = %v, want errors.ErrUnsupported", err)
 	}
+	if _, err := hosted.Status(s); !errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("Status = %v, want errors.ErrUnsupported", err)
+	}
 }

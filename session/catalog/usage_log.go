@@ -1,6 +1,10 @@
-package session
+package catalog
 
-import "time"
+import (
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
 
 // UsageLog reads what stored messages report of their cost: their type, the model they
 // name and their token usage. Session details and usage stats are sums over it, computed
@@ -28,10 +32,10 @@ type UsageRecord struct {
 	Model        string // the model the message's meta names, "" when it names none
 	SessionModel string // the model of the message's session
 	CreatedAt    time.Time
-	Usage
+	session.Usage
 }
 
-// reported reports whether the message reports any usage.
-func (u Usage) reported() bool {
+// reported reports whether a message reports any usage.
+func reported(u session.Usage) bool {
 	return u.InputTokens+u.OutputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens > 0
 }

@@ -1,4 +1,4 @@
-package session
+package catalog
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // Searcher is a store's full-text index over the text of every session's messages.
@@ -43,7 +44,7 @@ func (h SearchHit) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		plain
 		Timestamp string `json:"timestamp"`
-	}{plain(h), FormatTime(h.Timestamp)})
+	}{plain(h), session.FormatTime(h.Timestamp)})
 }
 
 // MatchExpression turns what a person typed into an FTS5 query: every word must occur, as
@@ -52,7 +53,7 @@ func (h SearchHit) MarshalJSON() ([]byte, error) {
 func (q SearchQuery) MatchExpression() (string, error) {
 	words := strings.FieldsFunc(q.Text, func(r rune) bool { return unicode.IsSpace(r) || r == 0 })
 	if len(words) == 0 {
-		return "", fmt.Errorf("%w: the search text is empty", ErrInvalidArgument)
+		return "", fmt.Errorf("%w: the search text is empty", session.ErrInvalidArgument)
 	}
 	terms := make([]string, len(words))
 	for i, w := range words {
@@ -62,9 +63,9 @@ func (q SearchQuery) MatchExpression() (string, error) {
 }
 
 // Search finds the messages whose text matches q, best first.
-func (m *Manager) Search(q SearchQuery) ([]SearchHit, error) {
+func Search(m *session.Manager, q SearchQuery) ([]SearchHit, error) {
 	if q.Limit < 0 {
-		return nil, fmt.Errorf("%w: limit must not be negative", ErrInvalidArgument)
+		return nil, fmt.Errorf("%w: limit must not be negative", session.ErrInvalidArgument)
 	}
 	if q.Limit == 0 {
 		q.Limit = DefaultSearchLimit
@@ -72,11 +73,9 @@ func (m *Manager) Search(q SearchQuery) ([]SearchHit, error) {
 	if _, err := q.MatchExpression(); err != nil {
 		return nil, err
 	}
-	if err := m.usable(); err != nil {
+	st, err := ready(m)
+	if err != nil {
 		return nil, err
 	}
-	if err := m.store.Sync(); err != nil {
-		return nil, err
-	}
-	return m.store.Search(q)
+	return st.Search(q)
 }

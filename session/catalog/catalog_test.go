@@ -1,8 +1,10 @@
-package session
+package catalog
 
 import (
 	"errors"
 	"testing"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 func TestPricesLookupByLongestPrefix(t *testing.T) {
@@ -22,14 +24,14 @@ func TestPricesLookupByLongestPrefix(t *testing.T) {
 			t.Errorf("Lookup(%q) = %+v, %v; want input %v", model, got, ok, want)
 		}
 	}
-	cost, _ := p.Cost("claude-sonnet-4-5", Usage{InputTokens: 1e6, OutputTokens: 1e6, CacheReadInputTokens: 1e6, CacheCreationInputTokens: 1e6})
+	cost, _ := p.Cost("claude-sonnet-4-5", session.Usage{InputTokens: 1e6, OutputTokens: 1e6, CacheReadInputTokens: 1e6, CacheCreationInputTokens: 1e6})
 	if want := 3 + 15 + 0.3 + 3.0; cost != want { // cache writes at the input rate when not given
 		t.Errorf("cost %v, want %v", cost, want)
 	}
-	if _, ok := (Prices{"claude": {}}).Cost("gpt-5", Usage{}); ok {
+	if _, ok := (Prices{"claude": {}}).Cost("gpt-5", session.Usage{}); ok {
 		t.Error("a model without a price was priced")
 	}
-	if err := (Prices{"x": {Input: -1}}).Validate(); !errors.Is(err, ErrInvalidArgument) {
+	if err := (Prices{"x": {Input: -1}}).Validate(); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("negative rate: %v", err)
 	}
 }
@@ -39,30 +41,14 @@ func TestMatchExpressionTakesWordsLiterally(t *testing.T) {
 	if want := `"say"* """hi"""* "NOT"* "a*b"*`; err != nil || got != want {
 		t.Errorf("MatchExpression = %q, %v; want %q", got, err, want)
 	}
-	if _, err := (SearchQuery{Text: " \t\n"}).MatchExpression(); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := (SearchQuery{Text: " \t\n"}).MatchExpression(); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("blank text: %v", err)
 	}
 	// Found by the API fuzz (test/106): SQLite ended the query at a NUL, "unterminated string".
 	if got, err := (SearchQuery{Text: "a\x00b"}).MatchExpression(); err != nil || got != `"a"* "b"*` {
 		t.Errorf("MatchExpression(a NUL b) = %q, %v", got, err)
 	}
-	if _, err := (SearchQuery{Text: "\x00"}).MatchExpression(); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := (SearchQuery{Text: "\x00"}).MatchExpression(); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("a NUL alone: %v", err)
-	}
-}
-
-func TestBlocksTextForMissedContext(t *testing.T) {
-	blocks := [][]byte{
-		[]byte(`{"type":"thinking","thinking":"private","signature":"s"}`),
-		[]byte(`{"type":"text","text":"Let me look."}`),
-		[]byte(`{"type":"tool_use","id":"t1","name":"grep","input":{"q":"x"}}`),
-		[]byte(`{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"a.go:1"},{"type":"image","source":{}}],"is_error":true}`),
-		[]byte(`{"type":"document","source":{},"title":"spec.pdf"}`),
-		[]byte(`{"type":"server_tool_use","id":"s1"}`),
-		[]byte(`not json`),
-	}
-	want := `Let me look. [tool_use grep {"q":"x"}] [tool_result error a.go:1 [image]] [document spec.pdf] [server_tool_use]`
-	if got := BlocksText(blocks); got != want {
-		t.Errorf("BlocksText =\n%s\nwant\n%s", got, want)
 	}
 }

@@ -1,9 +1,11 @@
-package session
+package catalog
 
 import (
 	"cmp"
 	"slices"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // unknownModel is the model stats name usage by when neither the message nor its session
@@ -12,19 +14,19 @@ const unknownModel = "unknown"
 
 // sessionUsage counts the messages of session info by type and sums their usage by model:
 // the model a message names, else the session's.
-func sessionUsage(log UsageLog, info SessionInfo) (SessionDetails, error) {
+func sessionUsage(log UsageLog, info session.SessionInfo) (SessionDetails, error) {
 	d := SessionDetails{SessionInfo: info}
 	byModel := map[string]*ModelUsage{}
 	err := log.ScanUsage(UsageFilter{SessionID: info.ID}, func(r *UsageRecord) error {
 		switch r.Type {
-		case TypeUser:
+		case session.TypeUser:
 			d.Interactions++
-		case TypeAssistant:
+		case session.TypeAssistant:
 			d.AssistantMessages++
-		case TypeToolResult:
+		case session.TypeToolResult:
 			d.ToolResults++
 		}
-		if r.Usage.reported() {
+		if reported(r.Usage) {
 			model := cmp.Or(r.Model, info.Model)
 			addUsage(byModel, model, model, r.Usage)
 		}
@@ -46,7 +48,7 @@ func usageByDay(log UsageLog, filter StatsFilter) ([]UsageRow, error) {
 	offset := time.Duration(filter.UTCOffsetMinutes) * time.Minute
 	scan := UsageFilter{ProjectPath: filter.ProjectPath, Since: filter.Since, Until: filter.Until, WithUsage: true}
 	err := log.ScanUsage(scan, func(r *UsageRecord) error {
-		if !r.Usage.reported() {
+		if !reported(r.Usage) {
 			return nil
 		}
 		model := cmp.Or(r.Model, r.SessionModel, unknownModel)
@@ -62,7 +64,7 @@ func usageByDay(log UsageLog, filter StatsFilter) ([]UsageRow, error) {
 }
 
 // addUsage adds one message's usage, of model, to the sum kept under key.
-func addUsage[K comparable](sums map[K]*ModelUsage, key K, model string, usage Usage) {
+func addUsage[K comparable](sums map[K]*ModelUsage, key K, model string, usage session.Usage) {
 	u := sums[key]
 	if u == nil {
 		u = &ModelUsage{Model: model}

@@ -1,9 +1,11 @@
-package session
+package catalog
 
 import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // Price is what a model charges, in dollars per million tokens. A cache rate that is not
@@ -20,13 +22,13 @@ type Price struct {
 // "claude-sonnet-4-5-20250929"), else by "*" when given.
 type Prices map[string]Price
 
-// Validate reports a negative or non-finite rate as ErrInvalidArgument.
+// Validate reports a negative or non-finite rate as session.ErrInvalidArgument.
 func (p Prices) Validate() error {
 	for model, price := range p {
 		rates := []*float64{&price.Input, &price.Output, price.CacheRead, price.CacheWrite}
 		for _, r := range rates {
 			if r != nil && (*r < 0 || math.IsNaN(*r) || math.IsInf(*r, 0)) {
-				return fmt.Errorf("%w: prices[%q]: rates must be non-negative numbers of dollars per million tokens", ErrInvalidArgument, model)
+				return fmt.Errorf("%w: prices[%q]: rates must be non-negative numbers of dollars per million tokens", session.ErrInvalidArgument, model)
 			}
 		}
 	}
@@ -52,7 +54,7 @@ func (p Prices) Lookup(model string) (Price, bool) {
 }
 
 // Cost returns what usage u of model costs, in dollars; ok is false when model has no price.
-func (p Prices) Cost(model string, u Usage) (cost float64, ok bool) {
+func (p Prices) Cost(model string, u session.Usage) (cost float64, ok bool) {
 	price, ok := p.Lookup(model)
 	if !ok {
 		return 0, false

@@ -1,12 +1,15 @@
-package session
+package catalog
 
-import "github.com/goccy/go-json"
+import (
+	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session"
+)
 
-// SessionDetails is SessionInfo with what takes a pass over the session's messages to
+// SessionDetails is session.SessionInfo with what takes a pass over the session's messages to
 // know: how many of each kind there are and the token usage by model, priced when prices
 // are given.
 type SessionDetails struct {
-	SessionInfo
+	session.SessionInfo
 	// Interactions is the number of prompts: user messages that are not tool results.
 	Interactions      int64        `json:"interactions"`
 	AssistantMessages int64        `json:"assistantMessages"`
@@ -47,7 +50,7 @@ func (d SessionDetails) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(appendObjectFields(info[:len(info)-1], rest), '}'), nil
+	return append(session.AppendObjectFields(info[:len(info)-1], rest), '}'), nil
 }
 
 // reconcileUsage makes the usage by model add up to the session's token tracker: tokens
@@ -93,7 +96,7 @@ func (d *SessionDetails) price(prices Prices) {
 	total := 0.0
 	for i := range d.Usage {
 		u := &d.Usage[i]
-		cost, ok := prices.Cost(u.Model, Usage{u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens})
+		cost, ok := prices.Cost(u.Model, u.usage())
 		if !ok {
 			d.UnpricedModels = append(d.UnpricedModels, u.Model)
 			continue

@@ -1,8 +1,10 @@
-package session
+package catalog
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // StatsFilter narrows Stats. Days are calendar days at UTCOffsetMinutes from UTC.
@@ -20,8 +22,8 @@ type UsageRow struct {
 	ModelUsage
 }
 
-// Stats is token usage by day and model, with totals.
-type Stats struct {
+// UsageStats is token usage by day and model, with totals.
+type UsageStats struct {
 	Days           []UsageRow `json:"days"`
 	Totals         ModelUsage `json:"totals"`
 	UnpricedModels []string   `json:"unpricedModels,omitempty"`
@@ -29,24 +31,19 @@ type Stats struct {
 
 // Stats sums the usage of every message by day and model, and prices it when prices are
 // given. A message's model is the one it names, else its session's.
-func (m *Manager) Stats(filter StatsFilter) (Stats, error) {
+func Stats(m *session.Manager, filter StatsFilter) (UsageStats, error) {
 	if filter.UTCOffsetMinutes < -14*60 || filter.UTCOffsetMinutes > 14*60 {
-		return Stats{}, fmt.Errorf("%w: utcOffsetMinutes must be within ±840", ErrInvalidArgument)
+		return UsageStats{}, fmt.Errorf("%w: utcOffsetMinutes must be within ±840", session.ErrInvalidArgument)
 	}
-	if err := filter.Prices.Validate(); err != nil {
-		return Stats{}, err
-	}
-	if err := m.usable(); err != nil {
-		return Stats{}, err
-	}
-	if err := m.store.Sync(); err != nil {
-		return Stats{}, err
-	}
-	rows, err := usageByDay(m.store, filter)
+	store, err := readyToPrice(m, filter.Prices)
 	if err != nil {
-		return Stats{}, err
+		return UsageStats{}, err
 	}
-	st := Stats{Days: rows, Totals: ModelUsage{Model: "*"}}
+	rows, err := usageByDay(store, filter)
+	if err != nil {
+		return UsageStats{}, err
+	}
+	st := UsageStats{Days: rows, Totals: ModelUsage{Model: "*"}}
 	unpriced := map[string]bool{}
 	for i := range st.Days {
 		r := &st.Days[i]
@@ -84,6 +81,7 @@ func (u *ModelUsage) add(o ModelUsage) {
 	u.CacheCreationInputTokens += o.CacheCreationInputTokens
 }
 
-func (u ModelUsage) usage() Usage {
-	return Usage{u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens}
+func (u ModelUsage) usage() session.Usage {
+	return session.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheReadInputTokens: u.CacheReadInputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens}
 }
