@@ -274,7 +274,7 @@ func (s *Session) checkpoint() {
 	if s.blk == nil || !s.blk.dirty {
 		return
 	}
-	if s.mgr.redactor != nil && isToolBlock(s.blk.blockType()) {
+	if s.mgr.redacts() && IsToolBlock(s.blk.blockType()) {
 		return // half a secret would not match: a tool block is stored once complete
 	}
 	s.blk.dirty = false
