@@ -55,3 +55,20 @@ func (s *Session) Lineage(uuid string) ([]string, error) {
 	}
 	return line, nil
 }
+
+// Manager returns the Manager the session is open in.
+func (s *Session) Manager() *Manager { return s.mgr }
+
+// Adopt records ops, which create the session state describes (package branches' Fork),
+// and opens it as a live Session of m; ErrStoreClosed once m is closed.
+func (m *Manager) Adopt(state SessionState, ops ...Op) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrStoreClosed
+	}
+	m.store.Apply(ops...)
+	s := newSession(m, state)
+	m.live[state.Info.ID] = s
+	return s, nil
+}
