@@ -49,7 +49,7 @@ func rewind(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	run, err := s.BeginRewind(to)
+	run, err := branches.BeginRewind(s, to)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -77,7 +77,7 @@ func fork(c *native.Call) (native.Value, error) {
 		}
 	}
 	return c.Promise(func() (native.Settler, error) {
-		f, err := s.Fork(from)
+		f, err := branches.Fork(s, from)
 		return func(sc *native.Scope) (native.Value, error) { return sessionValue(sc, f) }, err
 	})
 }

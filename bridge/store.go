@@ -4,6 +4,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/redact"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
@@ -23,11 +24,11 @@ func openStore(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	var redact session.RedactOptions
-	if err := decodeArg(c, 1, "redact", &redact); err != nil {
+	var redactOpts redact.Options
+	if err := decodeArg(c, 1, "redact", &redactOpts); err != nil {
 		return native.Value{}, err
 	}
-	redactor, err := session.NewRedactor(redact)
+	redactor, err := redact.New(redactOpts)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -41,7 +42,9 @@ func openStore(c *native.Call) (native.Value, error) {
 		return native.Value{}, err
 	}
 	h := &storeHandle{store: store, sessions: session.NewManager(store)}
-	h.sessions.Redact(redactor)
+	if redactor != nil {
+		h.sessions.Redact(redactor)
+	}
 	h.sessions.CountTokens(tokens.NewCounter(store))
 	v, err := c.NewHandle(h, storeTag)
 	if err != nil {

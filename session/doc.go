@@ -12,9 +12,10 @@
 //
 // Records link to their parent by parentUuid, so a session is a tree (tree.go); its head
 // is the main-chain record the next message follows, and reads follow the branch that ends
-// there (branches.go: Rewind, Fork); package branches lays the tree out for a history
-// view. File-history snapshots are records too (file_snapshot.go); taking them from the
-// files on disk and restoring them is package snapshots. What a hosted agent keeps beside
+// there (head.go); package branches moves the head (Rewind), copies a branch into a new
+// session (Fork) and lays the tree out for a history view. File-history snapshots are
+// records too (file_snapshot.go); taking them from the files on disk and restoring them is
+// package snapshots. What a hosted agent keeps beside
 // the conversation (manual history, missed context, keys) is package hosted; the packages
 // beside session reach a Session through parts.go.
 //
@@ -23,4 +24,6 @@
 // parts.go too. Rebuilding what goes to the model for each call is package contextbuild,
 // and counting tokens package tokens: a Manager hands every message that ends to its
 // TokenCounter (token_counter.go), and uses.go is what those packages use of a Session.
+// Secrets in tool inputs and outputs are replaced, before they are stored, by the Manager's
+// Redactor (redactor.go; package redact has the patterns).
 package session

@@ -14,7 +14,7 @@ type Manager struct {
 	store    Store
 	now      func() time.Time
 	counter  TokenCounter // nil: a context build counts what is missing
-	redactor *Redactor    // nil: tool inputs and outputs are stored as they came
+	redactor Redactor     // storeAsIs when the Manager does not redact
 
 	mu     sync.Mutex
 	live   map[string]*Session
@@ -23,12 +23,18 @@ type Manager struct {
 
 // NewManager returns a Manager over store.
 func NewManager(store Store) *Manager {
-	return &Manager{store: store, now: time.Now, live: map[string]*Session{}}
+	return &Manager{store: store, now: time.Now, redactor: storeAsIs{}, live: map[string]*Session{}}
 }
 
-// Redact makes the Manager replace secrets in tool inputs and outputs before they are
-// stored (nil: never). Set it before the first session is opened.
-func (m *Manager) Redact(r *Redactor) { m.redactor = r }
+// Redact makes the Manager replace secrets in tool inputs and outputs with r before they
+// are stored (nil: never; a nil *redact.Redactor in r is not nil, so pass redact.New's
+// result only when it is not nil). Set it before the first session is opened.
+func (m *Manager) Redact(r Redactor) {
+	if r == nil {
+		r = storeAsIs{}
+	}
+	m.redactor = r
+}
 
 // CountTokens makes the Manager hand every message that ends to c, which counts its
 // tokens off the caller's thread (nil: none are, and a context build counts what is

@@ -107,3 +107,17 @@ func (m *Manager) Manage(op ManagementOp) error {
 // AppendObjectFields appends the members of the JSON object obj, each preceded by a comma,
 // to buf: how a record's JSON is extended with the fields of another.
 func AppendObjectFields(buf, obj []byte) []byte { return appendObjectFields(buf, obj) }
+
+// Adopt records ops, which create the session state describes (package branches' Fork),
+// and opens it as a live Session of m; ErrStoreClosed once m is closed.
+func (m *Manager) Adopt(state SessionState, ops ...Op) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrStoreClosed
+	}
+	m.store.Apply(ops...)
+	s := newSession(m, state)
+	m.live[state.Info.ID] = s
+	return s, nil
+}

@@ -126,7 +126,7 @@ func TestRestoreDerivesTypesTurnsAndTracker(t *testing.T) {
 	}
 	wantTracker := session.TokenTracker{InputTokens: 107, OutputTokens: 53, CacheReadInputTokens: 420,
 		CacheCreationInputTokens: 10, ContextTokens: 407}
-	if got := tracker(t, s); got != wantTracker {
+	if got := sessiontest.Tracker(t, s); got != wantTracker {
 		t.Errorf("tracker = %+v, want %+v", got, wantTracker)
 	}
 	// The tool uses restored are known to later tool results, in this process and the next.
@@ -134,7 +134,7 @@ func TestRestoreDerivesTypesTurnsAndTracker(t *testing.T) {
 		t.Errorf("tool_result for a restored tool_use: %v", err)
 	}
 	s2 := e.Reopen(t).Open(t, id)
-	if got := tracker(t, s2); got != wantTracker {
+	if got := sessiontest.Tracker(t, s2); got != wantTracker {
 		t.Errorf("tracker after reopen = %+v, want %+v", got, wantTracker)
 	}
 	if err := s2.Ingest(sessiontest.ToolResult("toolu_2", `"again"`)); err != nil {

@@ -101,7 +101,7 @@ func (s *Session) RestoreTokenTracker(t TokenTracker) error {
 }
 
 // Messages returns the session's messages as one JSON array: those of the branch that ends
-// at the head (see Rewind). With withEnvelope it is every record with its envelope,
+// at the head (see branches.Rewind). With withEnvelope it is every record with its envelope,
 // sidechains and records that are not messages included; without, it is the main
 // conversation as the model is given it (see conversation). A block still streaming is
 // included as far as it has come. The session is not locked while the store reads, so
@@ -274,7 +274,7 @@ func (s *Session) checkpoint() {
 	if s.blk == nil || !s.blk.dirty {
 		return
 	}
-	if s.mgr.redactor != nil && isToolBlock(s.blk.blockType()) {
+	if s.mgr.redacts() && IsToolBlock(s.blk.blockType()) {
 		return // half a secret would not match: a tool block is stored once complete
 	}
 	s.blk.dirty = false

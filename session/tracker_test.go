@@ -7,15 +7,6 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
-func tracker(t *testing.T, s *session.Session) session.TokenTracker {
-	t.Helper()
-	tr, err := s.TokenTracker()
-	if err != nil {
-		t.Fatalf("TokenTracker: %v", err)
-	}
-	return tr
-}
-
 func TestTrackerSumsUsageAndKeepsLastContext(t *testing.T) {
 	e := sessiontest.NewEnv(t)
 	s := e.Create(t)
@@ -35,12 +26,12 @@ func TestTrackerSumsUsageAndKeepsLastContext(t *testing.T) {
 		CacheCreationInputTokens: 300,
 		ContextTokens:            7 + 1300 + 0, // the last request's input + cache tokens, not a sum
 	}
-	if got := tracker(t, s); got != want {
+	if got := sessiontest.Tracker(t, s); got != want {
 		t.Fatalf("tracker = %+v, want %+v", got, want)
 	}
 
 	e2 := e.Reopen(t)
-	if got := tracker(t, e2.Open(t, id)); got != want {
+	if got := sessiontest.Tracker(t, e2.Open(t, id)); got != want {
 		t.Fatalf("tracker after reopen = %+v, want %+v (never reset on resume)", got, want)
 	}
 }
@@ -50,7 +41,7 @@ func TestUsageWithoutOpenAssistantStillCounts(t *testing.T) {
 	s := e.Create(t)
 	sessiontest.Prompt(t, s, "hi")
 	sessiontest.Feed(t, s, sessiontest.Done("end_turn", `{"input_tokens":5,"output_tokens":1}`))
-	if got := tracker(t, s); got.InputTokens != 5 || got.OutputTokens != 1 || got.ContextTokens != 5 {
+	if got := sessiontest.Tracker(t, s); got.InputTokens != 5 || got.OutputTokens != 1 || got.ContextTokens != 5 {
 		t.Fatalf("tracker = %+v", got)
 	}
 	if n := len(sessiontest.Messages(t, s)); n != 1 {
@@ -69,13 +60,13 @@ func TestRestoreTokenTrackerPersistsAndKeepsCounting(t *testing.T) {
 	}
 	e2 := e.Reopen(t)
 	s2 := e2.Open(t, id)
-	if got := tracker(t, s2); got != restored {
+	if got := sessiontest.Tracker(t, s2); got != restored {
 		t.Fatalf("restored tracker after reopen = %+v, want %+v", got, restored)
 	}
 	sessiontest.Feed(t, s2, sessiontest.Start("a"), sessiontest.Done("end_turn", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":3}`))
 	want := session.TokenTracker{InputTokens: 5001, OutputTokens: 602, CacheReadInputTokens: 70000,
 		CacheCreationInputTokens: 803, ContextTokens: 4}
-	if got := tracker(t, s2); got != want {
+	if got := sessiontest.Tracker(t, s2); got != want {
 		t.Fatalf("tracker = %+v, want %+v", got, want)
 	}
 }

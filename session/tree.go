@@ -160,17 +160,6 @@ func (t *tree) turns(on []bool) []Turn {
 	return turns
 }
 
-// usage returns the token accounting of the requests the records on made, in order.
-func (t *tree) usage(on []bool) TokenTracker {
-	var sum TokenTracker
-	for i, l := range t.links {
-		if on[i] && l.Usage != (Usage{}) {
-			sum.Add(l.Usage)
-		}
-	}
-	return sum
-}
-
 // seqs returns the seqs of the records on, in order.
 func (t *tree) seqs(on []bool) []int64 {
 	var seqs []int64
@@ -180,18 +169,4 @@ func (t *tree) seqs(on []bool) []int64 {
 		}
 	}
 	return seqs
-}
-
-// moveTracker returns the token tracker of a session moving from the branch whose requests
-// add up to from to the one whose requests add up to to. Tokens the tracker holds beyond
-// its branch's requests (a tracker restored from elsewhere) stay; the context size is the
-// new branch's.
-func moveTracker(current, from, to TokenTracker) TokenTracker {
-	return TokenTracker{
-		InputTokens:              max(0, current.InputTokens-from.InputTokens) + to.InputTokens,
-		OutputTokens:             max(0, current.OutputTokens-from.OutputTokens) + to.OutputTokens,
-		CacheReadInputTokens:     max(0, current.CacheReadInputTokens-from.CacheReadInputTokens) + to.CacheReadInputTokens,
-		CacheCreationInputTokens: max(0, current.CacheCreationInputTokens-from.CacheCreationInputTokens) + to.CacheCreationInputTokens,
-		ContextTokens:            to.ContextTokens,
-	}
 }

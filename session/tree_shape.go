@@ -29,3 +29,13 @@ func (s *Session) TreeShape() (TreeShape, error) {
 
 // IndexOfSeq returns the index of the record with seq; -1 when there is none.
 func (t TreeShape) IndexOfSeq(seq int64) int { return t.tree.indexOfSeq(seq, len(t.Links)) }
+
+// Find returns the index of the record uuid; -1 when there is none.
+func (t TreeShape) Find(uuid string) int { return t.tree.find(uuid) }
+
+// Branch returns which records are on the branch that ends at the main-chain record at
+// index head (none when head is -1); see tree.branch for which those are.
+func (t TreeShape) Branch(head int) []bool { return t.tree.branch(head) }
+
+// Seqs returns the seqs of the records on, in order.
+func (t TreeShape) Seqs(on []bool) []int64 { return t.tree.seqs(on) }

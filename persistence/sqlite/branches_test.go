@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/snapshots"
 )
@@ -34,7 +35,7 @@ func TestForkSharesBlobsAndCopiesRows(t *testing.T) {
 	db := rawDB(t, path)
 	blobs := queryInt(t, db, `SELECT COUNT(*) FROM blobs`)
 
-	f, err := a.Fork("")
+	f, err := branches.Fork(a, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestBranchedFlagFollowsTheLinks(t *testing.T) {
 	}
 	var env struct{ UUID string }
 	json.Unmarshal(first, &env)
-	if err := a.Rewind(env.UUID); err != nil {
+	if err := branches.Rewind(a, env.UUID); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Sync(); err != nil {
@@ -144,7 +145,7 @@ func TestDeleteTakesSnapshotsAndRewindsButKeepsSharedBlobs(t *testing.T) {
 		}
 	}
 	a.AppendUserMessage([]byte(`"again"`))
-	if err := a.Rewind(prompts[0]); err != nil {
+	if err := branches.Rewind(a, prompts[0]); err != nil {
 		t.Fatal(err)
 	}
 	id := a.ID()

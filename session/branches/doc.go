@@ -1,8 +1,9 @@
-// Package branches shows a session's branches: its records as the tree their parentUuid
-// links make, with the head and the branch that ends at it marked, for a history view.
+// Package branches works on a session's branches: it moves the head back to an earlier
+// record (Rewind), copies the branch that ends at a record into a new session (Fork), and
+// lays the records out as the tree their parentUuid links make, with the head and the
+// branch that ends at it marked, for a history view.
 //
-// Moving the head (Session.Rewind) and copying a branch into a new session (Session.Fork)
-// stay on the live session.Session, because they change what the conversation continues
-// from under its lock; reads of the conversation follow the branch at the head (tree.go in
-// package session).
+// Reads of the conversation follow the branch at the head inside package session (tree.go,
+// head.go); this package moves the head through Session.BeginHeadChange, under the
+// session's lock, and opens a fork through Manager.Adopt.
 package branches

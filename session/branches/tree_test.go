@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -18,7 +19,7 @@ func TestReadTreeLaysOutTheBranchesAndMarksTheHead(t *testing.T) {
 	sessiontest.Feed(t, s, sessiontest.Start("m1"), sessiontest.Text("one"), sessiontest.Done("end_turn", ""))
 	reply := sessiontest.Envelopes(t, s)[1]["uuid"].(string)
 	sessiontest.Prompt(t, s, "second")
-	if err := s.Rewind(reply); err != nil {
+	if err := branches.Rewind(s, reply); err != nil {
 		t.Fatal(err)
 	}
 	sessiontest.Prompt(t, s, "another way")

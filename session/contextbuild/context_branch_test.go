@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
@@ -18,7 +19,7 @@ func TestContextFollowsTheBranchAtTheHead(t *testing.T) {
 	s := sessiontest.WithMessages(t, e, sessiontest.Conversation(40, false)) // turns 0-9
 	envs := envelopeList(t, s)
 	old := envs[len(envs)-1]["uuid"].(string)
-	if err := s.Rewind(envs[23]["uuid"].(string)); err != nil { // the end of turn 5
+	if err := branches.Rewind(s, envs[23]["uuid"].(string)); err != nil { // the end of turn 5
 		t.Fatal(err)
 	}
 	for i := 0; i < 6; i++ {
@@ -43,7 +44,7 @@ func TestContextFollowsTheBranchAtTheHead(t *testing.T) {
 		t.Fatalf("after compacting branch B: %s, %d summarized", res.Strategy, res.SummarizedMessageCount)
 	}
 
-	if err := s.Rewind(old); err != nil { // back to branch A: B's summary does not cover it
+	if err := branches.Rewind(s, old); err != nil { // back to branch A: B's summary does not cover it
 		t.Fatal(err)
 	}
 	res = build(t, s, contextbuild.BuildOptions{ContextWindow: 200_000})

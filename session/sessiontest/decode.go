@@ -29,6 +29,16 @@ func Envelopes(t testing.TB, s *session.Session) []map[string]any {
 	return decodeList(t, s, true)
 }
 
+// Tracker returns the session's token accounting.
+func Tracker(t testing.TB, s *session.Session) session.TokenTracker {
+	t.Helper()
+	tr, err := s.TokenTracker()
+	if err != nil {
+		t.Fatalf("TokenTracker: %v", err)
+	}
+	return tr
+}
+
 func decodeList(t testing.TB, s *session.Session, withEnvelope bool) []map[string]any {
 	t.Helper()
 	raw, err := s.Messages(withEnvelope)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 	"github.com/sessionkeep/sessionkeep/session/snapshots"
 )
@@ -135,7 +136,7 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 	}
 
 	// On a branch from the first prompt, the second prompt's snapshot does not count.
-	if err := s.Rewind(u1["uuid"].(string)); err != nil {
+	if err := branches.Rewind(s, u1["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
 	u3 := sessiontest.Prompt(t, s, "another way")
@@ -340,7 +341,7 @@ func TestForkCarriesTheSnapshotsOfItsHistory(t *testing.T) {
 	sessiontest.Prompt(t, s, "second")
 	snapshotFiles(t, s, project, "f")
 
-	f := sessiontest.Must(s.Fork(u1["uuid"].(string)))
+	f := sessiontest.Must(branches.Fork(s, u1["uuid"].(string)))
 	if list := listSnapshots(t, f); len(list) != 1 || list[0].MessageUUID != u1["uuid"] {
 		t.Fatalf("the fork's snapshots: %+v", list)
 	}

@@ -1,4 +1,4 @@
-package session_test
+package branches_test
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
@@ -33,7 +34,7 @@ func TestForkSharesTheHistoryUpToTheHead(t *testing.T) {
 	withSubagent(t, s)
 	before := sessiontest.Envelopes(t, s)
 
-	f, err := s.Fork("")
+	f, err := branches.Fork(s, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +55,8 @@ func TestForkSharesTheHistoryUpToTheHead(t *testing.T) {
 	if !reflect.DeepEqual(got, before) {
 		t.Fatalf("the fork's records differ from the origin's:\n%v\n%v", got, before)
 	}
-	if !reflect.DeepEqual(tracker(t, f), tracker(t, s)) || !reflect.DeepEqual(turns(t, f), turns(t, s)) {
-		t.Fatalf("the fork's tracker or turns differ: %+v %+v", tracker(t, f), turns(t, f))
+	if !reflect.DeepEqual(sessiontest.Tracker(t, f), sessiontest.Tracker(t, s)) || !reflect.DeepEqual(turns(t, f), turns(t, s)) {
+		t.Fatalf("the fork's tracker or turns differ: %+v %+v", sessiontest.Tracker(t, f), turns(t, f))
 	}
 	info := sessiontest.Must(catalog.Info(f, nil))
 	if info.ForkedFrom == nil || info.ForkedFrom.SessionID != s.ID() || info.ForkedFrom.UUID != before[len(before)-1]["uuid"] {
@@ -82,19 +83,19 @@ func TestForkFromAnEarlierMessageLeavesLaterSidechainsBehind(t *testing.T) {
 	call := withSubagent(t, s)
 	first := sessiontest.Envelopes(t, s)[0]
 
-	f, err := s.Fork(first["uuid"].(string))
+	f, err := branches.Fork(s, first["uuid"].(string))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := sessiontest.Envelopes(t, f); len(got) != 1 || got[0]["uuid"] != first["uuid"] {
 		t.Fatalf("a fork from the first prompt holds %v", got)
 	}
-	if got := tracker(t, f); got != (session.TokenTracker{}) {
+	if got := sessiontest.Tracker(t, f); got != (session.TokenTracker{}) {
 		t.Fatalf("a fork from before any reply has tracker %+v", got)
 	}
 
 	// From the call itself: the sidechain it started comes along, the reply after does not.
-	f2 := sessiontest.Must(s.Fork(call["uuid"].(string)))
+	f2 := sessiontest.Must(branches.Fork(s, call["uuid"].(string)))
 	var kinds []string
 	for _, e := range sessiontest.Envelopes(t, f2) {
 		kinds = append(kinds, e["type"].(string)+sideMark(e))
@@ -102,7 +103,7 @@ func TestForkFromAnEarlierMessageLeavesLaterSidechainsBehind(t *testing.T) {
 	if want := []string{"user", "assistant", "user*", "assistant*"}; !reflect.DeepEqual(kinds, want) {
 		t.Fatalf("a fork from the Task call holds %v, want %v", kinds, want)
 	}
-	if got := tracker(t, f2); got.InputTokens != 57 || got.ContextTokens != 7 {
+	if got := sessiontest.Tracker(t, f2); got.InputTokens != 57 || got.ContextTokens != 7 {
 		t.Fatalf("tracker of the fork from the call: %+v", got)
 	}
 	// Its next message follows the call.
@@ -125,12 +126,12 @@ func TestForkFromAnotherBranchAndRefusals(t *testing.T) {
 	s := e.Create(t)
 	_, a1 := exchange(t, s, "one", "first", 1)
 	_, a2 := exchange(t, s, "two", "second", 2)
-	if err := s.Rewind(a1["uuid"].(string)); err != nil {
+	if err := branches.Rewind(s, a1["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
 	exchange(t, s, "three", "third", 3)
 
-	f := sessiontest.Must(s.Fork(a2["uuid"].(string)))
+	f := sessiontest.Must(branches.Fork(s, a2["uuid"].(string)))
 	if got := texts(t, f); !reflect.DeepEqual(got, []string{"one", "first", "two", "second"}) {
 		t.Fatalf("a fork from the branch left reads %q", got)
 	}
@@ -138,10 +139,10 @@ func TestForkFromAnotherBranchAndRefusals(t *testing.T) {
 		t.Fatalf("forking moved the origin: %q", got)
 	}
 	empty := e.Create(t)
-	if _, err := empty.Fork(""); !errors.Is(err, session.ErrInvalidArgument) {
+	if _, err := branches.Fork(empty, ""); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("forking an empty session: %v", err)
 	}
-	if _, err := s.Fork("0190ffff-0000-7000-8000-000000000000"); !errors.Is(err, session.ErrMessageNotFound) {
+	if _, err := branches.Fork(s, "0190ffff-0000-7000-8000-000000000000"); !errors.Is(err, session.ErrMessageNotFound) {
 		t.Errorf("forking from an unknown uuid: %v", err)
 	}
 
@@ -161,7 +162,7 @@ func TestForkWhileAMessageStreams(t *testing.T) {
 	s := e.Create(t)
 	sessiontest.Prompt(t, s, "explain")
 	sessiontest.Feed(t, s, sessiontest.Start("msg_1"), sessiontest.Text("half of it"))
-	f := sessiontest.Must(s.Fork(""))
+	f := sessiontest.Must(branches.Fork(s, ""))
 	copied := sessiontest.Envelopes(t, f)
 	if len(copied) != 2 || copied[1]["status"] != session.MessageInterrupted {
 		t.Fatalf("the fork's copy of a streaming reply: %v", copied)
@@ -180,7 +181,7 @@ func TestRewindThenASubagentStartsAgainFromItsCall(t *testing.T) {
 	s := e.Create(t)
 	call := withSubagent(t, s)
 	u := sessiontest.Envelopes(t, s)[0]
-	if err := s.Rewind(u["uuid"].(string)); err != nil {
+	if err := branches.Rewind(s, u["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
 	sessiontest.Feed(t, s, sessiontest.Start("msg_again"), sessiontest.ToolUse("toolu_task2", "Task", `{}`), sessiontest.Done("tool_use", ""))

@@ -1,4 +1,4 @@
-package session_test
+package branches_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -40,13 +41,13 @@ func TestRewindStartsABranchAndSwitchesBack(t *testing.T) {
 	_, a1 := exchange(t, s, "one", "first", 100)
 	_, a2 := exchange(t, s, "two", "second", 200)
 
-	if err := s.Rewind(a1["uuid"].(string)); err != nil {
+	if err := branches.Rewind(s, a1["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
 	if got := texts(t, s); !reflect.DeepEqual(got, []string{"one", "first"}) {
 		t.Fatalf("after the rewind the conversation is %q", got)
 	}
-	if got := tracker(t, s); got.InputTokens != 100 || got.OutputTokens != 10 || got.ContextTokens != 100 {
+	if got := sessiontest.Tracker(t, s); got.InputTokens != 100 || got.OutputTokens != 10 || got.ContextTokens != 100 {
 		t.Fatalf("after the rewind the tracker is %+v, want the first request's", got)
 	}
 	if got := turns(t, s); !reflect.DeepEqual(got, []session.Turn{{Index: 0, StartIndex: 0, EndIndex: 1}}) {
@@ -63,21 +64,21 @@ func TestRewindStartsABranchAndSwitchesBack(t *testing.T) {
 	if got := texts(t, s); !reflect.DeepEqual(got, []string{"one", "first", "three", "third"}) {
 		t.Fatalf("the new branch reads %q", got)
 	}
-	if got := tracker(t, s); got.InputTokens != 400 || got.ContextTokens != 300 {
+	if got := sessiontest.Tracker(t, s); got.InputTokens != 400 || got.ContextTokens != 300 {
 		t.Fatalf("tracker on the new branch: %+v", got)
 	}
 
 	// Back to the branch left: the second exchange again, and its requests count again.
-	if err := s.Rewind(a2["uuid"].(string)); err != nil {
+	if err := branches.Rewind(s, a2["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
 	if got := texts(t, s); !reflect.DeepEqual(got, []string{"one", "first", "two", "second"}) {
 		t.Fatalf("the first branch reads %q", got)
 	}
-	if got := tracker(t, s); got.InputTokens != 300 || got.OutputTokens != 20 || got.ContextTokens != 200 {
+	if got := sessiontest.Tracker(t, s); got.InputTokens != 300 || got.OutputTokens != 20 || got.ContextTokens != 200 {
 		t.Fatalf("tracker back on the first branch: %+v", got)
 	}
-	if got := turns(t, s); !reflect.DeepEqual(got, []session.Turn{{0, 0, 1}, {1, 2, 3}}) {
+	if got := turns(t, s); !reflect.DeepEqual(got, []session.Turn{{Index: 0, StartIndex: 0, EndIndex: 1}, {Index: 1, StartIndex: 2, EndIndex: 3}}) {
 		t.Fatalf("turns back on the first branch: %+v", got)
 	}
 
@@ -104,7 +105,7 @@ func TestRewindStartsABranchAndSwitchesBack(t *testing.T) {
 	if got := texts(t, s2); !reflect.DeepEqual(got, []string{"one", "first", "two", "second"}) {
 		t.Fatalf("after reopening the conversation is %q", got)
 	}
-	if got := tracker(t, s2); got.InputTokens != 300 || got.ContextTokens != 200 {
+	if got := sessiontest.Tracker(t, s2); got.InputTokens != 300 || got.ContextTokens != 200 {
 		t.Fatalf("tracker after reopening: %+v", got)
 	}
 	u4 := sessiontest.Prompt(t, s2, "four")
@@ -118,7 +119,7 @@ func TestRewindWithoutNewMessagesSurvivesReopen(t *testing.T) {
 	s := e.Create(t)
 	u1, _ := exchange(t, s, "one", "first", 1)
 	exchange(t, s, "two", "second", 2)
-	if err := s.Rewind(u1["uuid"].(string)); err != nil {
+	if err := branches.Rewind(s, u1["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
 	// A sidechain message after the rewind does not move the head.
@@ -151,7 +152,7 @@ func TestRewindRefusesWhatIsNotOnTheMainChain(t *testing.T) {
 		{"0190ffff-0000-7000-8000-000000000000", session.ErrMessageNotFound},
 		{side["uuid"].(string), session.ErrInvalidArgument},
 	} {
-		if err := s.Rewind(c.uuid); !errors.Is(err, c.want) {
+		if err := branches.Rewind(s, c.uuid); !errors.Is(err, c.want) {
 			t.Errorf("Rewind(%q) = %v, want %v", c.uuid, err, c.want)
 		}
 	}
@@ -165,7 +166,7 @@ func TestRewindInterruptsTheMessageStreaming(t *testing.T) {
 	s := e.Create(t)
 	u1 := sessiontest.Prompt(t, s, "one")
 	sessiontest.Feed(t, s, sessiontest.Start("msg_1"), sessiontest.Text("half an ans"))
-	if err := s.Rewind(u1["uuid"].(string)); err != nil {
+	if err := branches.Rewind(s, u1["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
 	tree := sessiontest.Tree(t, s)
@@ -182,11 +183,11 @@ func TestRewindKeepsTokensRestoredFromElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	exchange(t, s, "two", "second", 200)
-	if err := s.Rewind(u1["uuid"].(string)); err != nil {
+	if err := branches.Rewind(s, u1["uuid"].(string)); err != nil {
 		t.Fatal(err)
 	}
 	want := session.TokenTracker{InputTokens: 5000, OutputTokens: 1000}
-	if got := tracker(t, s); got != want {
+	if got := sessiontest.Tracker(t, s); got != want {
 		t.Fatalf("tracker at the first prompt: %+v, want %+v (the restored tokens beyond the messages' stay)", got, want)
 	}
 }

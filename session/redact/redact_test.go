@@ -1,4 +1,4 @@
-package session
+package redact
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // Secrets of each built-in kind, made up in the providers' formats.
@@ -20,7 +21,7 @@ var sampleSecrets = map[string]string{
 }
 
 func TestBuiltinPatternsReplaceEachKind(t *testing.T) {
-	r, err := NewRedactor(RedactOptions{Builtin: true})
+	r, err := New(Options{Builtin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestBuiltinPatternsReplaceEachKind(t *testing.T) {
 }
 
 func TestOnlyToolBlocksAndOnlyTheirValuesChange(t *testing.T) {
-	r, _ := NewRedactor(RedactOptions{Builtin: true, Patterns: []RedactPattern{{Source: "hunter2", Literal: true}, {Source: `id-\d+`, Flags: "gi"}}})
+	r, _ := New(Options{Builtin: true, Patterns: []Pattern{{Source: "hunter2", Literal: true}, {Source: `id-\d+`, Flags: "gi"}}})
 	key := sampleSecrets["github_token"]
 	use := []byte(`{"type":"tool_use","id":"t","name":"Bash","input":{"` + key + `":1, "cmd":"curl -H 'x: ` + key + `' \"u\" ID-42","pw":"hunter2"}}`)
 	got, n := r.Block(use)
@@ -66,11 +67,11 @@ func TestOnlyToolBlocksAndOnlyTheirValuesChange(t *testing.T) {
 }
 
 func TestRedactOptionsAreChecked(t *testing.T) {
-	if r, err := NewRedactor(RedactOptions{}); r != nil || err != nil {
+	if r, err := New(Options{}); r != nil || err != nil {
 		t.Errorf("nothing asked: %v, %v", r, err)
 	}
-	for _, p := range []RedactPattern{{Source: `(?<=x)y`}, {Source: "a*"}, {Source: "", Literal: true}} {
-		if _, err := NewRedactor(RedactOptions{Patterns: []RedactPattern{p}}); !errors.Is(err, ErrInvalidArgument) || !strings.Contains(err.Error(), "patterns[0]") {
+	for _, p := range []Pattern{{Source: `(?<=x)y`}, {Source: "a*"}, {Source: "", Literal: true}} {
+		if _, err := New(Options{Patterns: []Pattern{p}}); !errors.Is(err, session.ErrInvalidArgument) || !strings.Contains(err.Error(), "patterns[0]") {
 			t.Errorf("%+v: %v", p, err)
 		}
 	}

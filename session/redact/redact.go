@@ -1,4 +1,4 @@
-package session
+package redact
 
 import (
 	"bytes"
@@ -7,40 +7,44 @@ import (
 	"strings"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// RedactOptions choose what a store redacts (openStore's redact option): the built-in
+// Options choose what a store redacts (openStore's redact option): the built-in
 // secrets, and the caller's patterns, each a regular expression (RE2 syntax) or, with
 // Literal, text to find as it is.
-type RedactOptions struct {
-	Builtin  bool            `json:"builtin"`
-	Patterns []RedactPattern `json:"patterns"`
+type Options struct {
+	Builtin  bool      `json:"builtin"`
+	Patterns []Pattern `json:"patterns"`
 }
 
-// RedactPattern is one caller pattern.
-type RedactPattern struct {
+// Pattern is one caller pattern.
+type Pattern struct {
 	Source  string `json:"source"`
 	Flags   string `json:"flags"`   // a JavaScript RegExp's: i, m and s apply, g and u change nothing
 	Literal bool   `json:"literal"` // Source is text, not a regular expression
 }
 
 // Redactor replaces secrets in tool inputs and outputs before they are stored: each match
-// becomes [REDACTED:kind]. It is safe for concurrent use.
+// becomes [REDACTED:kind]. It is safe for concurrent use; a Manager takes it as its
+// session.Redactor.
 type Redactor struct {
 	patterns []secretPattern
 }
 
+var _ session.Redactor = (*Redactor)(nil)
+
 // customKind is the kind of the caller's patterns.
 const customKind = "custom"
 
-// NewRedactor compiles the options, or returns nil when they ask for nothing. A pattern
-// that is not valid RE2 is ErrInvalidArgument.
-func NewRedactor(opts RedactOptions) (*Redactor, error) {
+// New compiles the options, or returns nil when they ask for nothing. A pattern
+// that is not valid RE2 is session.ErrInvalidArgument.
+func New(opts Options) (*Redactor, error) {
 	r := &Redactor{}
 	for i, p := range opts.Patterns {
 		re, err := p.compile()
 		if err != nil {
-			return nil, fmt.Errorf("%w: redact.patterns[%d]: %v (patterns are RE2 regular expressions: no lookaround or backreferences)", ErrInvalidArgument, i, err)
+			return nil, fmt.Errorf("%w: redact.patterns[%d]: %v (patterns are RE2 regular expressions: no lookaround or backreferences)", session.ErrInvalidArgument, i, err)
 		}
 		r.patterns = append(r.patterns, secretPattern{customKind, re})
 	}
@@ -53,7 +57,7 @@ func NewRedactor(opts RedactOptions) (*Redactor, error) {
 	return r, nil
 }
 
-func (p RedactPattern) compile() (*regexp.Regexp, error) {
+func (p Pattern) compile() (*regexp.Regexp, error) {
 	if p.Literal {
 		if p.Source == "" {
 			return nil, fmt.Errorf("an empty string matches everywhere")
@@ -76,13 +80,6 @@ func (p RedactPattern) compile() (*regexp.Regexp, error) {
 	return re, err
 }
 
-// isToolBlock reports whether a block of this type carries a tool's input or output:
-// tool_use and tool_result, and the server and MCP tool blocks (server_tool_use,
-// web_search_tool_result, mcp_tool_use, …).
-func isToolBlock(typ string) bool {
-	return strings.Contains(typ, "tool")
-}
-
 // Block returns a block with the secrets in its string values replaced, and how many were,
 // when it is a tool block; any other block is returned as it is. Keys and the bytes around
 // a changed string are kept as they were.
@@ -90,7 +87,7 @@ func (r *Redactor) Block(block []byte) ([]byte, int) {
 	var head struct {
 		Type string `json:"type"`
 	}
-	if r == nil || json.Unmarshal(block, &head) != nil || !isToolBlock(head.Type) {
+	if r == nil || json.Unmarshal(block, &head) != nil || !session.IsToolBlock(head.Type) {
 		return block, 0
 	}
 	return r.JSON(block)
@@ -172,12 +169,4 @@ func jsonStrings(v []byte) []span {
 		}
 	}
 	return spans
-}
-
-// redact counts the redactions made in what it returns, in the session's listing.
-func (s *Session) redact(v []byte, n int) []byte {
-	if n > 0 {
-		s.mgr.store.Apply(AddRedactions{SessionID: s.id, Count: n})
-	}
-	return v
 }
