@@ -1,7 +1,6 @@
 package session
 
 import (
-	"errors"
 	"fmt"
 	"time"
 )
@@ -37,12 +36,6 @@ type Record struct {
 	FileSnapshot *FileSnapshot
 }
 
-// RecordBlock is a block of a Record, checked with CheckBlock.
-type RecordBlock struct {
-	JSON      []byte
-	ToolUseID string // the id of a tool_use block, "" for any other
-}
-
 // ImportTarget is the session records are imported into: the one with Info.ID, created
 // with Info when it does not exist. Tracker, when given, replaces the token tracker of a
 // session the import created, once its records are in.
@@ -65,12 +58,12 @@ func (m *Manager) Import(target ImportTarget, recs []Record) (ImportCount, error
 	if target.Info.ID == "" {
 		return ImportCount{}, fmt.Errorf("%w: an imported session needs an id", ErrInvalidArgument)
 	}
-	s, created, err := m.openOrCreate(target.Info)
+	s, created, err := m.OpenOrCreate(target.Info)
 	if err != nil {
 		return ImportCount{}, err
 	}
 	defer s.Close()
-	count, before, err := s.importRecords(recs)
+	count, before, err := importRecords(s, recs)
 	count.Created = created
 	if err != nil || count.Added == 0 {
 		return count, err
@@ -87,135 +80,106 @@ func (m *Manager) Import(target ImportTarget, recs []Record) (ImportCount, error
 	if before.After(updated) {
 		updated = before
 	}
-	m.store.Apply(SetUpdatedAt{SessionID: s.id, Time: updated})
+	s.Store().Apply(SetUpdatedAt{SessionID: s.ID(), Time: updated})
 	if created { // last used when its source says, or at its last record
 		used := target.Info.LastAccessedAt
 		if used.IsZero() {
 			used = updated
 		}
-		m.store.Apply(AccessSession{SessionID: s.id, At: used})
+		s.Store().Apply(AccessSession{SessionID: s.ID(), At: used})
 	}
 	return count, err
-}
-
-// openOrCreate returns the live Session of info.ID, loading it, or creating it with info
-// when the store does not have it.
-func (m *Manager) openOrCreate(info SessionInfo) (*Session, bool, error) {
-	s, err := m.acquire(info.ID)
-	if err == nil || !errors.Is(err, ErrSessionNotFound) {
-		return s, false, err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return nil, false, ErrStoreClosed
-	}
-	if s, ok := m.live[info.ID]; ok { // created meanwhile by another import
-		s.mu.Lock()
-		s.refs++
-		s.mu.Unlock()
-		return s, false, nil
-	}
-	if info.Status == "" {
-		info.Status = StatusActive
-	}
-	m.store.Apply(CreateSession{Info: info})
-	s = newSession(m, SessionState{Info: info})
-	m.live[info.ID] = s
-	return s, true, nil
 }
 
 // importRecords appends the records the session does not hold yet, under the session's
 // lock, so two imports of one session never both add a record. It returns when the session
 // was last active before.
-func (s *Session) importRecords(recs []Record) (count ImportCount, before time.Time, err error) {
-	if err := s.lock(); err != nil {
-		return count, before, err
-	}
-	defer s.mu.Unlock()
-	s.endOpen(true)
-	if err := s.mgr.store.Sync(); err != nil {
-		return count, before, err
-	}
-	state, err := s.mgr.store.LoadSession(s.id)
-	if err != nil {
-		return count, before, err
-	}
-	known, err := s.mgr.store.MessageUUIDs(s.id)
-	if err != nil {
-		return count, before, err
-	}
-	turnOfCall := map[string]int64{}
-	snaps := &snapshotImport{s: s}
-	var tracked bool
-	for i := range recs {
-		r := &recs[i]
-		if _, ok := known[r.UUID]; ok {
-			count.Existing++
-			if err := snaps.putMissing(r); err != nil {
-				return count, before, err
-			}
-			continue
+func importRecords(s *Session, recs []Record) (count ImportCount, before time.Time, err error) {
+	st := s.Store()
+	err = s.WriteRecords(func(w *RecordWriter) error {
+		if err := st.Sync(); err != nil {
+			return err
 		}
-		known[r.UUID] = struct{}{}
-		turn, err := s.importTurn(r, turnOfCall)
+		state, err := st.LoadSession(s.ID())
 		if err != nil {
-			return count, before, err
+			return err
 		}
-		s.applyRecord(r, turn)
-		if err := snaps.put(r); err != nil {
-			return count, before, err
+		before = state.Info.UpdatedAt
+		known, err := st.MessageUUIDs(s.ID())
+		if err != nil {
+			return err
 		}
-		for _, b := range r.Blocks {
-			if b.ToolUseID != "" {
-				turnOfCall[b.ToolUseID] = turn
+		turnOfCall := map[string]int64{}
+		snaps := &snapshotImport{st: st, id: s.ID(), w: w}
+		for i := range recs {
+			r := &recs[i]
+			if _, ok := known[r.UUID]; ok {
+				count.Existing++
+				if err := snaps.putMissing(r); err != nil {
+					return err
+				}
+				continue
 			}
+			known[r.UUID] = struct{}{}
+			turn, err := sidechainTurn(st, s.ID(), w, r, turnOfCall)
+			if err != nil {
+				return err
+			}
+			turn = w.Append(header(r, turn), r.Blocks, r.Status, r.Usage)
+			if err := snaps.put(r); err != nil {
+				return err
+			}
+			for _, b := range r.Blocks {
+				if b.ToolUseID != "" {
+					turnOfCall[b.ToolUseID] = turn
+				}
+			}
+			count.Added++
 		}
-		if r.Usage != nil {
-			s.tracker.Add(*r.Usage)
-			tracked = true
+		if snaps.added && count.Added == 0 { // only snapshots: the session was not active now
+			st.Apply(SetUpdatedAt{SessionID: s.ID(), Time: state.Info.UpdatedAt})
 		}
-		count.Added++
-	}
-	if tracked {
-		s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
-	}
-	if snaps.added && count.Added == 0 { // only snapshots: the session was not active now
-		s.mgr.store.Apply(SetUpdatedAt{SessionID: s.id, Time: state.Info.UpdatedAt})
-	}
-	return count, state.Info.UpdatedAt, nil
+		return nil
+	})
+	return count, before, err
 }
 
-// importTurn numbers r as a live message would be: a prompt of the main conversation
-// starts a turn, a sidechain record is in the turn of the call that started it (recorded
-// before, or earlier in this import).
-func (s *Session) importTurn(r *Record, turnOfCall map[string]int64) (int64, error) {
-	if r.IsSidechain {
-		if turn, ok := turnOfCall[r.ParentToolUseID]; ok || r.ParentToolUseID == "" {
-			if !ok {
-				turn = s.lastTurn
-			}
-			return turn, nil
-		}
-		turn, found, err := toolUseTurn(s.mgr.store, s.id, r.ParentToolUseID)
-		if !found {
-			turn = s.lastTurn
-		}
-		turnOfCall[r.ParentToolUseID] = turn
-		return turn, err
+// sidechainTurn returns the turn of a sidechain record: that of the call that started it
+// (recorded before, or earlier in this import), else the head's. A record of the main
+// conversation is numbered by Append, as a live message would be; sidechainTurn returns 0
+// for it.
+func sidechainTurn(st MessageLog, sessionID string, w *RecordWriter, r *Record, turnOfCall map[string]int64) (int64, error) {
+	if !r.IsSidechain {
+		return 0, nil
 	}
-	if r.Role == "" { // not a message: a link of the chain, in the turn it falls in
-		s.lastUUID = r.UUID
-		return s.lastTurn, nil
+	if turn, ok := turnOfCall[r.ParentToolUseID]; ok || r.ParentToolUseID == "" {
+		if !ok {
+			turn = w.LastTurn()
+		}
+		return turn, nil
 	}
-	turn := nextTurn(s.lastTurn, !s.talking, r.Type == TypeUser && !r.Continues)
-	s.lastUUID, s.lastTurn, s.talking = r.UUID, turn, true
-	return turn, nil
+	turn, found, err := toolUseTurn(st, sessionID, r.ParentToolUseID)
+	if !found {
+		turn = w.LastTurn()
+	}
+	turnOfCall[r.ParentToolUseID] = turn
+	return turn, err
+}
+
+// header is the envelope r gives its message, in turn; Append numbers it.
+func header(r *Record, turn int64) MessageHeader {
+	return MessageHeader{
+		UUID: r.UUID, ParentUUID: r.ParentUUID, Type: r.Type, Role: r.Role, Turn: turn,
+		CreatedAt: r.CreatedAt, Provider: r.Provider, RequestID: r.RequestID,
+		IsSidechain: r.IsSidechain, Continues: r.Continues, Meta: r.Meta, Extra: r.Extra,
+	}
 }
 
 // snapshotImport puts the file snapshots of imported records; the session is locked.
 type snapshotImport struct {
-	s     *Session
+	st    Store
+	id    string
+	w     *RecordWriter
 	held  map[string]bool // the ids of the session's snapshots, read when first needed
 	added bool            // a snapshot of a record already stored was put
 }
@@ -228,7 +192,7 @@ func (si *snapshotImport) putMissing(r *Record) error {
 		return nil
 	}
 	if si.held == nil {
-		list, err := si.s.mgr.store.FileSnapshots(si.s.id)
+		list, err := si.st.FileSnapshots(si.id)
 		if err != nil {
 			return err
 		}
@@ -253,64 +217,8 @@ func (si *snapshotImport) put(r *Record) error {
 	if snap.ID == "" {
 		return fmt.Errorf("%w: the file snapshot of record %s has no id", ErrInvalidArgument, r.UUID)
 	}
-	if err := checkSnapshot(&snap); err != nil {
-		return err
-	}
 	if snap.CreatedAt.IsZero() {
 		snap.CreatedAt = r.CreatedAt
 	}
-	si.s.mgr.store.Apply(PutFileSnapshot{SessionID: si.s.id, Snapshot: snap})
-	return nil
+	return si.w.PutFileSnapshot(snap)
 }
-
-// applyRecord queues r as message seq nextSeq.
-func (s *Session) applyRecord(r *Record, turn int64) {
-	status := r.Status
-	if status == "" {
-		status = MessageComplete
-	}
-	extra := r.Extra
-	if len(extra) > 0 {
-		extra = s.redact(s.mgr.redactor.JSON(extra)) // execution records and the source's own fields
-	}
-	hdr := MessageHeader{
-		Seq: s.nextSeq, UUID: r.UUID, ParentUUID: r.ParentUUID, Type: r.Type, Role: r.Role, Turn: turn,
-		CreatedAt: r.CreatedAt, Provider: r.Provider, RequestID: r.RequestID,
-		IsSidechain: r.IsSidechain, Continues: r.Continues, Meta: r.Meta, Extra: extra,
-	}
-	s.nextSeq++
-	ops := make([]Op, 0, len(r.Blocks)+2)
-	ops = append(ops, BeginMessage{SessionID: s.id, Header: hdr})
-	for i, b := range r.Blocks {
-		ops = append(ops, PutBlock{SessionID: s.id, Seq: hdr.Seq, Index: i, JSON: s.redact(s.mgr.redactor.Block(b.JSON)), ToolUseID: b.ToolUseID})
-	}
-	var usage Usage
-	if r.Usage != nil {
-		usage = *r.Usage
-	}
-	ops = append(ops, EndMessage{SessionID: s.id, Seq: hdr.Seq, Status: status, Meta: r.Meta, Extra: extra, Usage: usage})
-	s.mgr.store.Apply(ops...)
-}
-
-// Export gives fn the session's state (its listing and token tracker) and a scan of its
-// records, in order, as they are now: a block still streaming is included as far as it
-// has come.
-func (m *Manager) Export(id string, fn func(st SessionState, scan Scan) error) error {
-	s, err := m.acquire(id)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	if err := s.readable(); err != nil {
-		return err
-	}
-	st, err := m.store.LoadSession(id)
-	if err != nil {
-		return err
-	}
-	return fn(st, func(each func(*StoredMessage) error) error { return m.store.ScanMessages(id, each) })
-}
-
-// Scan calls fn with each stored record of a session, in order; the record and its slices
-// are valid only during the call.
-type Scan func(fn func(*StoredMessage) error) error
