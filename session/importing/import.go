@@ -1,8 +1,10 @@
-package session
+package importing
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // Record is one record of a transcript being imported, with the envelope its source gave
@@ -24,24 +26,24 @@ type Record struct {
 	ParentToolUseID string
 	Meta            []byte // JSON object: the message fields beside role and content
 	Extra           []byte // JSON object: EnvelopeExtra
-	Blocks          []RecordBlock
+	Blocks          []session.RecordBlock
 	// Usage is the usage of the request this record reports, counted in the token tracker
 	// once: on one record of a message written over several.
-	Usage *Usage
+	Usage *session.Usage
 	// FileSnapshot, when not nil, is the state of files the record tells (a Claude Code
 	// file-history-snapshot record), put with it. Its ID must be the same on every import
 	// of the record, so that importing it again does not put it twice; it is put even when
 	// the record is already stored, so a session imported before its snapshots were read
 	// gets them.
-	FileSnapshot *FileSnapshot
+	FileSnapshot *session.FileSnapshot
 }
 
 // ImportTarget is the session records are imported into: the one with Info.ID, created
 // with Info when it does not exist. Tracker, when given, replaces the token tracker of a
 // session the import created, once its records are in.
 type ImportTarget struct {
-	Info    SessionInfo
-	Tracker *TokenTracker
+	Info    session.SessionInfo
+	Tracker *session.TokenTracker
 }
 
 // ImportCount says what an import did to one session.
@@ -54,9 +56,9 @@ type ImportCount struct {
 // Import adds records to the session target names, creating it when needed. A record whose
 // uuid the session already holds is left out, so importing the same records again changes
 // nothing. Turns are numbered as for live messages.
-func (m *Manager) Import(target ImportTarget, recs []Record) (ImportCount, error) {
+func Import(m *session.Manager, target ImportTarget, recs []Record) (ImportCount, error) {
 	if target.Info.ID == "" {
-		return ImportCount{}, fmt.Errorf("%w: an imported session needs an id", ErrInvalidArgument)
+		return ImportCount{}, fmt.Errorf("%w: an imported session needs an id", session.ErrInvalidArgument)
 	}
 	s, created, err := m.OpenOrCreate(target.Info)
 	if err != nil {
@@ -80,13 +82,13 @@ func (m *Manager) Import(target ImportTarget, recs []Record) (ImportCount, error
 	if before.After(updated) {
 		updated = before
 	}
-	s.Store().Apply(SetUpdatedAt{SessionID: s.ID(), Time: updated})
+	s.Store().Apply(session.SetUpdatedAt{SessionID: s.ID(), Time: updated})
 	if created { // last used when its source says, or at its last record
 		used := target.Info.LastAccessedAt
 		if used.IsZero() {
 			used = updated
 		}
-		s.Store().Apply(AccessSession{SessionID: s.ID(), At: used})
+		s.Store().Apply(session.AccessSession{SessionID: s.ID(), At: used})
 	}
 	return count, err
 }
@@ -94,9 +96,9 @@ func (m *Manager) Import(target ImportTarget, recs []Record) (ImportCount, error
 // importRecords appends the records the session does not hold yet, under the session's
 // lock, so two imports of one session never both add a record. It returns when the session
 // was last active before.
-func importRecords(s *Session, recs []Record) (count ImportCount, before time.Time, err error) {
+func importRecords(s *session.Session, recs []Record) (count ImportCount, before time.Time, err error) {
 	st := s.Store()
-	err = s.WriteRecords(func(w *RecordWriter) error {
+	err = s.WriteRecords(func(w *session.RecordWriter) error {
 		if err := st.Sync(); err != nil {
 			return err
 		}
@@ -137,7 +139,7 @@ func importRecords(s *Session, recs []Record) (count ImportCount, before time.Ti
 			count.Added++
 		}
 		if snaps.added && count.Added == 0 { // only snapshots: the session was not active now
-			st.Apply(SetUpdatedAt{SessionID: s.ID(), Time: state.Info.UpdatedAt})
+			st.Apply(session.SetUpdatedAt{SessionID: s.ID(), Time: state.Info.UpdatedAt})
 		}
 		return nil
 	})
@@ -148,7 +150,7 @@ func importRecords(s *Session, recs []Record) (count ImportCount, before time.Ti
 // (recorded before, or earlier in this import), else the head's. A record of the main
 // conversation is numbered by Append, as a live message would be; sidechainTurn returns 0
 // for it.
-func sidechainTurn(st MessageLog, sessionID string, w *RecordWriter, r *Record, turnOfCall map[string]int64) (int64, error) {
+func sidechainTurn(st session.MessageLog, sessionID string, w *session.RecordWriter, r *Record, turnOfCall map[string]int64) (int64, error) {
 	if !r.IsSidechain {
 		return 0, nil
 	}
@@ -167,8 +169,8 @@ func sidechainTurn(st MessageLog, sessionID string, w *RecordWriter, r *Record, 
 }
 
 // header is the envelope r gives its message, in turn; Append numbers it.
-func header(r *Record, turn int64) MessageHeader {
-	return MessageHeader{
+func header(r *Record, turn int64) session.MessageHeader {
+	return session.MessageHeader{
 		UUID: r.UUID, ParentUUID: r.ParentUUID, Type: r.Type, Role: r.Role, Turn: turn,
 		CreatedAt: r.CreatedAt, Provider: r.Provider, RequestID: r.RequestID,
 		IsSidechain: r.IsSidechain, Continues: r.Continues, Meta: r.Meta, Extra: r.Extra,
@@ -177,9 +179,9 @@ func header(r *Record, turn int64) MessageHeader {
 
 // snapshotImport puts the file snapshots of imported records; the session is locked.
 type snapshotImport struct {
-	st    Store
+	st    session.Store
 	id    string
-	w     *RecordWriter
+	w     *session.RecordWriter
 	held  map[string]bool // the ids of the session's snapshots, read when first needed
 	added bool            // a snapshot of a record already stored was put
 }
@@ -215,7 +217,7 @@ func (si *snapshotImport) put(r *Record) error {
 	}
 	snap := *r.FileSnapshot
 	if snap.ID == "" {
-		return fmt.Errorf("%w: the file snapshot of record %s has no id", ErrInvalidArgument, r.UUID)
+		return fmt.Errorf("%w: the file snapshot of record %s has no id", session.ErrInvalidArgument, r.UUID)
 	}
 	if snap.CreatedAt.IsZero() {
 		snap.CreatedAt = r.CreatedAt
