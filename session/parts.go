@@ -55,3 +55,6 @@ func (s *Session) Lineage(uuid string) ([]string, error) {
 	}
 	return line, nil
 }
+
+// Store returns the store the Manager opens sessions of.
+func (m *Manager) Store() Store { return m.store }

@@ -12,6 +12,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 	"github.com/sessionkeep/sessionkeep/session/hosted"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 	"github.com/sessionkeep/sessionkeep/session/snapshots"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
@@ -38,12 +39,13 @@ var (
 )
 
 // The stores of the packages beside session (context building, token counting, file
-// snapshots, hosted-agent state), which a Store implements on the same value.
+// snapshots, hosted-agent state, importing), which a Store implements on the same value.
 var (
 	_ contextbuild.CacheStore = (*Store)(nil)
 	_ tokens.Store            = (*Store)(nil)
 	_ snapshots.Store         = (*Store)(nil)
 	_ hosted.Store            = (*Store)(nil)
+	_ importing.Store         = (*Store)(nil)
 )
 
 // maxIdleReaders is how many read connections a store keeps open between reads.

@@ -60,12 +60,16 @@ func Import(m *session.Manager, target ImportTarget, recs []Record) (ImportCount
 	if target.Info.ID == "" {
 		return ImportCount{}, fmt.Errorf("%w: an imported session needs an id", session.ErrInvalidArgument)
 	}
+	st, err := storeOf(m)
+	if err != nil {
+		return ImportCount{}, err
+	}
 	s, created, err := m.OpenOrCreate(target.Info)
 	if err != nil {
 		return ImportCount{}, err
 	}
 	defer s.Close()
-	count, before, err := importRecords(s, recs)
+	count, before, err := importRecords(st, s, recs)
 	count.Created = created
 	if err != nil || count.Added == 0 {
 		return count, err
@@ -82,13 +86,13 @@ func Import(m *session.Manager, target ImportTarget, recs []Record) (ImportCount
 	if before.After(updated) {
 		updated = before
 	}
-	s.Store().Apply(session.SetUpdatedAt{SessionID: s.ID(), Time: updated})
+	st.Apply(session.SetUpdatedAt{SessionID: s.ID(), Time: updated})
 	if created { // last used when its source says, or at its last record
 		used := target.Info.LastAccessedAt
 		if used.IsZero() {
 			used = updated
 		}
-		s.Store().Apply(session.AccessSession{SessionID: s.ID(), At: used})
+		st.Apply(session.AccessSession{SessionID: s.ID(), At: used})
 	}
 	return count, err
 }
@@ -96,8 +100,7 @@ func Import(m *session.Manager, target ImportTarget, recs []Record) (ImportCount
 // importRecords appends the records the session does not hold yet, under the session's
 // lock, so two imports of one session never both add a record. It returns when the session
 // was last active before.
-func importRecords(s *session.Session, recs []Record) (count ImportCount, before time.Time, err error) {
-	st := s.Store()
+func importRecords(st Store, s *session.Session, recs []Record) (count ImportCount, before time.Time, err error) {
 	err = s.WriteRecords(func(w *session.RecordWriter) error {
 		if err := st.Sync(); err != nil {
 			return err
@@ -150,7 +153,7 @@ func importRecords(s *session.Session, recs []Record) (count ImportCount, before
 // (recorded before, or earlier in this import), else the head's. A record of the main
 // conversation is numbered by Append, as a live message would be; sidechainTurn returns 0
 // for it.
-func sidechainTurn(st session.MessageLog, sessionID string, w *session.RecordWriter, r *Record, turnOfCall map[string]int64) (int64, error) {
+func sidechainTurn(st Store, sessionID string, w *session.RecordWriter, r *Record, turnOfCall map[string]int64) (int64, error) {
 	if !r.IsSidechain {
 		return 0, nil
 	}
@@ -179,7 +182,7 @@ func header(r *Record, turn int64) session.MessageHeader {
 
 // snapshotImport puts the file snapshots of imported records; the session is locked.
 type snapshotImport struct {
-	st    session.Store
+	st    Store
 	id    string
 	w     *session.RecordWriter
 	held  map[string]bool // the ids of the session's snapshots, read when first needed
