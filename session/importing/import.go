@@ -18,14 +18,15 @@ type Record struct {
 	CreatedAt  time.Time
 	Provider   string
 	RequestID  string
-	Status     string // MessageComplete when empty
-	// IsSidechain and Continues are as in MessageHeader. ParentToolUseID, for a sidechain
-	// record, names the tool call that started it: the record takes that call's turn.
+	Status     string // session.MessageComplete when empty
+	// IsSidechain and Continues are as in session.MessageHeader. ParentToolUseID, for a
+	// sidechain record, names the tool call that started it: the record takes that call's
+	// turn.
 	IsSidechain     bool
 	Continues       bool
 	ParentToolUseID string
 	Meta            []byte // JSON object: the message fields beside role and content
-	Extra           []byte // JSON object: EnvelopeExtra
+	Extra           []byte // JSON object: session.EnvelopeExtra
 	Blocks          []session.RecordBlock
 	// Usage is the usage of the request this record reports, counted in the token tracker
 	// once: on one record of a message written over several.
