@@ -110,13 +110,3 @@ func (w *RecordWriter) Append(hdr MessageHeader, blocks []RecordBlock, status st
 	s.mgr.store.Apply(ops...)
 	return hdr.Turn
 }
-
-// PutFileSnapshot queues snap, checked as (*Session).PutFileSnapshot checks it; its ID and
-// CreatedAt must be set.
-func (w *RecordWriter) PutFileSnapshot(snap FileSnapshot) error {
-	if err := checkSnapshot(&snap); err != nil {
-		return err
-	}
-	w.s.mgr.store.Apply(PutFileSnapshot{SessionID: w.s.id, Snapshot: snap})
-	return nil
-}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/snapshots"
 )
 
 // Record is one record of a transcript being imported, with the envelope its source gave
@@ -116,7 +117,7 @@ func importRecords(st Store, s *session.Session, recs []Record) (count ImportCou
 			return err
 		}
 		turnOfCall := map[string]int64{}
-		snaps := &snapshotImport{st: st, id: s.ID(), w: w}
+		snaps := &snapshotImport{st: st, id: s.ID()}
 		for i := range recs {
 			r := &recs[i]
 			if _, ok := known[r.UUID]; ok {
@@ -185,7 +186,6 @@ func header(r *Record, turn int64) session.MessageHeader {
 type snapshotImport struct {
 	st    Store
 	id    string
-	w     *session.RecordWriter
 	held  map[string]bool // the ids of the session's snapshots, read when first needed
 	added bool            // a snapshot of a record already stored was put
 }
@@ -226,5 +226,9 @@ func (si *snapshotImport) put(r *Record) error {
 	if snap.CreatedAt.IsZero() {
 		snap.CreatedAt = r.CreatedAt
 	}
-	return si.w.PutFileSnapshot(snap)
+	if err := snapshots.Check(&snap); err != nil {
+		return err
+	}
+	si.st.Apply(session.PutFileSnapshot{SessionID: si.id, Snapshot: snap})
+	return nil
 }
