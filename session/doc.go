@@ -5,6 +5,8 @@
 // A Session never touches disk itself. Everything it records becomes an Op handed to a
 // Store (declared here, implemented in package persistence/sqlite), which applies Ops in order
 // and makes them durable in the background, so that ingesting a chunk never waits on disk.
+// Records another agent wrote are joined into a session by package importing, which
+// writes them whole through record_writer.go, numbered and redacted as live ones are.
 //
 // Blocks are kept as the exact JSON they arrived as; a block type sessionkeep does not know
 // is preserved verbatim. Messages come back from a Store as StoredMessage values and are

@@ -30,8 +30,6 @@ type MessageLog interface {
 	ScanEncoded(sessionID string, fromSeq int64, fn func(*StoredMessage) error) error
 	// Turns returns the turns of a session, in order.
 	Turns(sessionID string) ([]Turn, error)
-	// MessageUUIDs returns the uuids of a session's messages and records.
-	MessageUUIDs(sessionID string) (map[string]struct{}, error)
 	// ToolUseSeq returns the seq of the record of a session holding the tool_use block
 	// toolUseID, and whether there is one.
 	ToolUseSeq(sessionID, toolUseID string) (seq int64, found bool, err error)

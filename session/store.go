@@ -24,9 +24,6 @@ type Store interface {
 	// ScanLinks calls fn for each record of a session, in order, with its place in the
 	// tree. The Link is valid only during the call.
 	ScanLinks(sessionID string, fn func(*Link) error) error
-	// FileSnapshots returns the file snapshots of a session in the order they were put,
-	// each with its files in path order, without their content.
-	FileSnapshots(sessionID string) ([]FileSnapshot, error)
 }
 
 // SessionInfo is the listing of a session: what a picker, `sessionkeep ls` and a resume

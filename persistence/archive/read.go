@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
 // headerLine is the header of an archive.
@@ -33,7 +34,7 @@ func ReadJSONL(r io.Reader, path string, progress func(int64)) (*transcript.File
 	file := &transcript.File{Path: path}
 	in := transcript.NewLines(r, progress)
 	haveHeader := false
-	var recs []session.Record
+	var recs []importing.Record
 	for {
 		line, n, ok, err := in.Next()
 		if err != nil {
@@ -84,7 +85,7 @@ func ReadJSON(r io.Reader, path string, progress func(int64)) (*transcript.File,
 	if file.Target, err = readHeader(head); err != nil {
 		return nil, err
 	}
-	var recs []session.Record
+	var recs []importing.Record
 	for i, env := range doc.Envelopes {
 		rec, err := readEnvelope(env)
 		if err != nil {
@@ -98,17 +99,17 @@ func ReadJSON(r io.Reader, path string, progress func(int64)) (*transcript.File,
 }
 
 // readHeader reads the session an archive restores.
-func readHeader(line []byte) (session.ImportTarget, error) {
+func readHeader(line []byte) (importing.ImportTarget, error) {
 	var h headerLine
 	if err := json.Unmarshal(line, &h); err != nil || h.Format != Format {
-		return session.ImportTarget{}, fmt.Errorf("not a sessionkeep archive: the first line is not its header")
+		return importing.ImportTarget{}, fmt.Errorf("not a sessionkeep archive: the first line is not its header")
 	}
 	if h.Version != Version {
-		return session.ImportTarget{}, fmt.Errorf("sessionkeep archive version %d: this sessionkeep reads version %d", h.Version, Version)
+		return importing.ImportTarget{}, fmt.Errorf("sessionkeep archive version %d: this sessionkeep reads version %d", h.Version, Version)
 	}
 	var s sessionHeader
 	if err := json.Unmarshal(h.Session, &s); err != nil || s.ID == "" {
-		return session.ImportTarget{}, fmt.Errorf("sessionkeep archive: the header has no session id")
+		return importing.ImportTarget{}, fmt.Errorf("sessionkeep archive: the header has no session id")
 	}
 	info := s.SessionInfo
 	info.CreatedAt, info.UpdatedAt = transcript.ParseTime(s.CreatedAt), transcript.ParseTime(s.UpdatedAt)
@@ -119,7 +120,7 @@ func readHeader(line []byte) (session.ImportTarget, error) {
 		info.UpdatedAt = info.CreatedAt
 	}
 	info.MessageCount = 0
-	return session.ImportTarget{Info: info, Tracker: s.TokenTracker}, nil
+	return importing.ImportTarget{Info: info, Tracker: s.TokenTracker}, nil
 }
 
 // envelopeFields are the envelope's own fields; every other one is an extra.
@@ -127,8 +128,8 @@ var envelopeFields = []string{"uuid", "parentUuid", "sessionId", "timestamp", "t
 	"status", "turn", "isSidechain", "continuesPrevious", "message"}
 
 // readEnvelope reads one envelope back into the record it was written from.
-func readEnvelope(raw []byte) (session.Record, error) {
-	var rec session.Record
+func readEnvelope(raw []byte) (importing.Record, error) {
+	var rec importing.Record
 	var env map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &env); err != nil || env == nil {
 		return rec, fmt.Errorf("not a JSON object")
@@ -152,7 +153,7 @@ func readEnvelope(raw []byte) (session.Record, error) {
 	if head.UUID == "" || head.Type == "" {
 		return rec, fmt.Errorf(`envelope: no "uuid" or "type"`)
 	}
-	rec = session.Record{
+	rec = importing.Record{
 		UUID: head.UUID, Type: head.Type, CreatedAt: transcript.ParseTime(head.Timestamp), Provider: head.Provider,
 		RequestID: head.RequestID, Status: head.Status, IsSidechain: head.IsSidechain, Continues: head.Continues,
 		ParentToolUseID: head.ParentToolUseID,
@@ -176,7 +177,7 @@ func readEnvelope(raw []byte) (session.Record, error) {
 }
 
 // readMessage reads an envelope's message: role, checked blocks, and the other fields.
-func readMessage(raw json.RawMessage, rec *session.Record) error {
+func readMessage(raw json.RawMessage, rec *importing.Record) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil
@@ -218,7 +219,7 @@ func readMessage(raw json.RawMessage, rec *session.Record) error {
 
 // finish counts each assistant message's usage once: on the last record of a message
 // written over several.
-func finish(recs []session.Record) []session.Record {
+func finish(recs []importing.Record) []importing.Record {
 	for i := len(recs) - 1; i > 0; i-- {
 		if recs[i].Continues && recs[i].Role == "assistant" {
 			for j := i - 1; j >= 0; j-- {

@@ -3,7 +3,7 @@
 // linked by uuid and parentUuid, as Claude Code 1.0.x to 2.1.x write them, with subagent
 // transcripts beside their parent (<session>/subagents/agent-<id>.jsonl).
 //
-// Every record becomes one session.Record and keeps its uuid, parentUuid and timestamp.
+// Every record becomes one importing.Record and keeps its uuid, parentUuid and timestamp.
 // What the envelope models is moved into it (the message, cwd and gitBranch as the
 // context, todos, thinkingMetadata, agentId, requestId, the tool execution record); every
 // other field stays verbatim under the envelope's source, so that Write gives back each

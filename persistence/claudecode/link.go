@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
 // link finishes the records of a file once all are read. It puts each sidechain record on
@@ -9,7 +10,7 @@ import (
 // continues the message before it on its chain (an assistant message written one block per
 // line, or tool results written one per line); counts each assistant message's usage once,
 // on its last line; and encodes the envelopes' extras.
-func (c *converter) link(recs []session.Record, agentCalls map[string]string) {
+func (c *converter) link(recs []importing.Record, agentCalls map[string]string) {
 	lastOnChain := map[string]int{}    // chain → index of its last message
 	chainOf := map[string]string{}     // uuid of a sidechain record → its chain
 	callOfChain := map[string]string{} // chain → the tool call that ran it
@@ -46,7 +47,7 @@ func (c *converter) link(recs []session.Record, agentCalls map[string]string) {
 
 // sidechainKey names the chain of a sidechain record: its subagent's id, or for records of
 // an older Claude Code that wrote sidechains inline without one, the chain's first record.
-func sidechainKey(r *session.Record, info *recordInfo, chainOf map[string]string) string {
+func sidechainKey(r *importing.Record, info *recordInfo, chainOf map[string]string) string {
 	key := "agent:" + info.extra.AgentID
 	if info.extra.AgentID == "" {
 		if parentChain, ok := chainOf[r.ParentUUID]; ok {
@@ -74,7 +75,7 @@ func (c *converter) callOf(info *recordInfo, agentCalls map[string]string) strin
 
 // continues reports whether record r continues message p, the message before it on its
 // chain: the next line of the same assistant message, or more tool results.
-func continues(p *session.Record, pInfo *recordInfo, r *session.Record, info *recordInfo) bool {
+func continues(p *importing.Record, pInfo *recordInfo, r *importing.Record, info *recordInfo) bool {
 	switch {
 	case r.Role != p.Role:
 		return false

@@ -10,6 +10,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
 // Provider is the provider of the sessions read from Claude Code transcripts.
@@ -114,7 +115,7 @@ func firstCwd(lines []line) string {
 
 // target describes the session of the records: its first cwd as the project, the last
 // summary (else the first prompt) as the title, the last model.
-func (c *converter) target(recs []session.Record) session.ImportTarget {
+func (c *converter) target(recs []importing.Record) importing.ImportTarget {
 	first, last := transcript.FillTimes(recs, time.Now().UTC())
 	title := c.summary
 	if title == "" {
@@ -123,7 +124,7 @@ func (c *converter) target(recs []session.Record) session.ImportTarget {
 	if title == "" {
 		title = c.firstCommand
 	}
-	return session.ImportTarget{Info: session.SessionInfo{
+	return importing.ImportTarget{Info: session.SessionInfo{
 		ID: c.sessionID, ProjectPath: c.cwd, Title: session.TitleFrom(title), Provider: Provider,
 		Model: c.model, CreatedAt: first, UpdatedAt: last, Status: session.StatusActive,
 	}}

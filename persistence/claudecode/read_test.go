@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
 // lines joins records, one a line, as a transcript.
@@ -23,7 +24,7 @@ func read(t *testing.T, text string, agentCalls map[string]string) *Transcript {
 }
 
 // stored turns records into what a store gives back, to write them again.
-func stored(recs []session.Record) []session.StoredMessage {
+func stored(recs []importing.Record) []session.StoredMessage {
 	out := make([]session.StoredMessage, len(recs))
 	for i, r := range recs {
 		m := session.StoredMessage{UUID: r.UUID, ParentUUID: r.ParentUUID, SessionID: "s1", Type: r.Type, Role: r.Role,

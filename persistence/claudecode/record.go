@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
 // converter turns the lines of one transcript into records, and learns on the way what
@@ -46,10 +47,10 @@ type source struct {
 const contentString = "string"
 
 // record converts one line. An error means the line is damaged and is left out.
-func (c *converter) record(l line, occurrences transcript.Occurrences) (session.Record, error) {
+func (c *converter) record(l line, occurrences transcript.Occurrences) (importing.Record, error) {
 	f := l.fields
 	typ, _ := stringField(f, "type")
-	rec := session.Record{Type: typ}
+	rec := importing.Record{Type: typ}
 	info := recordInfo{source: source{Format: Format, Record: f}}
 	if err := c.message(f, &rec, &info); err != nil {
 		return rec, err
@@ -77,7 +78,7 @@ func (c *converter) record(l line, occurrences transcript.Occurrences) (session.
 
 // message moves a user or assistant record's message into rec: role, blocks and the
 // other message fields. A record without a well-formed message keeps it verbatim.
-func (c *converter) message(f map[string]json.RawMessage, rec *session.Record, info *recordInfo) error {
+func (c *converter) message(f map[string]json.RawMessage, rec *importing.Record, info *recordInfo) error {
 	if rec.Type != "user" && rec.Type != "assistant" {
 		return nil
 	}
@@ -196,7 +197,7 @@ func (c *converter) moveState(f map[string]json.RawMessage, extra *session.Envel
 }
 
 // learn notes what the session and the linking of sidechains need from a record.
-func (c *converter) learn(f map[string]json.RawMessage, rec *session.Record, info *recordInfo) {
+func (c *converter) learn(f map[string]json.RawMessage, rec *importing.Record, info *recordInfo) {
 	if cwd := contextField(info.extra.Context, "cwd"); cwd != "" {
 		c.lastCwd = cwd
 		if c.cwd == "" {

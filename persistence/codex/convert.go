@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
 // converter turns the records of one rollout into session records, in order.
@@ -19,7 +20,7 @@ type converter struct {
 	model       string
 	cwd, branch string
 	occurrences transcript.Occurrences
-	recs        []session.Record
+	recs        []importing.Record
 	lastTotal   []byte // total_token_usage of the last token count, to drop repeated reports
 }
 
@@ -60,7 +61,7 @@ type payload struct {
 // record converts one rollout record and appends it. An error means the record is
 // damaged and is left out.
 func (c *converter) record(l line, text []byte) error {
-	rec := session.Record{
+	rec := importing.Record{
 		UUID:      transcript.SyntheticUUID(c.sessionID, text, c.occurrences.Next(text)),
 		Type:      l.Type,
 		CreatedAt: transcript.ParseTime(l.Timestamp),
@@ -94,7 +95,7 @@ func (c *converter) record(l line, text []byte) error {
 // responseItem maps an item the model sent or received to a message record (see item);
 // the fields it maps leave the record's payload. A message of the system or developer
 // and a ghost snapshot stay records that are not messages.
-func (c *converter) responseItem(raw json.RawMessage, rec *session.Record, extra *session.EnvelopeExtra, fields map[string]json.RawMessage) error {
+func (c *converter) responseItem(raw json.RawMessage, rec *importing.Record, extra *session.EnvelopeExtra, fields map[string]json.RawMessage) error {
 	var p payload
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return fmt.Errorf("payload: %v", err)
@@ -120,7 +121,7 @@ func (c *converter) responseItem(raw json.RawMessage, rec *session.Record, extra
 // web searches, compactions and items of kinds sessionkeep does not know are kept verbatim
 // as blocks of their own type: an item named *_output as the user's (it answers a call),
 // any other as the model's.
-func (c *converter) item(p payload, raw json.RawMessage, rec *session.Record, extra *session.EnvelopeExtra) ([]string, error) {
+func (c *converter) item(p payload, raw json.RawMessage, rec *importing.Record, extra *session.EnvelopeExtra) ([]string, error) {
 	switch p.Type {
 	case "message":
 		blocks, err := contentBlocks(p.Content)
@@ -208,7 +209,7 @@ func (c *converter) turnContext(raw json.RawMessage) {
 }
 
 // event counts a token report's usage, once, and marks the answer an aborted turn cut off.
-func (c *converter) event(raw json.RawMessage, rec *session.Record) {
+func (c *converter) event(raw json.RawMessage, rec *importing.Record) {
 	var ev struct {
 		Type string `json:"type"`
 		Info *struct {
@@ -240,7 +241,7 @@ func (c *converter) event(raw json.RawMessage, rec *session.Record) {
 
 // continues marks a record that continues the message before it: the model's items of one
 // response, or the outputs of its calls.
-func (c *converter) continues(rec *session.Record) {
+func (c *converter) continues(rec *importing.Record) {
 	if rec.Role == "" {
 		return
 	}

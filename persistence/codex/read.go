@@ -11,6 +11,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
 // line is one record of a rollout.
@@ -58,7 +59,7 @@ func Read(r io.Reader, path string, progress func(int64)) (*transcript.File, err
 	}
 	file.Records = conv.recs
 	first, last := transcript.FillTimes(file.Records, time.Now().UTC())
-	file.Target = session.ImportTarget{Info: session.SessionInfo{
+	file.Target = importing.ImportTarget{Info: session.SessionInfo{
 		ID: conv.sessionID, ProjectPath: conv.projectPath, Title: session.TitleFrom(conv.title), Provider: Provider,
 		Model: conv.model, CreatedAt: first, UpdatedAt: last, Status: session.StatusActive,
 	}}

@@ -10,6 +10,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/persistence/codex"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
 // ImportOptions describe an import. Format is one of the import formats, or "" to tell
@@ -149,7 +150,7 @@ func (run *importRun) store(file *transcript.File) error {
 	if len(file.Records) == 0 {
 		return nil
 	}
-	count, err := run.mgr.Import(file.Target, file.Records)
+	count, err := importing.Import(run.mgr, file.Target, file.Records)
 	if err != nil {
 		return err
 	}

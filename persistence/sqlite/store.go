@@ -13,6 +13,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 	"github.com/sessionkeep/sessionkeep/session/hosted"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 	"github.com/sessionkeep/sessionkeep/session/snapshots"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
@@ -36,7 +37,8 @@ var (
 )
 
 // The stores of the packages beside session (the catalogue, context building, token
-// counting, file snapshots, hosted-agent state), which a Store implements on the same value.
+// counting, file snapshots, hosted-agent state, importing), which a Store implements on the
+// same value.
 var (
 	_ catalog.Listing         = (*Store)(nil)
 	_ catalog.Searcher        = (*Store)(nil)
@@ -46,6 +48,7 @@ var (
 	_ tokens.Store            = (*Store)(nil)
 	_ snapshots.Store         = (*Store)(nil)
 	_ hosted.Store            = (*Store)(nil)
+	_ importing.Store         = (*Store)(nil)
 )
 
 // maxIdleReaders is how many read connections a store keeps open between reads.

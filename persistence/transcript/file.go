@@ -3,14 +3,14 @@ package transcript
 import (
 	"time"
 
-	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
 // File is one transcript file read into the records of one session.
 type File struct {
 	Path    string
-	Target  session.ImportTarget // the session the records go to
-	Records []session.Record
+	Target  importing.ImportTarget // the session the records go to
+	Records []importing.Record
 	Skipped []Skipped
 }
 
@@ -23,7 +23,7 @@ type Skipped struct {
 
 // FillTimes gives records with no time of their own the time of the record before them
 // (the first ones, the first time any record has), and returns the first and last times.
-func FillTimes(recs []session.Record, fallback time.Time) (first, last time.Time) {
+func FillTimes(recs []importing.Record, fallback time.Time) (first, last time.Time) {
 	for _, r := range recs {
 		if !r.CreatedAt.IsZero() {
 			fallback = r.CreatedAt

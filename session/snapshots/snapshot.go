@@ -57,7 +57,7 @@ func Take(s *session.Session, paths []string, opts TakeOptions) (session.FileSna
 		}
 		snap.Files = append(snap.Files, file)
 	}
-	return s.PutFileSnapshot(snap)
+	return Put(s, snap)
 }
 
 // snapshotRoot returns the folder a snapshot reads from; the session is in the store.

@@ -189,7 +189,7 @@ func TestRestoreRefusesPathsThatEscapeAndWritesNothing(t *testing.T) {
 		t.Run(bad, func(t *testing.T) {
 			snap := session.FileSnapshot{MessageUUID: u["uuid"].(string), Files: []session.SnapshotFile{good,
 				{Path: bad, State: session.FilePresent, Content: []byte("x")}}}
-			if _, err := s.PutFileSnapshot(snap); err != nil {
+			if _, err := snapshots.Put(s, snap); err != nil {
 				t.Fatal(err)
 			}
 			into := filepath.Join(outside, "into")
@@ -305,7 +305,7 @@ func TestPutFileSnapshotForImports(t *testing.T) {
 			{Path: "apps/NavUser.test.tsx", State: session.FileDeleted},
 		}}
 	for i := 0; i < 2; i++ { // an import run twice
-		if _, err := s.PutFileSnapshot(snap); err != nil {
+		if _, err := snapshots.Put(s, snap); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -325,7 +325,7 @@ func TestPutFileSnapshotForImports(t *testing.T) {
 	}
 	bad := snap
 	bad.ID, bad.Files = "", []session.SnapshotFile{{Path: "a", State: "gone"}}
-	if _, err := s.PutFileSnapshot(bad); !errors.Is(err, session.ErrInvalidArgument) {
+	if _, err := snapshots.Put(s, bad); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("a bad state: %v", err)
 	}
 }

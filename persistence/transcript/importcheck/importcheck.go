@@ -10,6 +10,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
@@ -48,7 +49,7 @@ func Import(t *testing.T, m *session.Manager, file *transcript.File) {
 		}
 		return
 	}
-	if _, err := m.Import(file.Target, file.Records); err != nil {
+	if _, err := importing.Import(m, file.Target, file.Records); err != nil {
 		t.Fatalf("Import: %v", err)
 	}
 	s, err := m.Open(file.Target.Info.ID)

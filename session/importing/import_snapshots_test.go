@@ -1,4 +1,4 @@
-package session_test
+package importing_test
 
 import (
 	"testing"
@@ -6,12 +6,13 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // withSnapshot is transcript() with a file snapshot on its first record, as the Claude
 // Code importer gives a file-history-snapshot record.
-func withSnapshot() []session.Record {
+func withSnapshot() []importing.Record {
 	recs := transcript()
 	recs[0].FileSnapshot = &session.FileSnapshot{ID: "snap-s0", MessageUUID: "u1",
 		Files: []session.SnapshotFile{{Path: "a.go", State: session.FilePresent, Content: []byte("package a\n")}}}
@@ -20,11 +21,11 @@ func withSnapshot() []session.Record {
 
 func TestImportedSnapshotsArePutOnceEvenForRecordsAlreadyStored(t *testing.T) {
 	e := sessiontest.NewEnv(t)
-	sessiontest.Must(e.Mgr.Import(target("imp-snap"), transcript())) // imported before snapshots were read
+	sessiontest.Must(importing.Import(e.Mgr, target("imp-snap"), transcript())) // imported before snapshots were read
 	listed := func() []session.SessionInfo { return sessiontest.Must(catalog.List(e.Mgr, catalog.ListFilter{})) }
 	before := listed()[0].UpdatedAt
 	for i := 0; i < 2; i++ {
-		count := sessiontest.Must(e.Mgr.Import(target("imp-snap"), withSnapshot()))
+		count := sessiontest.Must(importing.Import(e.Mgr, target("imp-snap"), withSnapshot()))
 		if count.Added != 0 || count.Existing != 7 {
 			t.Fatalf("import %d = %+v", i, count)
 		}

@@ -1,4 +1,4 @@
-package session_test
+package importing_test
 
 import (
 	"reflect"
@@ -7,13 +7,14 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 var t0 = time.Date(2025, 9, 1, 10, 0, 0, 0, time.UTC)
 
-func rec(uuid, parent, typ, role string, sec int, blocks ...string) session.Record {
-	r := session.Record{UUID: uuid, ParentUUID: parent, Type: typ, Role: role, CreatedAt: t0.Add(time.Duration(sec) * time.Second)}
+func rec(uuid, parent, typ, role string, sec int, blocks ...string) importing.Record {
+	r := importing.Record{UUID: uuid, ParentUUID: parent, Type: typ, Role: role, CreatedAt: t0.Add(time.Duration(sec) * time.Second)}
 	for _, b := range blocks {
 		r.Blocks = append(r.Blocks, session.RecordBlock{JSON: []byte(b)})
 	}
@@ -22,7 +23,7 @@ func rec(uuid, parent, typ, role string, sec int, blocks ...string) session.Reco
 
 // transcript is a conversation as an importer gives it: a record that is not a message, a
 // prompt, an assistant message over two records, two tool results over two, an answer.
-func transcript() []session.Record {
+func transcript() []importing.Record {
 	a1 := rec("a1", "u1", "assistant", "assistant", 2, `{"type":"tool_use","id":"t1","name":"ls","input":{}}`)
 	a1.Blocks[0].ToolUseID, a1.Meta = "t1", []byte(`{"id":"msg_1"}`)
 	a2 := rec("a2", "a1", "assistant", "assistant", 3, `{"type":"tool_use","id":"t2","name":"pwd","input":{}}`)
@@ -32,7 +33,7 @@ func transcript() []session.Record {
 	r2.Continues = true
 	a3 := rec("a3", "r2", "assistant", "assistant", 6, `{"type":"text","text":"done"}`)
 	a3.Usage = &session.Usage{InputTokens: 150, OutputTokens: 5, CacheReadInputTokens: 50}
-	return []session.Record{
+	return []importing.Record{
 		rec("s0", "", "summary", "", 0),
 		rec("u1", "", "user", "user", 1, `{"type":"text","text":"list"}`),
 		a1, a2,
@@ -41,14 +42,14 @@ func transcript() []session.Record {
 	}
 }
 
-func target(id string) session.ImportTarget {
-	return session.ImportTarget{Info: session.SessionInfo{ID: id, ProjectPath: "/p", Title: "Imported", CreatedAt: t0, UpdatedAt: t0.Add(6 * time.Second)}}
+func target(id string) importing.ImportTarget {
+	return importing.ImportTarget{Info: session.SessionInfo{ID: id, ProjectPath: "/p", Title: "Imported", CreatedAt: t0, UpdatedAt: t0.Add(6 * time.Second)}}
 }
 
 func TestImportedRecordsAreJoinedIntoTheConversation(t *testing.T) {
 	e := sessiontest.NewEnv(t)
-	count, err := e.Mgr.Import(target("imp-1"), transcript())
-	if err != nil || count != (session.ImportCount{Created: true, Added: 7}) {
+	count, err := importing.Import(e.Mgr, target("imp-1"), transcript())
+	if err != nil || count != (importing.ImportCount{Created: true, Added: 7}) {
 		t.Fatalf("Import = %+v, %v", count, err)
 	}
 	s := e.Open(t, "imp-1")
@@ -89,13 +90,13 @@ func TestImportedRecordsAreJoinedIntoTheConversation(t *testing.T) {
 func TestImportingAgainAddsOnlyWhatIsNew(t *testing.T) {
 	e := sessiontest.NewEnv(t)
 	recs := transcript()
-	sessiontest.Must(e.Mgr.Import(target("imp-2"), recs[:4]))
-	count, err := e.Mgr.Import(target("imp-2"), recs)
-	if err != nil || count != (session.ImportCount{Added: 3, Existing: 4}) {
+	sessiontest.Must(importing.Import(e.Mgr, target("imp-2"), recs[:4]))
+	count, err := importing.Import(e.Mgr, target("imp-2"), recs)
+	if err != nil || count != (importing.ImportCount{Added: 3, Existing: 4}) {
 		t.Fatalf("second Import = %+v, %v", count, err)
 	}
-	again, _ := e.Mgr.Import(target("imp-2"), recs)
-	if again != (session.ImportCount{Existing: 7}) {
+	again, _ := importing.Import(e.Mgr, target("imp-2"), recs)
+	if again != (importing.ImportCount{Existing: 7}) {
 		t.Errorf("third Import = %+v", again)
 	}
 	if n := len(sessiontest.Envelopes(t, e.Open(t, "imp-2"))); n != 7 {
@@ -105,7 +106,7 @@ func TestImportingAgainAddsOnlyWhatIsNew(t *testing.T) {
 
 func TestAnImportedSessionGoesOnLive(t *testing.T) {
 	e := sessiontest.NewEnv(t)
-	sessiontest.Must(e.Mgr.Import(target("imp-3"), transcript()))
+	sessiontest.Must(importing.Import(e.Mgr, target("imp-3"), transcript()))
 	s := e.Open(t, "imp-3")
 	env := sessiontest.Prompt(t, s, "next")
 	if env["parentUuid"] != "a3" || env["turn"] != float64(1) {
@@ -113,7 +114,7 @@ func TestAnImportedSessionGoesOnLive(t *testing.T) {
 	}
 	// Records imported into a session streaming live end its open message first.
 	sessiontest.Feed(t, s, sessiontest.Text("half"))
-	sessiontest.Must(e.Mgr.Import(target("imp-3"), []session.Record{rec("late", "", "system", "", 9)}))
+	sessiontest.Must(importing.Import(e.Mgr, target("imp-3"), []importing.Record{rec("late", "", "system", "", 9)}))
 	envs := sessiontest.Envelopes(t, s)
 	if envs[len(envs)-2]["status"] != session.MessageInterrupted || envs[len(envs)-1]["uuid"] != "late" {
 		t.Errorf("after an import into a live session: %v / %v", envs[len(envs)-2], envs[len(envs)-1])
@@ -122,11 +123,11 @@ func TestAnImportedSessionGoesOnLive(t *testing.T) {
 
 func TestSidechainRecordsTakeTheTurnOfTheirCall(t *testing.T) {
 	e := sessiontest.NewEnv(t)
-	sessiontest.Must(e.Mgr.Import(target("imp-4"), transcript()))
-	sessiontest.Must(e.Mgr.Import(target("imp-4"), []session.Record{rec("u2", "a3", "user", "user", 10, `{"type":"text","text":"again"}`)}))
+	sessiontest.Must(importing.Import(e.Mgr, target("imp-4"), transcript()))
+	sessiontest.Must(importing.Import(e.Mgr, target("imp-4"), []importing.Record{rec("u2", "a3", "user", "user", 10, `{"type":"text","text":"again"}`)}))
 	side := rec("x1", "", "user", "user", 11, `{"type":"text","text":"sub"}`)
 	side.IsSidechain, side.ParentToolUseID = true, "t2"
-	sessiontest.Must(e.Mgr.Import(target("imp-4"), []session.Record{side}))
+	sessiontest.Must(importing.Import(e.Mgr, target("imp-4"), []importing.Record{side}))
 	envs := sessiontest.Envelopes(t, e.Open(t, "imp-4"))
 	last := envs[len(envs)-1]
 	if last["isSidechain"] != true || last["turn"] != float64(0) {

@@ -1,0 +1,112 @@
+package session
+
+import "errors"
+
+// What package importing uses of a Manager and a Session: a session opened for an import
+// (created when the store does not have it), and whole records written at its end under
+// its lock, numbered and redacted as live messages are.
+
+// OpenOrCreate returns the live Session of info.ID, loading it, or creating it with info
+// when the store does not have it; created says which. Neither counts as an access (an
+// import is not someone opening the session).
+func (m *Manager) OpenOrCreate(info SessionInfo) (s *Session, created bool, err error) {
+	s, err = m.acquire(info.ID)
+	if err == nil || !errors.Is(err, ErrSessionNotFound) {
+		return s, false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, false, ErrStoreClosed
+	}
+	if s, ok := m.live[info.ID]; ok { // created meanwhile by another import
+		s.mu.Lock()
+		s.refs++
+		s.mu.Unlock()
+		return s, false, nil
+	}
+	if info.Status == "" {
+		info.Status = StatusActive
+	}
+	m.store.Apply(CreateSession{Info: info})
+	s = newSession(m, SessionState{Info: info})
+	m.live[info.ID] = s
+	return s, true, nil
+}
+
+// RecordBlock is a block of a record written whole (RecordWriter.Append), checked with
+// CheckBlock.
+type RecordBlock struct {
+	JSON      []byte
+	ToolUseID string // the id of a tool_use block, "" for any other
+}
+
+// RecordWriter appends whole records to a Session whose lock it holds: see WriteRecords.
+type RecordWriter struct {
+	s       *Session
+	counted bool // a record's usage was added to the token tracker
+}
+
+// WriteRecords runs fn with the session locked, so that nothing else writes it meanwhile
+// (two imports of one session never both add a record), after ending a message still open
+// (a reply as interrupted). When fn succeeds, the token tracker is recorded once with the
+// usage of every record it appended.
+func (s *Session) WriteRecords(fn func(w *RecordWriter) error) error {
+	if err := s.lock(); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	s.endOpen(true)
+	w := &RecordWriter{s: s}
+	if err := fn(w); err != nil {
+		return err
+	}
+	if w.counted {
+		s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
+	}
+	return nil
+}
+
+// LastTurn returns the turn of the session's head.
+func (w *RecordWriter) LastTurn() int64 { return w.s.lastTurn }
+
+// Append queues a whole record as the session's next message: hdr as given but for its
+// Seq, which is the next one, and its Turn on the main chain. A main-chain record becomes
+// the head: a message there is numbered as a live one (a prompt, a user record that does
+// not continue the one before, starts a turn), a record that is not a message (no Role)
+// stays in the head's turn; a sidechain record keeps hdr.Turn. Its blocks and hdr.Extra
+// are redacted as a live message's; it ends with status (MessageComplete when empty) and
+// usage, which the token tracker counts. Append returns the record's turn.
+func (w *RecordWriter) Append(hdr MessageHeader, blocks []RecordBlock, status string, usage *Usage) int64 {
+	s := w.s
+	switch {
+	case hdr.IsSidechain:
+	case hdr.Role == "": // not a message: a link of the chain, in the turn it falls in
+		s.lastUUID, hdr.Turn = hdr.UUID, s.lastTurn
+	default:
+		hdr.Turn = nextTurn(s.lastTurn, !s.talking, hdr.Type == TypeUser && !hdr.Continues)
+		s.lastUUID, s.lastTurn, s.talking = hdr.UUID, hdr.Turn, true
+	}
+	if status == "" {
+		status = MessageComplete
+	}
+	if len(hdr.Extra) > 0 {
+		hdr.Extra = s.redact(s.mgr.redactor.JSON(hdr.Extra)) // execution records and the source's own fields
+	}
+	hdr.Seq = s.nextSeq
+	s.nextSeq++
+	ops := make([]Op, 0, len(blocks)+2)
+	ops = append(ops, BeginMessage{SessionID: s.id, Header: hdr})
+	for i, b := range blocks {
+		ops = append(ops, PutBlock{SessionID: s.id, Seq: hdr.Seq, Index: i, JSON: s.redact(s.mgr.redactor.Block(b.JSON)), ToolUseID: b.ToolUseID})
+	}
+	var used Usage
+	if usage != nil {
+		used = *usage
+		s.tracker.Add(used)
+		w.counted = true
+	}
+	ops = append(ops, EndMessage{SessionID: s.id, Seq: hdr.Seq, Status: status, Meta: hdr.Meta, Extra: hdr.Extra, Usage: used})
+	s.mgr.store.Apply(ops...)
+	return hdr.Turn
+}
