@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 )
 
 // Ingest records one stream chunk. It validates the chunk before changing anything, so a
@@ -20,13 +21,13 @@ func (s *Session) Ingest(c Chunk) error {
 	case ChunkMessageStart:
 		return s.startAssistant(c)
 	case ChunkText:
-		s.delta(BlockText, c.Text)
+		s.delta(blocks.BlockText, c.Text)
 	case ChunkThinking:
-		s.delta(BlockThinking, c.Text)
+		s.delta(blocks.BlockThinking, c.Text)
 	case ChunkSignature:
 		s.signature(c.Text)
 	case ChunkRedactedThinking:
-		s.completeBlock(MustJSON(redactedThinkingBlock{Type: BlockRedactedThinking, Data: c.Text}), "")
+		s.completeBlock(blocks.MustJSON(blocks.RedactedThinkingBlock{Type: blocks.BlockRedactedThinking, Data: c.Text}), "")
 	case ChunkToolUse:
 		return s.toolUse(c)
 	case ChunkToolUseStart:
@@ -96,9 +97,9 @@ func (s *Session) delta(kind, text string) {
 // kept as a thinking block with empty text.
 func (s *Session) signature(sig string) {
 	s.assistant()
-	if s.blk == nil || s.blk.kind != BlockThinking {
+	if s.blk == nil || s.blk.kind != blocks.BlockThinking {
 		s.finishBlock()
-		s.blk = &openBlock{kind: BlockThinking}
+		s.blk = &openBlock{kind: blocks.BlockThinking}
 	}
 	s.blk.signature = &sig
 	s.finishBlock()
@@ -115,7 +116,7 @@ func (s *Session) toolUse(c Chunk) error {
 	if c.ID == "" {
 		return chunkError(c.Kind, "field 'id' must not be empty")
 	}
-	block, ok := ToolUseBlockJSON(c.ID, c.Name, c.JSON)
+	block, ok := blocks.ToolUseBlockJSON(c.ID, c.Name, c.JSON)
 	if !ok || c.JSON[0] != '{' {
 		return chunkError(c.Kind, "field 'input' must be an object")
 	}
@@ -129,12 +130,12 @@ func (s *Session) toolUseStart(c Chunk) error {
 	}
 	s.assistant()
 	s.finishBlock()
-	s.blk = &openBlock{kind: BlockToolUse, id: c.ID, name: c.Name}
+	s.blk = &openBlock{kind: blocks.BlockToolUse, id: c.ID, name: c.Name}
 	return nil
 }
 
 func (s *Session) toolUseDelta(c Chunk) error {
-	if s.blk == nil || s.blk.kind != BlockToolUse {
+	if s.blk == nil || s.blk.kind != blocks.BlockToolUse {
 		return chunkError(c.Kind, "no tool_use_start before it")
 	}
 	s.blk.text.WriteString(c.Text)
@@ -160,7 +161,7 @@ func (s *Session) toolResult(c Chunk) error {
 		s.endOpen(false)
 		s.beginMessage(TypeToolResult, "user", messageMeta{}, "", "", side, s.chainState(side))
 	}
-	s.putBlock(ToolResultJSON(c.ToolUseID, c.JSON, c.IsError), "")
+	s.putBlock(blocks.ToolResultJSON(c.ToolUseID, c.JSON, c.IsError), "")
 	if len(c.Raw) > 0 {
 		if s.msg.extra.ToolUseResults == nil {
 			s.msg.extra.ToolUseResults = map[string]json.RawMessage{}
@@ -176,12 +177,12 @@ func checkToolResultContent(content []byte) error {
 	case len(content) > 0 && content[0] == '"' && json.Valid(content):
 		return nil
 	case len(content) > 0 && content[0] == '[':
-		var blocks []json.RawMessage
-		if err := json.Unmarshal(content, &blocks); err != nil {
+		var items []json.RawMessage
+		if err := json.Unmarshal(content, &items); err != nil {
 			return errors.New("must be a string or an array of blocks")
 		}
-		for i, b := range blocks {
-			if _, err := CheckBlock(b); err != nil {
+		for i, b := range items {
+			if _, err := blocks.CheckBlock(b); err != nil {
 				return fmt.Errorf("block %d: %w", i, err)
 			}
 		}
@@ -197,7 +198,7 @@ func (s *Session) knownToolUse(id string) error {
 	if _, ok := s.toolUses[id]; ok {
 		return nil
 	}
-	if s.blk != nil && s.blk.blockType() == BlockToolUse && s.blk.id == id {
+	if s.blk != nil && s.blk.blockType() == blocks.BlockToolUse && s.blk.id == id {
 		return nil
 	}
 	seq, found, err := s.mgr.store.ToolUseSeq(s.id, id)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // TestBodiesAreTheRowsEncoded: every message's body, made from what the writer held of the
@@ -46,7 +47,7 @@ func TestBodiesAreTheRowsEncoded(t *testing.T) {
 	bodies := 0
 	err := s.ScanEncoded(sess.ID(), 0, func(enc *session.StoredMessage) error {
 		row := rows[enc.Seq]
-		want := session.AppendASCII(nil, session.AppendEnvelope(nil, &row))
+		want := jsonenc.AppendASCII(nil, session.AppendEnvelope(nil, &row))
 		if got := bytes.Join(enc.Encoded, nil); !bytes.Equal(got, want) {
 			t.Errorf("message %d: body\n%s\nrows\n%s", enc.Seq, got, want)
 		}
