@@ -202,7 +202,7 @@ func (e *blockExt) render(b *openBlock) []byte {
 		if len(bytes.TrimSpace([]byte(input))) == 0 && e.input != nil {
 			input = string(e.input)
 		}
-		base = retype(blocks.ToolUseJSON(b.id, b.name, input), e.typ)
+		base = blocks.RetypeToolUse(blocks.ToolUseJSON(b.id, b.name, input), e.typ)
 	}
 	buf := base[:len(base)-1]
 	for _, f := range e.fields {
@@ -210,13 +210,4 @@ func (e *blockExt) render(b *openBlock) []byte {
 		buf = append(append(buf, ':'), f.value...)
 	}
 	return append(buf, '}')
-}
-
-// retype gives a tool_use block the type typ (server_tool_use, mcp_tool_use, …).
-func retype(toolUse []byte, typ string) []byte {
-	const prefix = `{"type":"tool_use"`
-	if typ == blocks.BlockToolUse || !bytes.HasPrefix(toolUse, []byte(prefix)) {
-		return toolUse
-	}
-	return append(jsonenc.AppendString([]byte(`{"type":`), typ), toolUse[len(prefix):]...)
 }

@@ -2,7 +2,6 @@ package session
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 
 	"github.com/goccy/go-json"
@@ -147,7 +146,7 @@ func (s *Session) toolUseDelta(c Chunk) error {
 // toolResult adds a tool result. Tool results after an assistant message form the next
 // user message, as the API wants.
 func (s *Session) toolResult(c Chunk) error {
-	if err := checkToolResultContent(c.JSON); err != nil {
+	if err := blocks.CheckToolResultContent(c.JSON); err != nil {
 		return chunkError(c.Kind, "field 'content': %v", err)
 	}
 	if len(c.Raw) > 0 && (c.Raw[0] != '{' || !json.Valid(c.Raw)) {
@@ -169,26 +168,6 @@ func (s *Session) toolResult(c Chunk) error {
 		s.msg.extra.ToolUseResults[c.ToolUseID] = s.redact(s.mgr.redactor.JSON(bytes.Clone(c.Raw)))
 	}
 	return nil
-}
-
-// checkToolResultContent accepts a JSON string or an array of valid blocks.
-func checkToolResultContent(content []byte) error {
-	switch {
-	case len(content) > 0 && content[0] == '"' && json.Valid(content):
-		return nil
-	case len(content) > 0 && content[0] == '[':
-		var items []json.RawMessage
-		if err := json.Unmarshal(content, &items); err != nil {
-			return errors.New("must be a string or an array of blocks")
-		}
-		for i, b := range items {
-			if _, err := blocks.CheckBlock(b); err != nil {
-				return fmt.Errorf("block %d: %w", i, err)
-			}
-		}
-		return nil
-	}
-	return errors.New("must be a string or an array of blocks")
 }
 
 // knownToolUse checks that id names a tool_use of the conversation: recorded on the branch

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // titleLength is how many characters of the first prompt become a session's title.
@@ -33,7 +34,7 @@ func (s *Session) AppendUserMessageWith(content []byte, opts MessageOptions) ([]
 // AddUserMessage is AppendUserMessageWith returning the new message, its Blocks the JSON
 // of content, instead of its encoding. large are the long strings of content that came
 // apart from its JSON; nil when none did.
-func (s *Session) AddUserMessage(content []byte, large LargeStrings, opts MessageOptions) (StoredMessage, error) {
+func (s *Session) AddUserMessage(content []byte, large jsonenc.LargeStrings, opts MessageOptions) (StoredMessage, error) {
 	checked, err := userBlocks(content)
 	if err != nil {
 		return StoredMessage{}, err
@@ -81,15 +82,15 @@ func (s *Session) AddUserMessage(content []byte, large LargeStrings, opts Messag
 
 // spliceBlocks puts the large strings back into the checked blocks that hold their
 // placeholders; a placeholder stands for a string, so the checks made hold for the result.
-func spliceBlocks(blocks []checkedBlock, large LargeStrings) error {
+func spliceBlocks(blocks []checkedBlock, large jsonenc.LargeStrings) error {
 	if len(large) == 0 {
 		return nil
 	}
 	used := 0
 	for i := range blocks {
-		json, err := large.splice(blocks[i].json, &used)
+		json, err := large.Splice(blocks[i].json, &used)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w: %v", ErrInvalidMessage, err)
 		}
 		blocks[i].json = json
 	}

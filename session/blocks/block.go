@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -68,6 +69,26 @@ func CheckBlock(raw []byte) (BlockInfo, error) {
 		return BlockInfo{}, fmt.Errorf("%s block: %w", typ, err)
 	}
 	return info, nil
+}
+
+// CheckToolResultContent accepts a JSON string or an array of valid blocks.
+func CheckToolResultContent(content []byte) error {
+	switch {
+	case len(content) > 0 && content[0] == '"' && json.Valid(content):
+		return nil
+	case len(content) > 0 && content[0] == '[':
+		var items []json.RawMessage
+		if err := json.Unmarshal(content, &items); err != nil {
+			return errors.New("must be a string or an array of blocks")
+		}
+		for i, b := range items {
+			if _, err := CheckBlock(b); err != nil {
+				return fmt.Errorf("block %d: %w", i, err)
+			}
+		}
+		return nil
+	}
+	return errors.New("must be a string or an array of blocks")
 }
 
 // Fields is a block decoded one level deep, for checking field types.
@@ -193,11 +214,20 @@ func ToolUseBlockJSON(id, name string, input []byte) (block []byte, ok bool) {
 }
 
 // ToolResultJSON writes a tool_result block around content, JSON the caller has validated
-// (session checks a tool_result chunk's), so a large tool output is copied once, not scanned again.
+// (see CheckToolResultContent), so a large tool output is copied once, not scanned again.
 func ToolResultJSON(toolUseID string, content []byte, isError bool) []byte {
 	buf := make([]byte, 0, len(content)+len(toolUseID)+64)
 	buf = jsonenc.AppendString(append(buf, `{"type":"tool_result","tool_use_id":`...), toolUseID)
 	buf = append(append(buf, `,"content":`...), content...)
 	buf = strconv.AppendBool(append(buf, `,"is_error":`...), isError)
 	return append(buf, '}')
+}
+
+// RetypeToolUse gives a tool_use block the type typ (server_tool_use, mcp_tool_use, …).
+func RetypeToolUse(toolUse []byte, typ string) []byte {
+	const prefix = `{"type":"tool_use"`
+	if typ == BlockToolUse || !bytes.HasPrefix(toolUse, []byte(prefix)) {
+		return toolUse
+	}
+	return append(jsonenc.AppendString([]byte(`{"type":`), typ), toolUse[len(prefix):]...)
 }

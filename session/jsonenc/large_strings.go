@@ -1,11 +1,9 @@
-package session
+package jsonenc
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"strconv"
-
-	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // LargeStrings are long string values of user content that cross from JavaScript apart from
@@ -18,9 +16,9 @@ type LargeStrings [][]uint16
 // placeholder is how a large string's placeholder begins in JSON.
 var placeholder = []byte(`"\u0000`)
 
-// splice returns block with every placeholder replaced by its string, encoded as ASCII
-// JSON (see jsonenc.AppendASCII); used counts the strings spliced.
-func (ls LargeStrings) splice(block []byte, used *int) ([]byte, error) {
+// Splice returns block with every placeholder replaced by its string, encoded as ASCII
+// JSON (see AppendASCII); used counts the strings spliced.
+func (ls LargeStrings) Splice(block []byte, used *int) ([]byte, error) {
 	at := placeholderIndex(block)
 	if at < 0 {
 		return block, nil
@@ -29,14 +27,14 @@ func (ls LargeStrings) splice(block []byte, used *int) ([]byte, error) {
 	for at >= 0 {
 		end := bytes.IndexByte(block[at+len(placeholder):], '"')
 		if end < 0 {
-			return nil, fmt.Errorf("%w: a large string's placeholder is not closed", ErrInvalidMessage)
+			return nil, errors.New("a large string's placeholder is not closed")
 		}
 		digits := block[at+len(placeholder) : at+len(placeholder)+end]
 		i, err := strconv.Atoi(string(digits))
 		if err != nil || i < 0 || i >= len(ls) {
-			return nil, fmt.Errorf("%w: a large string's placeholder names no string", ErrInvalidMessage)
+			return nil, errors.New("a large string's placeholder names no string")
 		}
-		out = jsonenc.AppendJSONString16(append(out, block[:at]...), ls[i])
+		out = AppendJSONString16(append(out, block[:at]...), ls[i])
 		*used++
 		block = block[at+len(placeholder)+end+1:]
 		at = placeholderIndex(block)
