@@ -10,6 +10,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // The chunks in this file carry what the delta chunks cannot: a block that arrives whole
@@ -49,7 +50,7 @@ func (b *openBlock) blockType() string {
 
 // wholeBlock adds one complete block verbatim. A tool_use added this way can be answered
 // by tool results like a streamed one; tool results have a chunk of their own.
-func (s *Session) wholeBlock(c Chunk) error {
+func (s *Session) wholeBlock(c stream.Chunk) error {
 	info, err := blocks.CheckBlock(c.JSON)
 	if err != nil {
 		return chunkError(c.Kind, "field 'block': %v", err)
@@ -67,7 +68,7 @@ func (s *Session) wholeBlock(c Chunk) error {
 
 // startBlock ends the block streaming, if any, and starts the block given, whose text,
 // thinking or input then streams with the delta chunks. Its other fields are kept.
-func (s *Session) startBlock(c Chunk) error {
+func (s *Session) startBlock(c stream.Chunk) error {
 	b, err := openBlockFrom(c.JSON)
 	if err != nil {
 		return chunkError(c.Kind, "field 'block': %v", err)
@@ -81,7 +82,7 @@ func (s *Session) startBlock(c Chunk) error {
 }
 
 // setBlockFields sets fields of the block streaming, replacing fields of the same name.
-func (s *Session) setBlockFields(c Chunk) error {
+func (s *Session) setBlockFields(c stream.Chunk) error {
 	fields, err := decodeFields(c.JSON)
 	if err != nil {
 		return chunkError(c.Kind, "field 'fields' %v", err)

@@ -6,44 +6,45 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // Ingest records one stream chunk. It validates the chunk before changing anything, so a
 // bad chunk returns an error (ErrInvalidChunk, ErrUnknownToolUse) and leaves the session
 // as it was. It never waits on disk.
-func (s *Session) Ingest(c Chunk) error {
+func (s *Session) Ingest(c stream.Chunk) error {
 	if err := s.lock(); err != nil {
 		return err
 	}
 	defer s.mu.Unlock()
 	switch c.Kind {
-	case ChunkMessageStart:
+	case stream.ChunkMessageStart:
 		return s.startAssistant(c)
-	case ChunkText:
+	case stream.ChunkText:
 		s.delta(blocks.BlockText, c.Text)
-	case ChunkThinking:
+	case stream.ChunkThinking:
 		s.delta(blocks.BlockThinking, c.Text)
-	case ChunkSignature:
+	case stream.ChunkSignature:
 		s.signature(c.Text)
-	case ChunkRedactedThinking:
+	case stream.ChunkRedactedThinking:
 		s.completeBlock(blocks.MustJSON(blocks.RedactedThinkingBlock{Type: blocks.BlockRedactedThinking, Data: c.Text}), "")
-	case ChunkToolUse:
+	case stream.ChunkToolUse:
 		return s.toolUse(c)
-	case ChunkToolUseStart:
+	case stream.ChunkToolUseStart:
 		return s.toolUseStart(c)
-	case ChunkToolUseDelta:
+	case stream.ChunkToolUseDelta:
 		return s.toolUseDelta(c)
-	case ChunkToolResult:
+	case stream.ChunkToolResult:
 		return s.toolResult(c)
-	case ChunkDone:
+	case stream.ChunkDone:
 		return s.done(c)
-	case ChunkError:
+	case stream.ChunkError:
 		s.streamError(c.Text)
-	case ChunkBlock:
+	case stream.ChunkBlock:
 		return s.wholeBlock(c)
-	case ChunkBlockStart:
+	case stream.ChunkBlockStart:
 		return s.startBlock(c)
-	case ChunkBlockFields:
+	case stream.ChunkBlockFields:
 		return s.setBlockFields(c)
 	default:
 		return fmt.Errorf("%w: unknown chunk type", ErrInvalidChunk)
@@ -52,7 +53,7 @@ func (s *Session) Ingest(c Chunk) error {
 }
 
 // chunkError describes a chunk that cannot be recorded.
-func chunkError(kind ChunkKind, format string, args ...any) error {
+func chunkError(kind stream.ChunkKind, format string, args ...any) error {
 	return fmt.Errorf("%w: %s chunk: %s", ErrInvalidChunk, kind, fmt.Sprintf(format, args...))
 }
 
@@ -69,7 +70,7 @@ func (s *Session) assistant() {
 
 // startAssistant begins a new assistant message, with the per-message state the chunk
 // carries. One still open never got its done chunk, so it is ended as interrupted.
-func (s *Session) startAssistant(c Chunk) error {
+func (s *Session) startAssistant(c stream.Chunk) error {
 	opts, err := ParseMessageOptions(c.State)
 	if err != nil {
 		return chunkError(c.Kind, "%v", err)
@@ -111,7 +112,7 @@ func (s *Session) completeBlock(json []byte, toolUseID string) {
 	s.putBlock(json, toolUseID)
 }
 
-func (s *Session) toolUse(c Chunk) error {
+func (s *Session) toolUse(c stream.Chunk) error {
 	if c.ID == "" {
 		return chunkError(c.Kind, "field 'id' must not be empty")
 	}
@@ -123,7 +124,7 @@ func (s *Session) toolUse(c Chunk) error {
 	return nil
 }
 
-func (s *Session) toolUseStart(c Chunk) error {
+func (s *Session) toolUseStart(c stream.Chunk) error {
 	if c.ID == "" {
 		return chunkError(c.Kind, "field 'id' must not be empty")
 	}
@@ -133,7 +134,7 @@ func (s *Session) toolUseStart(c Chunk) error {
 	return nil
 }
 
-func (s *Session) toolUseDelta(c Chunk) error {
+func (s *Session) toolUseDelta(c stream.Chunk) error {
 	if s.blk == nil || s.blk.kind != blocks.BlockToolUse {
 		return chunkError(c.Kind, "no tool_use_start before it")
 	}
@@ -145,7 +146,7 @@ func (s *Session) toolUseDelta(c Chunk) error {
 
 // toolResult adds a tool result. Tool results after an assistant message form the next
 // user message, as the API wants.
-func (s *Session) toolResult(c Chunk) error {
+func (s *Session) toolResult(c stream.Chunk) error {
 	if err := blocks.CheckToolResultContent(c.JSON); err != nil {
 		return chunkError(c.Kind, "field 'content': %v", err)
 	}
@@ -200,7 +201,7 @@ func (s *Session) knownToolUse(id string) error {
 
 // done ends the assistant message with its stop reason and usage. Usage that arrives
 // with no assistant message open still counts in the token tracker.
-func (s *Session) done(c Chunk) error {
+func (s *Session) done(c stream.Chunk) error {
 	usage, err := ParseUsage(c.Usage)
 	if err != nil || (len(c.Usage) > 0 && c.Usage[0] != '{') {
 		return chunkError(c.Kind, "field 'usage' must be an object of token counts")
