@@ -5,60 +5,61 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // Ingest is the hot path: one function per chunk type, taking plain strings and booleans
 // (JSON-valued fields arrive serialised), so a text delta crosses as one string.
 func init() {
-	native.Register("ingestMessageStart", ingest(session.ChunkMessageStart, optString(fieldID, "id"),
+	native.Register("ingestMessageStart", ingest(stream.ChunkMessageStart, optString(fieldID, "id"),
 		optString(fieldModel, "model"), optString(fieldProvider, "provider"), optString(fieldRequestID, "requestId"),
 		optJSON(fieldState, "state")))
-	native.Register("ingestText", ingest(session.ChunkText, reqString(fieldText, "text")))
-	native.Register("ingestThinking", ingest(session.ChunkThinking, reqString(fieldText, "thinking")))
-	native.Register("ingestSignature", ingest(session.ChunkSignature, reqString(fieldText, "signature")))
-	native.Register("ingestRedactedThinking", ingest(session.ChunkRedactedThinking, reqString(fieldText, "data")))
-	native.Register("ingestToolUse", ingest(session.ChunkToolUse, reqString(fieldID, "id"),
+	native.Register("ingestText", ingest(stream.ChunkText, reqString(fieldText, "text")))
+	native.Register("ingestThinking", ingest(stream.ChunkThinking, reqString(fieldText, "thinking")))
+	native.Register("ingestSignature", ingest(stream.ChunkSignature, reqString(fieldText, "signature")))
+	native.Register("ingestRedactedThinking", ingest(stream.ChunkRedactedThinking, reqString(fieldText, "data")))
+	native.Register("ingestToolUse", ingest(stream.ChunkToolUse, reqString(fieldID, "id"),
 		reqString(fieldName, "name"), reqJSON(fieldJSON, "input")))
-	native.Register("ingestToolUseStart", ingest(session.ChunkToolUseStart, reqString(fieldID, "id"), reqString(fieldName, "name")))
-	native.Register("ingestToolUseDelta", ingest(session.ChunkToolUseDelta, reqString(fieldText, "partialJson")))
-	native.Register("ingestToolResult", ingest(session.ChunkToolResult, reqString(fieldToolUseID, "toolUseId"),
+	native.Register("ingestToolUseStart", ingest(stream.ChunkToolUseStart, reqString(fieldID, "id"), reqString(fieldName, "name")))
+	native.Register("ingestToolUseDelta", ingest(stream.ChunkToolUseDelta, reqString(fieldText, "partialJson")))
+	native.Register("ingestToolResult", ingest(stream.ChunkToolResult, reqString(fieldToolUseID, "toolUseId"),
 		reqJSON(fieldJSON, "content"), optBool(fieldIsError, "isError"), optJSON(fieldRaw, "raw")))
-	native.Register("ingestDone", ingest(session.ChunkDone, optString(fieldStopReason, "stopReason"),
+	native.Register("ingestDone", ingest(stream.ChunkDone, optString(fieldStopReason, "stopReason"),
 		optString(fieldStopSequence, "stopSequence"), optJSON(fieldUsage, "usage"),
 		optString(fieldID, "id"), optString(fieldModel, "model")))
-	native.Register("ingestError", ingest(session.ChunkError, reqString(fieldText, "message")))
+	native.Register("ingestError", ingest(stream.ChunkError, reqString(fieldText, "message")))
 	native.Register("rejectChunk", rejectChunk)
 }
 
 // field reads one chunk field from a JS argument into a Chunk.
-type field func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error
+type field func(c *native.Call, i int, kind stream.ChunkKind, chunk *stream.Chunk) error
 
 // Where each field goes in a Chunk.
 var (
-	fieldText         = func(ch *session.Chunk) *string { return &ch.Text }
-	fieldID           = func(ch *session.Chunk) *string { return &ch.ID }
-	fieldName         = func(ch *session.Chunk) *string { return &ch.Name }
-	fieldModel        = func(ch *session.Chunk) *string { return &ch.Model }
-	fieldProvider     = func(ch *session.Chunk) *string { return &ch.Provider }
-	fieldRequestID    = func(ch *session.Chunk) *string { return &ch.RequestID }
-	fieldToolUseID    = func(ch *session.Chunk) *string { return &ch.ToolUseID }
-	fieldStopReason   = func(ch *session.Chunk) *string { return &ch.StopReason }
-	fieldStopSequence = func(ch *session.Chunk) *string { return &ch.StopSequence }
-	fieldJSON         = func(ch *session.Chunk) *[]byte { return &ch.JSON }
-	fieldState        = func(ch *session.Chunk) *[]byte { return &ch.State }
-	fieldRaw          = func(ch *session.Chunk) *[]byte { return &ch.Raw }
-	fieldUsage        = func(ch *session.Chunk) *[]byte { return &ch.Usage }
-	fieldIsError      = func(ch *session.Chunk) *bool { return &ch.IsError }
+	fieldText         = func(ch *stream.Chunk) *string { return &ch.Text }
+	fieldID           = func(ch *stream.Chunk) *string { return &ch.ID }
+	fieldName         = func(ch *stream.Chunk) *string { return &ch.Name }
+	fieldModel        = func(ch *stream.Chunk) *string { return &ch.Model }
+	fieldProvider     = func(ch *stream.Chunk) *string { return &ch.Provider }
+	fieldRequestID    = func(ch *stream.Chunk) *string { return &ch.RequestID }
+	fieldToolUseID    = func(ch *stream.Chunk) *string { return &ch.ToolUseID }
+	fieldStopReason   = func(ch *stream.Chunk) *string { return &ch.StopReason }
+	fieldStopSequence = func(ch *stream.Chunk) *string { return &ch.StopSequence }
+	fieldJSON         = func(ch *stream.Chunk) *[]byte { return &ch.JSON }
+	fieldState        = func(ch *stream.Chunk) *[]byte { return &ch.State }
+	fieldRaw          = func(ch *stream.Chunk) *[]byte { return &ch.Raw }
+	fieldUsage        = func(ch *stream.Chunk) *[]byte { return &ch.Usage }
+	fieldIsError      = func(ch *stream.Chunk) *bool { return &ch.IsError }
 )
 
 // ingest returns the exported function ingest<Kind>(session, ...fields).
-func ingest(kind session.ChunkKind, fields ...field) native.Func {
+func ingest(kind stream.ChunkKind, fields ...field) native.Func {
 	return func(c *native.Call) (native.Value, error) {
 		s, err := sessionArg(c)
 		if err != nil {
 			return native.Value{}, err
 		}
-		chunk := session.Chunk{Kind: kind}
+		chunk := stream.Chunk{Kind: kind}
 		for i, f := range fields {
 			if err := f(c, i+1, kind, &chunk); err != nil {
 				return native.Value{}, err
@@ -68,12 +69,12 @@ func ingest(kind session.ChunkKind, fields ...field) native.Func {
 	}
 }
 
-func invalid(kind session.ChunkKind, name, must string) error {
+func invalid(kind stream.ChunkKind, name, must string) error {
 	return fmt.Errorf("%w: %s chunk: field '%s' %s", session.ErrInvalidChunk, kind, name, must)
 }
 
-func reqString(to func(*session.Chunk) *string, name string) field {
-	return func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error {
+func reqString(to func(*stream.Chunk) *string, name string) field {
+	return func(c *native.Call, i int, kind stream.ChunkKind, chunk *stream.Chunk) error {
 		s, ok := c.ReadString(c.Arg(i))
 		if !ok {
 			return invalid(kind, name, "must be a string")
@@ -83,8 +84,8 @@ func reqString(to func(*session.Chunk) *string, name string) field {
 	}
 }
 
-func optString(to func(*session.Chunk) *string, name string) field {
-	return func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error {
+func optString(to func(*stream.Chunk) *string, name string) field {
+	return func(c *native.Call, i int, kind stream.ChunkKind, chunk *stream.Chunk) error {
 		v := c.Arg(i)
 		if c.IsNullish(v) {
 			return nil
@@ -100,8 +101,8 @@ func optString(to func(*session.Chunk) *string, name string) field {
 
 // reqJSON reads a field the JS layer serialised with JSON.stringify; undefined means the
 // chunk did not have it.
-func reqJSON(to func(*session.Chunk) *[]byte, name string) field {
-	return func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error {
+func reqJSON(to func(*stream.Chunk) *[]byte, name string) field {
+	return func(c *native.Call, i int, kind stream.ChunkKind, chunk *stream.Chunk) error {
 		s, ok := c.ReadString(c.Arg(i))
 		if !ok {
 			return invalid(kind, name, "is required")
@@ -111,8 +112,8 @@ func reqJSON(to func(*session.Chunk) *[]byte, name string) field {
 	}
 }
 
-func optJSON(to func(*session.Chunk) *[]byte, name string) field {
-	return func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error {
+func optJSON(to func(*stream.Chunk) *[]byte, name string) field {
+	return func(c *native.Call, i int, kind stream.ChunkKind, chunk *stream.Chunk) error {
 		v := c.Arg(i)
 		if c.IsNullish(v) {
 			return nil
@@ -128,8 +129,8 @@ func optJSON(to func(*session.Chunk) *[]byte, name string) field {
 	}
 }
 
-func optBool(to func(*session.Chunk) *bool, name string) field {
-	return func(c *native.Call, i int, kind session.ChunkKind, chunk *session.Chunk) error {
+func optBool(to func(*stream.Chunk) *bool, name string) field {
+	return func(c *native.Call, i int, kind stream.ChunkKind, chunk *stream.Chunk) error {
 		v := c.Arg(i)
 		if c.IsNullish(v) {
 			return nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 func init() {
@@ -52,7 +53,7 @@ func appendUserMessage(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, fmt.Errorf("%w: %v", session.ErrInvalidArgument, err)
 	}
-	var large session.LargeStrings
+	var large jsonenc.LargeStrings
 	if v := c.Arg(3); !c.IsNullish(v) {
 		strs, ok := c.ReadStrings16(v)
 		if !ok {

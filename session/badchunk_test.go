@@ -8,19 +8,20 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 func TestBadChunkIsRejectedAndChangesNothing(t *testing.T) {
 	bad := []struct {
 		name  string
-		chunk session.Chunk
+		chunk stream.Chunk
 		want  error
 	}{
-		{"kind zero", session.Chunk{Text: "x"}, session.ErrInvalidChunk},
-		{"unknown kind", session.Chunk{Kind: 200, Text: "x"}, session.ErrInvalidChunk},
+		{"kind zero", stream.Chunk{Text: "x"}, session.ErrInvalidChunk},
+		{"unknown kind", stream.Chunk{Kind: 200, Text: "x"}, session.ErrInvalidChunk},
 		{"tool_use without id", sessiontest.ToolUse("", "ls", `{}`), session.ErrInvalidChunk},
 		{"tool_use input not JSON", sessiontest.ToolUse("t9", "ls", `{"a":`), session.ErrInvalidChunk},
-		{"tool_use input missing", session.Chunk{Kind: session.ChunkToolUse, ID: "t9", Name: "ls"}, session.ErrInvalidChunk},
+		{"tool_use input missing", stream.Chunk{Kind: stream.ChunkToolUse, ID: "t9", Name: "ls"}, session.ErrInvalidChunk},
 		{"tool_use_start without id", sessiontest.ToolUseStart("", "ls"), session.ErrInvalidChunk},
 		{"tool_use_delta without start", sessiontest.ToolUseDelta(`{"a":1}`), session.ErrInvalidChunk},
 		{"tool_result unknown id", sessiontest.ToolResult("t404", `"x"`), session.ErrUnknownToolUse},
@@ -30,7 +31,7 @@ func TestBadChunkIsRejectedAndChangesNothing(t *testing.T) {
 		{"tool_result content broken string", sessiontest.ToolResult("t1", `"abc`), session.ErrInvalidChunk},
 		{"tool_result block without type", sessiontest.ToolResult("t1", `[{"text":"x"}]`), session.ErrInvalidChunk},
 		{"tool_result text block with number", sessiontest.ToolResult("t1", `[{"type":"text","text":1}]`), session.ErrInvalidChunk},
-		{"tool_result raw not object", session.Chunk{Kind: session.ChunkToolResult, ToolUseID: "t1", JSON: []byte(`"x"`), Raw: []byte(`[1]`)}, session.ErrInvalidChunk},
+		{"tool_result raw not object", stream.Chunk{Kind: stream.ChunkToolResult, ToolUseID: "t1", JSON: []byte(`"x"`), Raw: []byte(`[1]`)}, session.ErrInvalidChunk},
 		{"done usage array", sessiontest.Done("end_turn", `[1,2]`), session.ErrInvalidChunk},
 		{"done usage string", sessiontest.Done("end_turn", `"lots"`), session.ErrInvalidChunk},
 		{"done usage null", sessiontest.Done("end_turn", `null`), session.ErrInvalidChunk},
@@ -72,7 +73,7 @@ func TestChunkErrorNamesTheChunk(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "tool_use_delta") {
 		t.Errorf("err = %v, want it to name the tool_use_delta chunk", err)
 	}
-	if got := session.ChunkKind(200).String(); got != "unknown" {
+	if got := stream.ChunkKind(200).String(); got != "unknown" {
 		t.Errorf("ChunkKind(200).String() = %q", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // benchToolOutput is about 28 KB of code-like tool output with the non-ASCII characters real
@@ -49,7 +50,7 @@ func BenchmarkIngestTextDelta(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%64 == 0 {
-			mustIngestB(b, s, session.Chunk{Kind: session.ChunkDone})
+			mustIngestB(b, s, stream.Chunk{Kind: stream.ChunkDone})
 		}
 		mustIngestB(b, s, delta)
 	}
@@ -68,7 +69,7 @@ func BenchmarkEncodeEnvelopes(b *testing.B) {
 		if _, err := s.AddUserMessage(c, nil, session.MessageOptions{}); err != nil {
 			b.Fatal(err)
 		}
-		mustIngestB(b, s, sessiontest.Text("Done."), session.Chunk{Kind: session.ChunkDone})
+		mustIngestB(b, s, sessiontest.Text("Done."), stream.Chunk{Kind: stream.ChunkDone})
 	}
 	out, err := s.Messages(true)
 	if err != nil {
@@ -83,7 +84,7 @@ func BenchmarkEncodeEnvelopes(b *testing.B) {
 	}
 }
 
-func mustIngestB(b *testing.B, s *session.Session, chunks ...session.Chunk) {
+func mustIngestB(b *testing.B, s *session.Session, chunks ...stream.Chunk) {
 	b.Helper()
 	for _, c := range chunks {
 		if err := s.Ingest(c); err != nil {
@@ -107,7 +108,7 @@ func BenchmarkWriterTurns(b *testing.B) {
 		for range 20 {
 			mustIngestB(b, s, sessiontest.Thinking("weighing the next step "))
 		}
-		mustIngestB(b, s, session.Chunk{Kind: session.ChunkSignature, Text: strings.Repeat("c2ln", 75)})
+		mustIngestB(b, s, stream.Chunk{Kind: stream.ChunkSignature, Text: strings.Repeat("c2ln", 75)})
 		for range 50 {
 			mustIngestB(b, s, sessiontest.Text("words of the answer "))
 		}
@@ -121,13 +122,13 @@ func BenchmarkWriterTurns(b *testing.B) {
 			out := benchToolOutput(t + k)
 			results = append(results, map[string]any{"type": "tool_result", "tool_use_id": id, "content": out[:2<<10+(t*7919+k*104729)%(26<<10)]})
 		}
-		mustIngestB(b, s, session.Chunk{Kind: session.ChunkDone, StopReason: "tool_use", Usage: []byte(`{"input_tokens":1200,"output_tokens":300}`)})
+		mustIngestB(b, s, stream.Chunk{Kind: stream.ChunkDone, StopReason: "tool_use", Usage: []byte(`{"input_tokens":1200,"output_tokens":300}`)})
 		c, _ := json.Marshal(results)
 		bytes += int64(len(c))
 		if _, err := s.AddUserMessage(c, nil, session.MessageOptions{}); err != nil {
 			b.Fatal(err)
 		}
-		mustIngestB(b, s, sessiontest.Text("Step done."), session.Chunk{Kind: session.ChunkDone, StopReason: "end_turn"})
+		mustIngestB(b, s, sessiontest.Text("Step done."), stream.Chunk{Kind: stream.ChunkDone, StopReason: "end_turn"})
 	}
 	b.ResetTimer()
 	for i := range b.N {

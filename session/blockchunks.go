@@ -8,6 +8,9 @@ import (
 	"sort"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // The chunks in this file carry what the delta chunks cannot: a block that arrives whole
@@ -32,9 +35,9 @@ type extField struct {
 // streamedFields are, per kind, the fields the assembler writes itself; block_start takes
 // their starting values from the block, and block_fields may not set them.
 var streamedFields = map[string][]string{
-	BlockText:     {"type", "text"},
-	BlockThinking: {"type", "thinking", "signature"},
-	BlockToolUse:  {"type", "id", "name", "input", "raw_input", "input_error"},
+	blocks.BlockText:     {"type", "text"},
+	blocks.BlockThinking: {"type", "thinking", "signature"},
+	blocks.BlockToolUse:  {"type", "id", "name", "input", "raw_input", "input_error"},
 }
 
 // blockType is the type the block is recorded with.
@@ -47,16 +50,16 @@ func (b *openBlock) blockType() string {
 
 // wholeBlock adds one complete block verbatim. A tool_use added this way can be answered
 // by tool results like a streamed one; tool results have a chunk of their own.
-func (s *Session) wholeBlock(c Chunk) error {
-	info, err := CheckBlock(c.JSON)
+func (s *Session) wholeBlock(c stream.Chunk) error {
+	info, err := blocks.CheckBlock(c.JSON)
 	if err != nil {
 		return chunkError(c.Kind, "field 'block': %v", err)
 	}
-	if info.Type == BlockToolResult {
+	if info.Type == blocks.BlockToolResult {
 		return chunkError(c.Kind, "a tool_result is recorded with a tool_result chunk")
 	}
 	id := ""
-	if info.Type == BlockToolUse {
+	if info.Type == blocks.BlockToolUse {
 		id = info.ToolUseID
 	}
 	s.completeBlock(bytes.Clone(c.JSON), id)
@@ -65,7 +68,7 @@ func (s *Session) wholeBlock(c Chunk) error {
 
 // startBlock ends the block streaming, if any, and starts the block given, whose text,
 // thinking or input then streams with the delta chunks. Its other fields are kept.
-func (s *Session) startBlock(c Chunk) error {
+func (s *Session) startBlock(c stream.Chunk) error {
 	b, err := openBlockFrom(c.JSON)
 	if err != nil {
 		return chunkError(c.Kind, "field 'block': %v", err)
@@ -79,7 +82,7 @@ func (s *Session) startBlock(c Chunk) error {
 }
 
 // setBlockFields sets fields of the block streaming, replacing fields of the same name.
-func (s *Session) setBlockFields(c Chunk) error {
+func (s *Session) setBlockFields(c stream.Chunk) error {
 	fields, err := decodeFields(c.JSON)
 	if err != nil {
 		return chunkError(c.Kind, "field 'fields' %v", err)
@@ -109,29 +112,29 @@ func openBlockFrom(raw []byte) (*openBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := blockFields(fields)
-	typ, err := f.requireString("type")
+	f := blocks.Fields(fields)
+	typ, err := f.RequireString("type")
 	if err != nil {
 		return nil, err
 	}
 	b := &openBlock{ext: &blockExt{typ: typ}}
 	switch {
-	case typ == BlockText:
-		b.kind = BlockText
+	case typ == blocks.BlockText:
+		b.kind = blocks.BlockText
 		err = startText(b, f, "text")
-	case typ == BlockThinking:
-		b.kind = BlockThinking
+	case typ == blocks.BlockThinking:
+		b.kind = blocks.BlockThinking
 		if err = startText(b, f, "thinking"); err == nil {
 			b.signature, err = optionalString(f, "signature")
 		}
-	case f.requireObject("input") == nil:
-		b.kind = BlockToolUse
+	case f.RequireObject("input") == nil:
+		b.kind = blocks.BlockToolUse
 		b.ext.input = fields["input"]
-		if b.id, err = f.requireString("id"); err == nil && b.id == "" {
+		if b.id, err = f.RequireString("id"); err == nil && b.id == "" {
 			err = errors.New(`field "id" must not be empty`)
 		}
 		if err == nil {
-			b.name, err = f.requireString("name")
+			b.name, err = f.RequireString("name")
 		}
 	default:
 		return nil, fmt.Errorf("a %s block has nothing that streams (text, thinking or input): give it whole in a block chunk", typ)
@@ -147,7 +150,7 @@ func openBlockFrom(raw []byte) (*openBlock, error) {
 }
 
 // startText writes the starting value of a streamed text field, if the block has one.
-func startText(b *openBlock, f blockFields, name string) error {
+func startText(b *openBlock, f blocks.Fields, name string) error {
 	s, err := optionalString(f, name)
 	if s != nil {
 		b.text.WriteString(*s)
@@ -155,11 +158,11 @@ func startText(b *openBlock, f blockFields, name string) error {
 	return err
 }
 
-func optionalString(f blockFields, name string) (*string, error) {
+func optionalString(f blocks.Fields, name string) (*string, error) {
 	if v, ok := f[name]; !ok || bytes.Equal(v, []byte("null")) {
 		return nil, nil
 	}
-	s, err := f.requireString(name)
+	s, err := f.RequireString(name)
 	return &s, err
 }
 
@@ -191,30 +194,21 @@ func (e *blockExt) set(fields map[string]json.RawMessage) {
 func (e *blockExt) render(b *openBlock) []byte {
 	var base []byte
 	switch b.kind {
-	case BlockText:
-		base = MustJSON(TextBlock{Type: BlockText, Text: b.text.String()})
-	case BlockThinking:
-		base = MustJSON(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: b.signature})
+	case blocks.BlockText:
+		base = blocks.MustJSON(blocks.TextBlock{Type: blocks.BlockText, Text: b.text.String()})
+	case blocks.BlockThinking:
+		base = blocks.MustJSON(blocks.ThinkingBlock{Type: blocks.BlockThinking, Thinking: b.text.String(), Signature: b.signature})
 	default:
 		input := b.text.String()
 		if len(bytes.TrimSpace([]byte(input))) == 0 && e.input != nil {
 			input = string(e.input)
 		}
-		base = retype(toolUseJSON(b.id, b.name, input), e.typ)
+		base = blocks.RetypeToolUse(blocks.ToolUseJSON(b.id, b.name, input), e.typ)
 	}
 	buf := base[:len(base)-1]
 	for _, f := range e.fields {
-		buf = AppendString(append(buf, ','), f.name)
+		buf = jsonenc.AppendString(append(buf, ','), f.name)
 		buf = append(append(buf, ':'), f.value...)
 	}
 	return append(buf, '}')
-}
-
-// retype gives a tool_use block the type typ (server_tool_use, mcp_tool_use, …).
-func retype(toolUse []byte, typ string) []byte {
-	const prefix = `{"type":"tool_use"`
-	if typ == BlockToolUse || !bytes.HasPrefix(toolUse, []byte(prefix)) {
-		return toolUse
-	}
-	return append(AppendString([]byte(`{"type":`), typ), toolUse[len(prefix):]...)
 }

@@ -9,16 +9,17 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
-func block(js string) session.Chunk {
-	return session.Chunk{Kind: session.ChunkBlock, JSON: []byte(js)}
+func block(js string) stream.Chunk {
+	return stream.Chunk{Kind: stream.ChunkBlock, JSON: []byte(js)}
 }
-func blockStart(js string) session.Chunk {
-	return session.Chunk{Kind: session.ChunkBlockStart, JSON: []byte(js)}
+func blockStart(js string) stream.Chunk {
+	return stream.Chunk{Kind: stream.ChunkBlockStart, JSON: []byte(js)}
 }
-func blockFields(js string) session.Chunk {
-	return session.Chunk{Kind: session.ChunkBlockFields, JSON: []byte(js)}
+func blockFields(js string) stream.Chunk {
+	return stream.Chunk{Kind: stream.ChunkBlockFields, JSON: []byte(js)}
 }
 
 func TestBlockChunkKeepsAWholeBlockVerbatim(t *testing.T) {
@@ -144,7 +145,7 @@ func TestDoneNamesIDAndModelReportedAtTheEnd(t *testing.T) {
 	s := e.Create(t)
 	d := sessiontest.Done("end_turn", "")
 	d.ID, d.Model = "msg_late", "model-late"
-	sessiontest.Feed(t, s, session.Chunk{Kind: session.ChunkMessageStart}, sessiontest.Text("hi"), d)
+	sessiontest.Feed(t, s, stream.Chunk{Kind: stream.ChunkMessageStart}, sessiontest.Text("hi"), d)
 	m := sessiontest.Messages(t, s)[0]
 	if m["id"] != "msg_late" || m["model"] != "model-late" {
 		t.Fatalf("message = %v", m)
@@ -154,7 +155,7 @@ func TestDoneNamesIDAndModelReportedAtTheEnd(t *testing.T) {
 func TestBadBlockChunksAreRejectedAndChangeNothing(t *testing.T) {
 	bad := []struct {
 		name  string
-		chunk session.Chunk
+		chunk stream.Chunk
 	}{
 		{"block not JSON", block(`{"type":`)},
 		{"block not an object", block(`["text"]`)},

@@ -1,6 +1,11 @@
-// Package session is sessionkeep's domain, in pure Go: content blocks, messages and their
-// envelopes, the streaming assembler that turns stream chunks into blocks, turns, the token
-// tracker, and the live Session that records a conversation as it streams.
+// Package session is sessionkeep's domain, in pure Go: messages and their envelopes, the
+// streaming assembler that turns stream chunks into blocks, turns, the token tracker, and
+// the live Session that records a conversation as it streams.
+//
+// Below it are leaf packages that know nothing of sessions: blocks (what a content block
+// is: its types, checks and text), stream (what a stream chunk is) and jsonenc (JSON
+// appended by hand, which blocks uses too). session imports only those; every other
+// package of sessionkeep's is above it.
 //
 // A Session never touches disk itself. Everything it records becomes an Op handed to a
 // Store (declared here, implemented in package persistence/sqlite), which applies Ops in order
@@ -8,9 +13,10 @@
 // Records another agent wrote are joined into a session by package importing, which
 // writes them whole through record_writer.go, numbered and redacted as live ones are.
 //
-// Blocks are kept as the exact JSON they arrived as; a block type sessionkeep does not know
-// is preserved verbatim. Messages come back from a Store as StoredMessage values and are
-// encoded to JSON (AppendMessage, AppendEnvelope) without decoding their blocks again.
+// Blocks are kept as the exact JSON they arrived as (checked by package blocks); a block
+// type sessionkeep does not know is preserved verbatim. Messages come back from a Store as
+// StoredMessage values and are encoded to JSON (AppendEncoded, AppendEnvelope) without
+// decoding their blocks again.
 //
 // Records link to their parent by parentUuid, so a session is a tree (tree.go); its head
 // is the main-chain record the next message follows, and reads follow the branch that ends

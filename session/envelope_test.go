@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 func TestEnvelopeFields(t *testing.T) {
@@ -16,9 +16,9 @@ func TestEnvelopeFields(t *testing.T) {
 	before := time.Now().Add(-time.Second)
 	sessiontest.Prompt(t, s, "run ls")
 	sessiontest.Feed(t, s,
-		session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_1", Model: "m", Provider: "bedrock", RequestID: "req_42"},
+		stream.Chunk{Kind: stream.ChunkMessageStart, ID: "msg_1", Model: "m", Provider: "bedrock", RequestID: "req_42"},
 		sessiontest.ToolUse("t1", "bash", `{"cmd":"ls"}`), sessiontest.Done("tool_use", ""),
-		session.Chunk{Kind: session.ChunkToolResult, ToolUseID: "t1", JSON: []byte(`"a.go"`),
+		stream.Chunk{Kind: stream.ChunkToolResult, ToolUseID: "t1", JSON: []byte(`"a.go"`),
 			Raw: []byte(`{"stdout":"a.go\n","stderr":"","interrupted":false,"isImage":false,"durationMs":5,"exitCode":0}`)},
 		sessiontest.Text("There is a.go."), sessiontest.Done("end_turn", ""),
 	)

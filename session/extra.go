@@ -1,6 +1,9 @@
 package session
 
-import "github.com/goccy/go-json"
+import (
+	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
+)
 
 // EnvelopeExtra are the envelope fields a message may carry beside the standard ones, kept
 // as a JSON object with the message (StoredMessage.Extra) and shown in its envelope.
@@ -22,4 +25,4 @@ type EnvelopeExtra struct {
 }
 
 // Encode returns e as a JSON object.
-func (e EnvelopeExtra) Encode() []byte { return MustJSON(e) }
+func (e EnvelopeExtra) Encode() []byte { return blocks.MustJSON(e) }

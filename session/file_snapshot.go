@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // A file snapshot is data the conversation records: an import puts the snapshots a
@@ -54,7 +55,7 @@ func (f FileSnapshot) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		plain
 		Timestamp string `json:"timestamp"`
-	}{plain(f), FormatTime(f.CreatedAt)})
+	}{plain(f), jsonenc.FormatTime(f.CreatedAt)})
 }
 
 // NullToNil returns raw, or nil when it is empty or a JSON null: how an absent field and

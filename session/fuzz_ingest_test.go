@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/fixtures"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // A fuzz program is a stream of chunks: chunks separated by 0x1e, each a kind byte then
@@ -19,11 +20,11 @@ const (
 )
 
 // decodeChunk makes a chunk of one encoded chunk.
-func decodeChunk(enc string) session.Chunk {
+func decodeChunk(enc string) stream.Chunk {
 	if enc == "" {
-		return session.Chunk{}
+		return stream.Chunk{}
 	}
-	c := session.Chunk{Kind: session.ChunkKind(enc[0]%14 + 1)}
+	c := stream.Chunk{Kind: stream.ChunkKind(enc[0]%14 + 1)}
 	f := strings.Split(enc[1:], fieldSep)
 	field := func(i int) string {
 		if i < len(f) {
@@ -38,17 +39,17 @@ func decodeChunk(enc string) session.Chunk {
 		return nil
 	}
 	switch c.Kind {
-	case session.ChunkMessageStart:
+	case stream.ChunkMessageStart:
 		c.ID, c.Model, c.State = field(0), field(1), optional(2)
-	case session.ChunkToolUse:
+	case stream.ChunkToolUse:
 		c.ID, c.Name, c.JSON = field(0), field(1), []byte(field(2))
-	case session.ChunkToolUseStart:
+	case stream.ChunkToolUseStart:
 		c.ID, c.Name = field(0), field(1)
-	case session.ChunkToolResult:
+	case stream.ChunkToolResult:
 		c.ToolUseID, c.JSON, c.Raw, c.IsError = field(0), []byte(field(1)), optional(2), len(f) > 3
-	case session.ChunkDone:
+	case stream.ChunkDone:
 		c.StopReason, c.Usage, c.ID = field(0), optional(1), field(2)
-	case session.ChunkBlock, session.ChunkBlockStart, session.ChunkBlockFields:
+	case stream.ChunkBlock, stream.ChunkBlockStart, stream.ChunkBlockFields:
 		c.JSON = []byte(field(0))
 	default:
 		c.Text = field(0)
@@ -57,7 +58,7 @@ func decodeChunk(enc string) session.Chunk {
 }
 
 // encodeChunk is decodeChunk's inverse for the seeds.
-func encodeChunk(kind session.ChunkKind, fields ...string) string {
+func encodeChunk(kind stream.ChunkKind, fields ...string) string {
 	return string(rune(kind-1)) + strings.Join(fields, fieldSep)
 }
 
@@ -66,20 +67,20 @@ func encodeChunk(kind session.ChunkKind, fields ...string) string {
 func seedPrograms() []string {
 	k := encodeChunk
 	return []string{
-		strings.Join([]string{k(session.ChunkMessageStart, "msg_1", "m"), k(session.ChunkThinking, "hm"), k(session.ChunkSignature, "sig"),
-			k(session.ChunkText, "héllo"), k(session.ChunkToolUse, "t1", "Read", `{"path":"a"}`), k(session.ChunkDone, "tool_use", `{"input_tokens":3,"output_tokens":4}`),
-			k(session.ChunkToolResult, "t1", `"ok"`, `{"stdout":"ok","exitCode":0}`)}, chunkSep),
-		strings.Join([]string{k(session.ChunkToolUseStart, "t2", "Bash"), k(session.ChunkToolUseDelta, `{"cmd":`), k(session.ChunkToolUseDelta, `"ls"}`),
-			k(session.ChunkError, "cut"), k(session.ChunkToolResult, "t2", `[{"type":"text","text":"x"}]`, "", "err")}, chunkSep),
-		strings.Join([]string{k(session.ChunkBlockStart, `{"type":"server_tool_use","id":"s1"}`), k(session.ChunkBlockFields, `{"name":"web_search"}`),
-			k(session.ChunkBlock, `{"type":"web_search_tool_result","tool_use_id":"s1","content":[]}`), k(session.ChunkRedactedThinking, "abc"), k(session.ChunkDone, "end_turn", "", "msg_2")}, chunkSep),
+		strings.Join([]string{k(stream.ChunkMessageStart, "msg_1", "m"), k(stream.ChunkThinking, "hm"), k(stream.ChunkSignature, "sig"),
+			k(stream.ChunkText, "héllo"), k(stream.ChunkToolUse, "t1", "Read", `{"path":"a"}`), k(stream.ChunkDone, "tool_use", `{"input_tokens":3,"output_tokens":4}`),
+			k(stream.ChunkToolResult, "t1", `"ok"`, `{"stdout":"ok","exitCode":0}`)}, chunkSep),
+		strings.Join([]string{k(stream.ChunkToolUseStart, "t2", "Bash"), k(stream.ChunkToolUseDelta, `{"cmd":`), k(stream.ChunkToolUseDelta, `"ls"}`),
+			k(stream.ChunkError, "cut"), k(stream.ChunkToolResult, "t2", `[{"type":"text","text":"x"}]`, "", "err")}, chunkSep),
+		strings.Join([]string{k(stream.ChunkBlockStart, `{"type":"server_tool_use","id":"s1"}`), k(stream.ChunkBlockFields, `{"name":"web_search"}`),
+			k(stream.ChunkBlock, `{"type":"web_search_tool_result","tool_use_id":"s1","content":[]}`), k(stream.ChunkRedactedThinking, "abc"), k(stream.ChunkDone, "end_turn", "", "msg_2")}, chunkSep),
 	}
 }
 
 // sseProgram turns an Anthropic SSE stream into a program, as the stream adapter would.
-func sseProgram(stream []byte) string {
+func sseProgram(sse []byte) string {
 	var out []string
-	sc := bufio.NewScanner(bytes.NewReader(stream))
+	sc := bufio.NewScanner(bytes.NewReader(sse))
 	sc.Buffer(nil, 4<<20)
 	for sc.Scan() {
 		data, ok := strings.CutPrefix(sc.Text(), "data: ")
@@ -100,19 +101,19 @@ func sseProgram(stream []byte) string {
 		}
 		switch d := ev.Delta; {
 		case ev.Type == "message_start":
-			out = append(out, encodeChunk(session.ChunkMessageStart, ev.Message.ID, ev.Message.Model))
+			out = append(out, encodeChunk(stream.ChunkMessageStart, ev.Message.ID, ev.Message.Model))
 		case ev.Type == "content_block_start" && ev.Block.Type == "tool_use":
-			out = append(out, encodeChunk(session.ChunkToolUseStart, ev.Block.ID, ev.Block.Name))
+			out = append(out, encodeChunk(stream.ChunkToolUseStart, ev.Block.ID, ev.Block.Name))
 		case d.Type == "text_delta":
-			out = append(out, encodeChunk(session.ChunkText, d.Text))
+			out = append(out, encodeChunk(stream.ChunkText, d.Text))
 		case d.Type == "thinking_delta":
-			out = append(out, encodeChunk(session.ChunkThinking, d.Thinking))
+			out = append(out, encodeChunk(stream.ChunkThinking, d.Thinking))
 		case d.Type == "signature_delta":
-			out = append(out, encodeChunk(session.ChunkSignature, d.Signature))
+			out = append(out, encodeChunk(stream.ChunkSignature, d.Signature))
 		case d.Type == "input_json_delta":
-			out = append(out, encodeChunk(session.ChunkToolUseDelta, d.PartialJSON))
+			out = append(out, encodeChunk(stream.ChunkToolUseDelta, d.PartialJSON))
 		case ev.Type == "message_stop":
-			out = append(out, encodeChunk(session.ChunkDone, "end_turn"))
+			out = append(out, encodeChunk(stream.ChunkDone, "end_turn"))
 		}
 	}
 	return strings.Join(out, chunkSep)
@@ -125,8 +126,8 @@ func FuzzIngest(f *testing.F) {
 	for _, p := range seedPrograms() {
 		f.Add(p)
 	}
-	for _, stream := range fixtures.Files("sse") {
-		if p := sseProgram(stream); p != "" {
+	for _, sse := range fixtures.Files("sse") {
+		if p := sseProgram(sse); p != "" {
 			f.Add(p)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // InfoFields is a set of SessionInfo's JSON fields: what a listing reads and writes. A
@@ -70,7 +72,7 @@ func (i SessionInfo) MarshalJSON() ([]byte, error) {
 }
 
 // AppendInfo appends the fields f of i to buf as a JSON object of ASCII only (see
-// AppendASCII). Times are ISO 8601 UTC with milliseconds, as envelopes write them; a time
+// jsonenc.AppendASCII). Times are ISO 8601 UTC with milliseconds, as envelopes write them; a time
 // that never happened (no message yet, never archived) and empty optional values are left
 // out.
 func AppendInfo(buf []byte, i *SessionInfo, f InfoFields) []byte {
@@ -111,9 +113,9 @@ func AppendInfo(buf []byte, i *SessionInfo, f InfoFields) []byte {
 	w.str(InfoSDKSession, i.SDKSession, true)
 	if i.ForkedFrom != nil && w.field(InfoForkedFrom) {
 		w.buf = append(w.buf, `{"sessionId":`...)
-		w.buf = AppendJSONStringASCII(w.buf, i.ForkedFrom.SessionID)
+		w.buf = jsonenc.AppendJSONStringASCII(w.buf, i.ForkedFrom.SessionID)
 		w.buf = append(w.buf, `,"uuid":`...)
-		w.buf = AppendJSONStringASCII(w.buf, i.ForkedFrom.UUID)
+		w.buf = jsonenc.AppendJSONStringASCII(w.buf, i.ForkedFrom.UUID)
 		w.buf = append(w.buf, '}')
 	}
 	if i.Redactions != 0 {
@@ -155,7 +157,7 @@ func (w *infoWriter) field(f InfoFields) bool {
 
 func (w *infoWriter) str(f InfoFields, s string, omitEmpty bool) {
 	if (s != "" || !omitEmpty) && w.field(f) {
-		w.buf = AppendJSONStringASCII(w.buf, s)
+		w.buf = jsonenc.AppendJSONStringASCII(w.buf, s)
 	}
 }
 
@@ -168,7 +170,7 @@ func (w *infoWriter) int(f InfoFields, v int64) {
 func (w *infoWriter) time(f InfoFields, t time.Time, omitZero bool) {
 	if (!t.IsZero() || !omitZero) && w.field(f) {
 		w.buf = append(w.buf, '"')
-		w.buf = AppendTime(w.buf, t)
+		w.buf = jsonenc.AppendTime(w.buf, t)
 		w.buf = append(w.buf, '"')
 	}
 }

@@ -2,48 +2,49 @@ package session
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // Ingest records one stream chunk. It validates the chunk before changing anything, so a
 // bad chunk returns an error (ErrInvalidChunk, ErrUnknownToolUse) and leaves the session
 // as it was. It never waits on disk.
-func (s *Session) Ingest(c Chunk) error {
+func (s *Session) Ingest(c stream.Chunk) error {
 	if err := s.lock(); err != nil {
 		return err
 	}
 	defer s.mu.Unlock()
 	switch c.Kind {
-	case ChunkMessageStart:
+	case stream.ChunkMessageStart:
 		return s.startAssistant(c)
-	case ChunkText:
-		s.delta(BlockText, c.Text)
-	case ChunkThinking:
-		s.delta(BlockThinking, c.Text)
-	case ChunkSignature:
+	case stream.ChunkText:
+		s.delta(blocks.BlockText, c.Text)
+	case stream.ChunkThinking:
+		s.delta(blocks.BlockThinking, c.Text)
+	case stream.ChunkSignature:
 		s.signature(c.Text)
-	case ChunkRedactedThinking:
-		s.completeBlock(MustJSON(redactedThinkingBlock{Type: BlockRedactedThinking, Data: c.Text}), "")
-	case ChunkToolUse:
+	case stream.ChunkRedactedThinking:
+		s.completeBlock(blocks.MustJSON(blocks.RedactedThinkingBlock{Type: blocks.BlockRedactedThinking, Data: c.Text}), "")
+	case stream.ChunkToolUse:
 		return s.toolUse(c)
-	case ChunkToolUseStart:
+	case stream.ChunkToolUseStart:
 		return s.toolUseStart(c)
-	case ChunkToolUseDelta:
+	case stream.ChunkToolUseDelta:
 		return s.toolUseDelta(c)
-	case ChunkToolResult:
+	case stream.ChunkToolResult:
 		return s.toolResult(c)
-	case ChunkDone:
+	case stream.ChunkDone:
 		return s.done(c)
-	case ChunkError:
+	case stream.ChunkError:
 		s.streamError(c.Text)
-	case ChunkBlock:
+	case stream.ChunkBlock:
 		return s.wholeBlock(c)
-	case ChunkBlockStart:
+	case stream.ChunkBlockStart:
 		return s.startBlock(c)
-	case ChunkBlockFields:
+	case stream.ChunkBlockFields:
 		return s.setBlockFields(c)
 	default:
 		return fmt.Errorf("%w: unknown chunk type", ErrInvalidChunk)
@@ -52,7 +53,7 @@ func (s *Session) Ingest(c Chunk) error {
 }
 
 // chunkError describes a chunk that cannot be recorded.
-func chunkError(kind ChunkKind, format string, args ...any) error {
+func chunkError(kind stream.ChunkKind, format string, args ...any) error {
 	return fmt.Errorf("%w: %s chunk: %s", ErrInvalidChunk, kind, fmt.Sprintf(format, args...))
 }
 
@@ -69,7 +70,7 @@ func (s *Session) assistant() {
 
 // startAssistant begins a new assistant message, with the per-message state the chunk
 // carries. One still open never got its done chunk, so it is ended as interrupted.
-func (s *Session) startAssistant(c Chunk) error {
+func (s *Session) startAssistant(c stream.Chunk) error {
 	opts, err := ParseMessageOptions(c.State)
 	if err != nil {
 		return chunkError(c.Kind, "%v", err)
@@ -96,9 +97,9 @@ func (s *Session) delta(kind, text string) {
 // kept as a thinking block with empty text.
 func (s *Session) signature(sig string) {
 	s.assistant()
-	if s.blk == nil || s.blk.kind != BlockThinking {
+	if s.blk == nil || s.blk.kind != blocks.BlockThinking {
 		s.finishBlock()
-		s.blk = &openBlock{kind: BlockThinking}
+		s.blk = &openBlock{kind: blocks.BlockThinking}
 	}
 	s.blk.signature = &sig
 	s.finishBlock()
@@ -111,11 +112,11 @@ func (s *Session) completeBlock(json []byte, toolUseID string) {
 	s.putBlock(json, toolUseID)
 }
 
-func (s *Session) toolUse(c Chunk) error {
+func (s *Session) toolUse(c stream.Chunk) error {
 	if c.ID == "" {
 		return chunkError(c.Kind, "field 'id' must not be empty")
 	}
-	block, ok := ToolUseBlockJSON(c.ID, c.Name, c.JSON)
+	block, ok := blocks.ToolUseBlockJSON(c.ID, c.Name, c.JSON)
 	if !ok || c.JSON[0] != '{' {
 		return chunkError(c.Kind, "field 'input' must be an object")
 	}
@@ -123,18 +124,18 @@ func (s *Session) toolUse(c Chunk) error {
 	return nil
 }
 
-func (s *Session) toolUseStart(c Chunk) error {
+func (s *Session) toolUseStart(c stream.Chunk) error {
 	if c.ID == "" {
 		return chunkError(c.Kind, "field 'id' must not be empty")
 	}
 	s.assistant()
 	s.finishBlock()
-	s.blk = &openBlock{kind: BlockToolUse, id: c.ID, name: c.Name}
+	s.blk = &openBlock{kind: blocks.BlockToolUse, id: c.ID, name: c.Name}
 	return nil
 }
 
-func (s *Session) toolUseDelta(c Chunk) error {
-	if s.blk == nil || s.blk.kind != BlockToolUse {
+func (s *Session) toolUseDelta(c stream.Chunk) error {
+	if s.blk == nil || s.blk.kind != blocks.BlockToolUse {
 		return chunkError(c.Kind, "no tool_use_start before it")
 	}
 	s.blk.text.WriteString(c.Text)
@@ -145,8 +146,8 @@ func (s *Session) toolUseDelta(c Chunk) error {
 
 // toolResult adds a tool result. Tool results after an assistant message form the next
 // user message, as the API wants.
-func (s *Session) toolResult(c Chunk) error {
-	if err := checkToolResultContent(c.JSON); err != nil {
+func (s *Session) toolResult(c stream.Chunk) error {
+	if err := blocks.CheckToolResultContent(c.JSON); err != nil {
 		return chunkError(c.Kind, "field 'content': %v", err)
 	}
 	if len(c.Raw) > 0 && (c.Raw[0] != '{' || !json.Valid(c.Raw)) {
@@ -160,7 +161,7 @@ func (s *Session) toolResult(c Chunk) error {
 		s.endOpen(false)
 		s.beginMessage(TypeToolResult, "user", messageMeta{}, "", "", side, s.chainState(side))
 	}
-	s.putBlock(ToolResultJSON(c.ToolUseID, c.JSON, c.IsError), "")
+	s.putBlock(blocks.ToolResultJSON(c.ToolUseID, c.JSON, c.IsError), "")
 	if len(c.Raw) > 0 {
 		if s.msg.extra.ToolUseResults == nil {
 			s.msg.extra.ToolUseResults = map[string]json.RawMessage{}
@@ -170,26 +171,6 @@ func (s *Session) toolResult(c Chunk) error {
 	return nil
 }
 
-// checkToolResultContent accepts a JSON string or an array of valid blocks.
-func checkToolResultContent(content []byte) error {
-	switch {
-	case len(content) > 0 && content[0] == '"' && json.Valid(content):
-		return nil
-	case len(content) > 0 && content[0] == '[':
-		var blocks []json.RawMessage
-		if err := json.Unmarshal(content, &blocks); err != nil {
-			return errors.New("must be a string or an array of blocks")
-		}
-		for i, b := range blocks {
-			if _, err := CheckBlock(b); err != nil {
-				return fmt.Errorf("block %d: %w", i, err)
-			}
-		}
-		return nil
-	}
-	return errors.New("must be a string or an array of blocks")
-}
-
 // knownToolUse checks that id names a tool_use of the conversation: recorded on the branch
 // that ends at the head, or still streaming (a streamed tool_use ends only when the next
 // block or message begins). A call a rewind left off the branch is not answered any more.
@@ -197,7 +178,7 @@ func (s *Session) knownToolUse(id string) error {
 	if _, ok := s.toolUses[id]; ok {
 		return nil
 	}
-	if s.blk != nil && s.blk.blockType() == BlockToolUse && s.blk.id == id {
+	if s.blk != nil && s.blk.blockType() == blocks.BlockToolUse && s.blk.id == id {
 		return nil
 	}
 	seq, found, err := s.mgr.store.ToolUseSeq(s.id, id)
@@ -220,7 +201,7 @@ func (s *Session) knownToolUse(id string) error {
 
 // done ends the assistant message with its stop reason and usage. Usage that arrives
 // with no assistant message open still counts in the token tracker.
-func (s *Session) done(c Chunk) error {
+func (s *Session) done(c stream.Chunk) error {
 	usage, err := ParseUsage(c.Usage)
 	if err != nil || (len(c.Usage) > 0 && c.Usage[0] != '{') {
 		return chunkError(c.Kind, "field 'usage' must be an object of token counts")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 func TestDeltasJoinIntoOneBlockPerKind(t *testing.T) {
@@ -67,7 +68,7 @@ func TestRedactedThinkingIsItsOwnBlock(t *testing.T) {
 	sessiontest.Feed(t, s,
 		sessiontest.Start("m"),
 		sessiontest.Thinking("visible"),
-		session.Chunk{Kind: session.ChunkRedactedThinking, Text: "EmwKAhgBEgy3va3pzix/LafPsn4a"},
+		stream.Chunk{Kind: stream.ChunkRedactedThinking, Text: "EmwKAhgBEgy3va3pzix/LafPsn4a"},
 		sessiontest.Thinking("more"),
 		sessiontest.Done("end_turn", ""),
 	)
@@ -85,17 +86,17 @@ func TestRedactedThinkingIsItsOwnBlock(t *testing.T) {
 func TestToolUseCompleteAndStreamed(t *testing.T) {
 	cases := []struct {
 		name   string
-		chunks []session.Chunk
+		chunks []stream.Chunk
 		want   map[string]any
 	}{
-		{"complete", []session.Chunk{sessiontest.ToolUse("t1", "read", `{"path": "a.go", "lines": [1, 2], "opts": {"x": null}}`)},
+		{"complete", []stream.Chunk{sessiontest.ToolUse("t1", "read", `{"path": "a.go", "lines": [1, 2], "opts": {"x": null}}`)},
 			map[string]any{"type": "tool_use", "id": "t1", "name": "read",
 				"input": sessiontest.Decode(t, `{"path":"a.go","lines":[1,2],"opts":{"x":null}}`)}},
-		{"streamed", []session.Chunk{sessiontest.ToolUseStart("t2", "write"), sessiontest.ToolUseDelta(`{"pa`), sessiontest.ToolUseDelta(`th": "b.go",`), sessiontest.ToolUseDelta(` "n": 1}`)},
+		{"streamed", []stream.Chunk{sessiontest.ToolUseStart("t2", "write"), sessiontest.ToolUseDelta(`{"pa`), sessiontest.ToolUseDelta(`th": "b.go",`), sessiontest.ToolUseDelta(` "n": 1}`)},
 			map[string]any{"type": "tool_use", "id": "t2", "name": "write", "input": sessiontest.Decode(t, `{"path":"b.go","n":1}`)}},
-		{"streamed empty", []session.Chunk{sessiontest.ToolUseStart("t3", "ls")},
+		{"streamed empty", []stream.Chunk{sessiontest.ToolUseStart("t3", "ls")},
 			map[string]any{"type": "tool_use", "id": "t3", "name": "ls", "input": map[string]any{}}},
-		{"streamed blank", []session.Chunk{sessiontest.ToolUseStart("t4", "ls"), sessiontest.ToolUseDelta(""), sessiontest.ToolUseDelta("  \n")},
+		{"streamed blank", []stream.Chunk{sessiontest.ToolUseStart("t4", "ls"), sessiontest.ToolUseDelta(""), sessiontest.ToolUseDelta("  \n")},
 			map[string]any{"type": "tool_use", "id": "t4", "name": "ls", "input": map[string]any{}}},
 	}
 	for _, c := range cases {
@@ -139,9 +140,9 @@ func TestToolResultsFormUserMessageAndTextStartsNextAssistant(t *testing.T) {
 	sessiontest.Prompt(t, s, "list and read")
 	sessiontest.Feed(t, s,
 		sessiontest.Start("msg_a"), sessiontest.Text("Looking."), sessiontest.ToolUse("t1", "ls", `{}`), sessiontest.ToolUse("t2", "read", `{"p":"x"}`), sessiontest.Done("tool_use", ""),
-		session.Chunk{Kind: session.ChunkToolResult, ToolUseID: "t1", JSON: []byte(`"a.go\nb.go"`),
+		stream.Chunk{Kind: stream.ChunkToolResult, ToolUseID: "t1", JSON: []byte(`"a.go\nb.go"`),
 			Raw: []byte(`{"stdout":"a.go\nb.go","stderr":"","exitCode":0,"durationMs":12}`)},
-		session.Chunk{Kind: session.ChunkToolResult, ToolUseID: "t2", IsError: true,
+		stream.Chunk{Kind: stream.ChunkToolResult, ToolUseID: "t2", IsError: true,
 			JSON: []byte(`[{"type":"text","text":"no such file"}]`)},
 		sessiontest.Text("Done"), sessiontest.Text("."), // no message_start: the next assistant message opens by itself
 		sessiontest.Done("end_turn", ""),
@@ -188,7 +189,7 @@ func TestDoneSetsStopReasonSequenceAndUsage(t *testing.T) {
 	s := e.Create(t)
 	usage := `{"input_tokens":10,"output_tokens":5,"cache_read_input_tokens":7,"service_tier":"standard","server_tool_use":{"web_search_requests":1}}`
 	sessiontest.Feed(t, s, sessiontest.Start("m"), sessiontest.Text("Human"),
-		session.Chunk{Kind: session.ChunkDone, StopReason: "stop_sequence", StopSequence: "\n\nHuman:", Usage: []byte(usage)})
+		stream.Chunk{Kind: stream.ChunkDone, StopReason: "stop_sequence", StopSequence: "\n\nHuman:", Usage: []byte(usage)})
 	env := sessiontest.Envelopes(t, s)[0]
 	msg := env["message"].(map[string]any)
 	if msg["stop_reason"] != "stop_sequence" || msg["stop_sequence"] != "\n\nHuman:" {
@@ -205,7 +206,7 @@ func TestDoneSetsStopReasonSequenceAndUsage(t *testing.T) {
 func TestErrorChunkEndsMessageWithStatusError(t *testing.T) {
 	e := sessiontest.NewEnv(t)
 	s := e.Create(t)
-	sessiontest.Feed(t, s, sessiontest.Start("m1"), sessiontest.Text("half an ans"), session.Chunk{Kind: session.ChunkError, Text: "overloaded_error: try later"})
+	sessiontest.Feed(t, s, sessiontest.Start("m1"), sessiontest.Text("half an ans"), stream.Chunk{Kind: stream.ChunkError, Text: "overloaded_error: try later"})
 	sessiontest.Feed(t, s, sessiontest.Start("m2"), sessiontest.Text("retry"), sessiontest.Done("end_turn", ""))
 	envs := sessiontest.Envelopes(t, s)
 	if len(envs) != 2 {

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // StoredMessage is a message as a Store gives it back: its envelope fields, its message
@@ -31,7 +31,7 @@ type StoredMessage struct {
 
 	// Encoded is set beside Seq, Role, IsSidechain and Continues (the others are left
 	// empty) when a store hands out a message it keeps encoded: its envelope JSON, ASCII
-	// only (see AppendASCII), in pieces to be joined. The message object begins at
+	// only (see jsonenc.AppendASCII), in pieces to be joined. The message object begins at
 	// Encoded[0][MessageAt] and ends one byte before the envelope's end.
 	Encoded   [][]byte
 	MessageAt int
@@ -55,7 +55,7 @@ func (m *StoredMessage) IsEmptyInterrupted() bool {
 // the blocks of records that continue it can follow.
 func appendMessageStart(buf []byte, m *StoredMessage) []byte {
 	buf = append(buf, `{"role":`...)
-	buf = AppendString(buf, m.Role)
+	buf = jsonenc.AppendString(buf, m.Role)
 	buf = append(buf, `,"content":[`...)
 	return appendBlocks(buf, m, false)
 }
@@ -75,7 +75,7 @@ func appendBlocks(buf []byte, m *StoredMessage, more bool) []byte {
 // appendMessageEnd closes the content of an API message and appends its fields.
 func appendMessageEnd(buf, meta []byte) []byte {
 	buf = append(buf, ']')
-	buf = appendObjectFields(buf, meta)
+	buf = jsonenc.AppendObjectFields(buf, meta)
 	return append(buf, '}')
 }
 
@@ -112,30 +112,30 @@ func AppendEnvelopeFields(buf []byte, m *StoredMessage) []byte {
 // appendEnvelopeFields appends the envelope's fields but the message, unclosed.
 func appendEnvelopeFields(buf []byte, m *StoredMessage) []byte {
 	buf = append(buf, `{"uuid":`...)
-	buf = AppendString(buf, m.UUID)
+	buf = jsonenc.AppendString(buf, m.UUID)
 	buf = append(buf, `,"parentUuid":`...)
 	if m.ParentUUID == "" {
 		buf = append(buf, "null"...)
 	} else {
-		buf = AppendString(buf, m.ParentUUID)
+		buf = jsonenc.AppendString(buf, m.ParentUUID)
 	}
 	buf = append(buf, `,"sessionId":`...)
-	buf = AppendString(buf, m.SessionID)
+	buf = jsonenc.AppendString(buf, m.SessionID)
 	buf = append(buf, `,"timestamp":`...)
-	buf = AppendString(buf, FormatTime(m.CreatedAt))
+	buf = jsonenc.AppendString(buf, jsonenc.FormatTime(m.CreatedAt))
 	buf = append(buf, `,"type":`...)
-	buf = AppendString(buf, m.Type)
+	buf = jsonenc.AppendString(buf, m.Type)
 	buf = appendOptionalString(buf, "provider", m.Provider)
 	buf = appendOptionalString(buf, "requestId", m.RequestID)
 	buf = append(buf, `,"status":`...)
-	buf = AppendString(buf, m.Status)
+	buf = jsonenc.AppendString(buf, m.Status)
 	buf = append(buf, `,"turn":`...)
 	buf = strconv.AppendInt(buf, m.Turn, 10)
 	buf = strconv.AppendBool(append(buf, `,"isSidechain":`...), m.IsSidechain)
 	if m.Continues {
 		buf = append(buf, `,"continuesPrevious":true`...)
 	}
-	return appendObjectFields(buf, m.Extra)
+	return jsonenc.AppendObjectFields(buf, m.Extra)
 }
 
 // AppendEncoded appends a message a store kept encoded (m.Encoded): with its envelope, or
@@ -161,21 +161,6 @@ func AppendEncoded(buf []byte, m *StoredMessage, withEnvelope bool) []byte {
 	return buf
 }
 
-// FormatTime formats t as the ISO 8601 UTC timestamps envelopes carry.
-func FormatTime(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
-}
-
-// appendObjectFields appends the members of the JSON object obj, each preceded by a comma,
-// so they join the object being written. obj is compact JSON written by sessionkeep.
-func appendObjectFields(buf, obj []byte) []byte {
-	if len(obj) <= 2 { // empty, or "{}"
-		return buf
-	}
-	buf = append(buf, ',')
-	return append(buf, obj[1:len(obj)-1]...)
-}
-
 func appendOptionalString(buf []byte, name, value string) []byte {
 	if value == "" {
 		return buf
@@ -183,10 +168,5 @@ func appendOptionalString(buf []byte, name, value string) []byte {
 	buf = append(buf, ',', '"')
 	buf = append(buf, name...)
 	buf = append(buf, '"', ':')
-	return AppendString(buf, value)
-}
-
-func AppendString(buf []byte, s string) []byte {
-	b, _ := json.Marshal(s) // a string always encodes
-	return append(buf, b...)
+	return jsonenc.AppendString(buf, value)
 }

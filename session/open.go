@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 )
 
 // openMessage is the message a Session is writing.
@@ -29,7 +30,7 @@ type messageMeta struct {
 	Usage        json.RawMessage `json:"usage,omitempty"`
 }
 
-func (m messageMeta) encode() []byte { return MustJSON(m) }
+func (m messageMeta) encode() []byte { return blocks.MustJSON(m) }
 
 // openBlock is a block still streaming: text, thinking, or tool_use input JSON.
 type openBlock struct {
@@ -47,11 +48,11 @@ func (b *openBlock) json() []byte {
 		return b.ext.render(b)
 	}
 	switch b.kind {
-	case BlockText:
-		return MustJSON(TextBlock{Type: BlockText, Text: b.text.String()})
-	case BlockThinking:
-		return MustJSON(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: b.signature})
+	case blocks.BlockText:
+		return blocks.MustJSON(blocks.TextBlock{Type: blocks.BlockText, Text: b.text.String()})
+	case blocks.BlockThinking:
+		return blocks.MustJSON(blocks.ThinkingBlock{Type: blocks.BlockThinking, Thinking: b.text.String(), Signature: b.signature})
 	default:
-		return toolUseJSON(b.id, b.name, b.text.String())
+		return blocks.ToolUseJSON(b.id, b.name, b.text.String())
 	}
 }

@@ -104,10 +104,6 @@ func (m *Manager) Manage(op ManagementOp) error {
 	return nil
 }
 
-// AppendObjectFields appends the members of the JSON object obj, each preceded by a comma,
-// to buf: how a record's JSON is extended with the fields of another.
-func AppendObjectFields(buf, obj []byte) []byte { return appendObjectFields(buf, obj) }
-
 // Adopt records ops, which create the session state describes (package branches' Fork),
 // and opens it as a live Session of m; ErrStoreClosed once m is closed.
 func (m *Manager) Adopt(state SessionState, ops ...Op) (*Session, error) {

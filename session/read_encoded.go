@@ -1,5 +1,7 @@
 package session
 
+import "github.com/sessionkeep/sessionkeep/session/jsonenc"
+
 // scanBranchEncoded calls fn for each of the last n records (all when n < 0) of the branch
 // that ends at the head, in order, as the store's ScanEncoded gives them.
 func (s *Session) scanBranchEncoded(n int, fn func(*StoredMessage) error) error {
@@ -57,7 +59,7 @@ func (s *Session) encodeConversation(partSize int, buf *[]byte, flush func() err
 			return nil
 		}
 		c.end() // the message open is whole now
-		*buf = AppendASCII(*buf, c.buf)
+		*buf = jsonenc.AppendASCII(*buf, c.buf)
 		c.buf = c.buf[:0]
 		if len(*buf) >= partSize {
 			if err := flush(); err != nil {
@@ -72,6 +74,6 @@ func (s *Session) encodeConversation(partSize int, buf *[]byte, flush func() err
 		return nil
 	})
 	c.end()
-	*buf = AppendASCII(*buf, c.buf)
+	*buf = jsonenc.AppendASCII(*buf, c.buf)
 	return err
 }

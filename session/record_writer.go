@@ -35,7 +35,7 @@ func (m *Manager) OpenOrCreate(info SessionInfo) (s *Session, created bool, err 
 }
 
 // RecordBlock is a block of a record written whole (RecordWriter.Append), checked with
-// CheckBlock.
+// blocks.CheckBlock.
 type RecordBlock struct {
 	JSON      []byte
 	ToolUseID string // the id of a tool_use block, "" for any other

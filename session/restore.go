@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 )
 
 // RestoreMessages seeds an empty session with structured messages (a JSON array of
@@ -29,7 +30,7 @@ func (s *Session) RestoreMessages(raw []byte) error {
 		s.msg.givenMeta = m.meta
 		for _, b := range m.blocks {
 			id := ""
-			if b.info.Type == BlockToolUse {
+			if b.info.Type == blocks.BlockToolUse {
 				id = b.info.ToolUseID
 			}
 			s.putBlock(b.json, id)
@@ -127,6 +128,6 @@ func parseMessage(item map[string]json.RawMessage, path string) (restoredMessage
 	}
 	delete(item, "role")
 	delete(item, "content")
-	m.meta = MustJSON(item)
+	m.meta = blocks.MustJSON(item)
 	return m, nil
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // CheckpointInterval is how long text of a block still streaming may wait before it is
@@ -117,7 +119,7 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 
 // EncodeParts encodes the session like Messages, with its envelopes the last n records of
 // the branch (all when n < 0; without them n is not used and the conversation is whole),
-// as JSON arrays of whole messages, ASCII only (see AppendASCII), each about partSize bytes
+// as JSON arrays of whole messages, ASCII only (see jsonenc.AppendASCII), each about partSize bytes
 // or one message when that is larger. It hands each array to emit, which returns the
 // buffer to encode the next one into (nil for a new one). There is always at least one,
 // empty when there are no messages.
@@ -168,7 +170,7 @@ func appendStored(buf, scratch []byte, m *StoredMessage) ([]byte, []byte) {
 		return AppendEncoded(buf, m, true), scratch
 	}
 	scratch = AppendEnvelope(scratch[:0], m)
-	return AppendASCII(buf, scratch), scratch
+	return jsonenc.AppendASCII(buf, scratch), scratch
 }
 
 // Turns returns the session's turns: those of the branch that ends at the head.
@@ -387,7 +389,7 @@ func (s *Session) finishBlock() {
 	b := s.blk
 	s.blk = nil
 	id := ""
-	if b.blockType() == BlockToolUse {
+	if b.blockType() == blocks.BlockToolUse {
 		id = b.id
 	}
 	s.putBlock(b.json(), id)

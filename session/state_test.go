@@ -7,6 +7,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 func TestContextIsStampedOnTheMessagesThatFollow(t *testing.T) {
@@ -52,7 +53,7 @@ func TestTodosAndThinkingMetadataAreKeptVerbatim(t *testing.T) {
 	env := sessiontest.DecodeObject(t, sessiontest.Must(s.AppendUserMessageWith([]byte(`"go"`), session.MessageOptions{
 		Todos: []byte(todos), ThinkingMetadata: []byte(thinking)})))
 	state := `{"todos":[{"content":"Done","status":"completed","activeForm":"Doing"}]}`
-	sessiontest.Feed(t, s, session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_1", State: []byte(state)}, sessiontest.Text("hi"), sessiontest.Done("end_turn", ""))
+	sessiontest.Feed(t, s, stream.Chunk{Kind: stream.ChunkMessageStart, ID: "msg_1", State: []byte(state)}, sessiontest.Text("hi"), sessiontest.Done("end_turn", ""))
 
 	if !reflect.DeepEqual(env["todos"], sessiontest.Decode(t, todos)) || !reflect.DeepEqual(env["thinkingMetadata"], sessiontest.Decode(t, thinking)) {
 		t.Errorf("returned envelope todos/thinkingMetadata = %v / %v", env["todos"], env["thinkingMetadata"])
@@ -79,7 +80,7 @@ func TestSidechainMessagesAreKeptButLeftOutOfTheConversation(t *testing.T) {
 	sessiontest.Must(s.AppendUserMessageWith([]byte(`"a poem"`), sub))
 	state := `{"isSidechain":true,"agentId":"a1","parentToolUseId":"toolu_task"}`
 	sessiontest.Feed(t, s,
-		session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_sub", State: []byte(state)},
+		stream.Chunk{Kind: stream.ChunkMessageStart, ID: "msg_sub", State: []byte(state)},
 		sessiontest.ToolUse("toolu_search", "WebSearch", `{"q":"curry"}`), sessiontest.Done("tool_use", ""),
 		sessiontest.ToolResult("toolu_search", `"results"`), // inherits the sidechain of the message it answers
 		sessiontest.Text("Roses are red"), sessiontest.Done("end_turn", ""),
@@ -134,7 +135,7 @@ func TestBadMessageOptionsRecordNothing(t *testing.T) {
 			_, err = s.AppendUserMessageWith([]byte(`"x"`), opts)
 			t.Errorf("options %s were accepted", bad)
 		}
-		err = s.Ingest(session.Chunk{Kind: session.ChunkMessageStart, State: []byte(bad)})
+		err = s.Ingest(stream.Chunk{Kind: stream.ChunkMessageStart, State: []byte(bad)})
 		if !errors.Is(err, session.ErrInvalidChunk) {
 			t.Errorf("message_start with %s: err %v, want ErrInvalidChunk", bad, err)
 		}

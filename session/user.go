@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // titleLength is how many characters of the first prompt become a session's title.
@@ -32,12 +34,12 @@ func (s *Session) AppendUserMessageWith(content []byte, opts MessageOptions) ([]
 // AddUserMessage is AppendUserMessageWith returning the new message, its Blocks the JSON
 // of content, instead of its encoding. large are the long strings of content that came
 // apart from its JSON; nil when none did.
-func (s *Session) AddUserMessage(content []byte, large LargeStrings, opts MessageOptions) (StoredMessage, error) {
-	blocks, err := userBlocks(content)
+func (s *Session) AddUserMessage(content []byte, large jsonenc.LargeStrings, opts MessageOptions) (StoredMessage, error) {
+	checked, err := userBlocks(content)
 	if err != nil {
 		return StoredMessage{}, err
 	}
-	if err := spliceBlocks(blocks, large); err != nil {
+	if err := spliceBlocks(checked, large); err != nil {
 		return StoredMessage{}, err
 	}
 	if err := s.lock(); err != nil {
@@ -45,10 +47,10 @@ func (s *Session) AddUserMessage(content []byte, large LargeStrings, opts Messag
 	}
 	defer s.mu.Unlock()
 	typ := TypeUser
-	if hasToolResults(blocks) {
+	if hasToolResults(checked) {
 		typ = TypeToolResult
-		for _, b := range blocks {
-			if b.info.Type != BlockToolResult {
+		for _, b := range checked {
+			if b.info.Type != blocks.BlockToolResult {
 				continue
 			}
 			if err := s.knownToolUse(b.info.ToolUseID); err != nil {
@@ -58,19 +60,19 @@ func (s *Session) AddUserMessage(content []byte, large LargeStrings, opts Messag
 	}
 	s.endOpen(typ == TypeUser) // a new prompt cuts off a reply still streaming; tool results answer it
 	if typ == TypeToolResult && !opts.sidechain().on {
-		opts.IsSidechain, opts.AgentID, opts.ParentToolUseID = toolResultChain(s, blocks)
+		opts.IsSidechain, opts.AgentID, opts.ParentToolUseID = toolResultChain(s, checked)
 	}
 	side, extra := s.stateFor(opts)
 	s.beginMessage(typ, "user", messageMeta{}, "", "", side, extra)
-	stored := StoredMessage{SessionID: s.id, Status: MessageComplete, Extra: s.msg.hdr.Extra, Blocks: make([][]byte, 0, len(blocks))}
+	stored := StoredMessage{SessionID: s.id, Status: MessageComplete, Extra: s.msg.hdr.Extra, Blocks: make([][]byte, 0, len(checked))}
 	hdr := s.msg.hdr
-	for _, b := range blocks {
+	for _, b := range checked {
 		s.putBlock(b.json, "")
 		stored.Blocks = append(stored.Blocks, b.json)
 	}
 	s.endMessage(MessageComplete)
 	if typ == TypeUser && !side.on && !s.titled {
-		s.setTitle(blocks)
+		s.setTitle(checked)
 	}
 	stored.IsSidechain = hdr.IsSidechain
 	stored.Seq, stored.UUID, stored.ParentUUID, stored.Type, stored.Role = hdr.Seq, hdr.UUID, hdr.ParentUUID, hdr.Type, hdr.Role
@@ -80,15 +82,15 @@ func (s *Session) AddUserMessage(content []byte, large LargeStrings, opts Messag
 
 // spliceBlocks puts the large strings back into the checked blocks that hold their
 // placeholders; a placeholder stands for a string, so the checks made hold for the result.
-func spliceBlocks(blocks []checkedBlock, large LargeStrings) error {
+func spliceBlocks(blocks []checkedBlock, large jsonenc.LargeStrings) error {
 	if len(large) == 0 {
 		return nil
 	}
 	used := 0
 	for i := range blocks {
-		json, err := large.splice(blocks[i].json, &used)
+		json, err := large.Splice(blocks[i].json, &used)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w: %v", ErrInvalidMessage, err)
 		}
 		blocks[i].json = json
 	}
@@ -101,7 +103,7 @@ func spliceBlocks(blocks []checkedBlock, large LargeStrings) error {
 // checkedBlock is a block's JSON with what validation learned of it.
 type checkedBlock struct {
 	json []byte
-	info BlockInfo
+	info blocks.BlockInfo
 }
 
 // userBlocks validates user content: a string becomes one text block, holding the string's
@@ -114,7 +116,7 @@ func userBlocks(content []byte) ([]checkedBlock, error) {
 			return nil, fmt.Errorf("%w: content: %v", ErrInvalidMessage, err)
 		}
 		block := append(append([]byte(`{"type":"text","text":`), text...), '}')
-		return []checkedBlock{{json: block, info: BlockInfo{Type: BlockText}}}, nil
+		return []checkedBlock{{json: block, info: blocks.BlockInfo{Type: blocks.BlockText}}}, nil
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(content, &raws); err != nil || len(raws) == 0 {
@@ -124,23 +126,23 @@ func userBlocks(content []byte) ([]checkedBlock, error) {
 }
 
 func checkBlocks(raws []json.RawMessage, path string) ([]checkedBlock, error) {
-	blocks := make([]checkedBlock, len(raws))
+	checked := make([]checkedBlock, len(raws))
 	for i, raw := range raws {
-		info, err := CheckBlock(raw)
+		info, err := blocks.CheckBlock(raw)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s[%d]: %v", ErrInvalidMessage, path, i, err)
 		}
-		blocks[i] = checkedBlock{json: raw, info: info}
+		checked[i] = checkedBlock{json: raw, info: info}
 	}
-	return blocks, nil
+	return checked, nil
 }
 
 // hasToolResults reports whether a user message carries tool results. Such a message
 // answers the assistant's tool calls, so it belongs to the assistant's turn (envelope type
 // tool_result) even when text follows the results.
-func hasToolResults(blocks []checkedBlock) bool {
-	for _, b := range blocks {
-		if b.info.Type == BlockToolResult {
+func hasToolResults(checked []checkedBlock) bool {
+	for _, b := range checked {
+		if b.info.Type == blocks.BlockToolResult {
 			return true
 		}
 	}
@@ -148,12 +150,12 @@ func hasToolResults(blocks []checkedBlock) bool {
 }
 
 // setTitle names the session after the text of its first prompt.
-func (s *Session) setTitle(blocks []checkedBlock) {
-	for _, b := range blocks {
-		if b.info.Type != BlockText {
+func (s *Session) setTitle(checked []checkedBlock) {
+	for _, b := range checked {
+		if b.info.Type != blocks.BlockText {
 			continue
 		}
-		var t TextBlock
+		var t blocks.TextBlock
 		if json.Unmarshal(b.json, &t) != nil {
 			continue
 		}
@@ -178,9 +180,9 @@ func TitleFrom(text string) string {
 
 // toolResultChain returns, as options, the chain of the tool calls that tool results given
 // with no sidechain options answer: the chain of the first one's call.
-func toolResultChain(s *Session, blocks []checkedBlock) (*bool, string, string) {
-	for _, b := range blocks {
-		if b.info.Type == BlockToolResult {
+func toolResultChain(s *Session, checked []checkedBlock) (*bool, string, string) {
+	for _, b := range checked {
+		if b.info.Type == blocks.BlockToolResult {
 			side := s.toolUseChain(b.info.ToolUseID)
 			return &side.on, side.agentID, side.parentToolUseID
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
@@ -194,12 +195,12 @@ func readMessage(raw json.RawMessage, rec *importing.Record) error {
 		return fmt.Errorf("message.content must be an array of blocks")
 	}
 	for i, b := range content {
-		info, err := session.CheckBlock(b)
+		info, err := blocks.CheckBlock(b)
 		if err != nil {
 			return fmt.Errorf("message.content[%d]: %v", i, err)
 		}
 		block := session.RecordBlock{JSON: b}
-		if info.Type == session.BlockToolUse {
+		if info.Type == blocks.BlockToolUse {
 			block.ToolUseID = info.ToolUseID
 		}
 		rec.Blocks = append(rec.Blocks, block)

@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
@@ -90,11 +91,11 @@ func (c *converter) message(f map[string]json.RawMessage, rec *importing.Record,
 	if role != "user" && role != "assistant" {
 		return nil
 	}
-	blocks, form, err := contentBlocks(msg["content"])
-	if err != nil || blocks == nil {
+	list, form, err := contentBlocks(msg["content"])
+	if err != nil || list == nil {
 		return err
 	}
-	rec.Role, rec.Blocks, info.source.Content = role, blocks, form
+	rec.Role, rec.Blocks, info.source.Content = role, list, form
 	if role == "assistant" {
 		rec.Type = session.TypeAssistant
 		info.messageID, _ = stringField(msg, "id")
@@ -132,30 +133,30 @@ func contentBlocks(content json.RawMessage) ([]session.RecordBlock, string, erro
 		if err := json.Unmarshal(content, &raws); err != nil {
 			return nil, "", fmt.Errorf("message.content: %v", err)
 		}
-		blocks := make([]session.RecordBlock, len(raws))
+		list := make([]session.RecordBlock, len(raws))
 		for i, raw := range raws {
-			info, err := session.CheckBlock(raw)
+			info, err := blocks.CheckBlock(raw)
 			if err != nil {
 				return nil, "", fmt.Errorf("message.content[%d]: %v", i, err)
 			}
-			blocks[i] = session.RecordBlock{JSON: raw}
-			if info.Type == session.BlockToolUse {
-				blocks[i].ToolUseID = info.ToolUseID
+			list[i] = session.RecordBlock{JSON: raw}
+			if info.Type == blocks.BlockToolUse {
+				list[i].ToolUseID = info.ToolUseID
 			}
 		}
-		return blocks, "", nil
+		return list, "", nil
 	}
 	return nil, "", nil
 }
 
 // moveToolUseResult moves the tool's execution record of a record with one tool result
 // into toolUseResults, by the result's tool_use_id.
-func (c *converter) moveToolUseResult(f map[string]json.RawMessage, blocks []session.RecordBlock, extra *session.EnvelopeExtra) {
+func (c *converter) moveToolUseResult(f map[string]json.RawMessage, list []session.RecordBlock, extra *session.EnvelopeExtra) {
 	raw, ok := f["toolUseResult"]
 	if !ok {
 		return
 	}
-	ids := toolResultIDs(blocks)
+	ids := toolResultIDs(list)
 	if len(ids) != 1 {
 		return
 	}
@@ -266,14 +267,14 @@ func agentRuns(results map[string]json.RawMessage) map[string]string {
 	return runs
 }
 
-func hasToolResult(blocks []session.RecordBlock) bool { return len(toolResultIDs(blocks)) > 0 }
+func hasToolResult(list []session.RecordBlock) bool { return len(toolResultIDs(list)) > 0 }
 
 // toolResultIDs returns the tool_use_id of each tool_result block.
-func toolResultIDs(blocks []session.RecordBlock) []string {
+func toolResultIDs(list []session.RecordBlock) []string {
 	var ids []string
-	for _, b := range blocks {
-		info, err := session.CheckBlock(b.JSON)
-		if err == nil && info.Type == session.BlockToolResult {
+	for _, b := range list {
+		info, err := blocks.CheckBlock(b.JSON)
+		if err == nil && info.Type == blocks.BlockToolResult {
 			ids = append(ids, info.ToolUseID)
 		}
 	}
@@ -281,13 +282,13 @@ func toolResultIDs(blocks []session.RecordBlock) []string {
 }
 
 // firstText returns the text of the first text block.
-func firstText(blocks []session.RecordBlock) string {
-	for _, b := range blocks {
+func firstText(list []session.RecordBlock) string {
+	for _, b := range list {
 		var t struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		}
-		if json.Unmarshal(b.JSON, &t) == nil && t.Type == session.BlockText {
+		if json.Unmarshal(b.JSON, &t) == nil && t.Type == blocks.BlockText {
 			return t.Text
 		}
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // Version is the "version" of the records Write makes for messages that did not come from
@@ -129,18 +131,18 @@ func (w *writer) made(m *session.StoredMessage, extra *session.EnvelopeExtra) ma
 	if m.Role == "" {
 		return nil
 	}
-	blocks := make([]json.RawMessage, 0, len(m.Blocks))
+	list := make([]json.RawMessage, 0, len(m.Blocks))
 	for _, b := range m.Blocks {
-		if info, err := session.CheckBlock(b); err == nil && !foreignBlocks[info.Type] {
-			blocks = append(blocks, b)
+		if info, err := blocks.CheckBlock(b); err == nil && !foreignBlocks[info.Type] {
+			list = append(list, b)
 		}
 	}
-	if len(blocks) == 0 {
+	if len(list) == 0 {
 		return nil
 	}
 	rec := map[string]any{
 		"parentUuid": nil, "isSidechain": m.IsSidechain, "userType": "external", "cwd": w.st.Info.ProjectPath,
-		"sessionId": m.SessionID, "version": Version, "type": m.Role, "uuid": m.UUID, "timestamp": session.FormatTime(m.CreatedAt),
+		"sessionId": m.SessionID, "version": Version, "type": m.Role, "uuid": m.UUID, "timestamp": jsonenc.FormatTime(m.CreatedAt),
 	}
 	if parent := w.parent(m.ParentUUID); parent != "" {
 		rec["parentUuid"] = parent
@@ -149,7 +151,7 @@ func (w *writer) made(m *session.StoredMessage, extra *session.EnvelopeExtra) ma
 	if m.RequestID != "" {
 		rec["requestId"] = m.RequestID
 	}
-	msg := message(m, blocks)
+	msg := message(m, list)
 	if m.Role == "assistant" {
 		w.completeAssistant(msg, m)
 	}
@@ -206,9 +208,9 @@ func message(m *session.StoredMessage, content any) map[string]any {
 		}
 	}
 	msg["role"] = m.Role
-	if blocks, ok := content.([][]byte); ok {
-		raws := make([]json.RawMessage, len(blocks))
-		for i, b := range blocks {
+	if list, ok := content.([][]byte); ok {
+		raws := make([]json.RawMessage, len(list))
+		for i, b := range list {
 			raws[i] = b
 		}
 		content = raws
@@ -218,10 +220,10 @@ func message(m *session.StoredMessage, content any) map[string]any {
 }
 
 // toolResultIDsOf returns the tool_use_id of each tool_result block.
-func toolResultIDsOf(blocks [][]byte) []string {
+func toolResultIDsOf(list [][]byte) []string {
 	var ids []string
-	for _, b := range blocks {
-		if info, err := session.CheckBlock(b); err == nil && info.Type == session.BlockToolResult {
+	for _, b := range list {
+		if info, err := blocks.CheckBlock(b); err == nil && info.Type == blocks.BlockToolResult {
 			ids = append(ids, info.ToolUseID)
 		}
 	}

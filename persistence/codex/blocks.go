@@ -7,12 +7,13 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 )
 
 // contentBlocks maps the content items of a message: input_text and output_text become
 // text blocks, input_image an image block; an item of another kind is kept verbatim.
 func contentBlocks(items []json.RawMessage) ([]session.RecordBlock, error) {
-	blocks := make([]session.RecordBlock, 0, len(items))
+	list := make([]session.RecordBlock, 0, len(items))
 	for i, item := range items {
 		var it struct {
 			Type     string `json:"type"`
@@ -25,16 +26,16 @@ func contentBlocks(items []json.RawMessage) ([]session.RecordBlock, error) {
 		block := []byte(item)
 		switch it.Type {
 		case "input_text", "output_text":
-			block = mustJSON(map[string]string{"type": session.BlockText, "text": it.Text})
+			block = mustJSON(map[string]string{"type": blocks.BlockText, "text": it.Text})
 		case "input_image":
 			block = imageBlock(it.ImageURL)
 		}
-		if _, err := session.CheckBlock(block); err != nil {
+		if _, err := blocks.CheckBlock(block); err != nil {
 			return nil, fmt.Errorf("payload.content[%d]: %v", i, err)
 		}
-		blocks = append(blocks, session.RecordBlock{JSON: block})
+		list = append(list, session.RecordBlock{JSON: block})
 	}
-	return blocks, nil
+	return list, nil
 }
 
 // imageBlock makes an image block of an image URL: a data URL's bytes as a base64 source,
@@ -42,11 +43,11 @@ func contentBlocks(items []json.RawMessage) ([]session.RecordBlock, error) {
 func imageBlock(url string) []byte {
 	if rest, ok := strings.CutPrefix(url, "data:"); ok {
 		if mediaType, data, ok := strings.Cut(rest, ";base64,"); ok {
-			return mustJSON(map[string]any{"type": session.BlockImage,
+			return mustJSON(map[string]any{"type": blocks.BlockImage,
 				"source": map[string]string{"type": "base64", "media_type": mediaType, "data": data}})
 		}
 	}
-	return mustJSON(map[string]any{"type": session.BlockImage, "source": map[string]string{"type": "url", "url": url}})
+	return mustJSON(map[string]any{"type": blocks.BlockImage, "source": map[string]string{"type": "url", "url": url}})
 }
 
 // toolUse makes the tool_use block of a function call. Its arguments are JSON text; when
@@ -60,7 +61,7 @@ func toolUse(id, name string, arguments json.RawMessage) []byte {
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	block := map[string]any{"type": session.BlockToolUse, "id": id, "name": name, "input": input}
+	block := map[string]any{"type": blocks.BlockToolUse, "id": id, "name": name, "input": input}
 	if input[0] != '{' || !json.Valid(input) {
 		block["input"], block["raw_input"], block["input_error"] = json.RawMessage("{}"), text, "arguments are not a JSON object"
 	}
@@ -72,7 +73,7 @@ func toolUse(id, name string, arguments json.RawMessage) []byte {
 // "freeform": true says so, for the context builder to leave out and an export to give the
 // text back as it came.
 func freeformToolUse(id, name, input string) []byte {
-	return mustJSON(map[string]any{"type": session.BlockToolUse, "id": id, "name": name,
+	return mustJSON(map[string]any{"type": blocks.BlockToolUse, "id": id, "name": name,
 		"input": map[string]string{"input": input}, "freeform": true})
 }
 
@@ -81,7 +82,7 @@ func freeformToolUse(id, name, input string) []byte {
 // {exit_code, duration_seconds}}. An output given as an object {content, success} says
 // whether it failed; one given as content items (input_text, input_image) becomes blocks.
 func toolResult(callID string, output json.RawMessage) (block, execution []byte, err error) {
-	result := map[string]any{"type": session.BlockToolResult, "tool_use_id": callID}
+	result := map[string]any{"type": blocks.BlockToolResult, "tool_use_id": callID}
 	var text string
 	switch {
 	case json.Unmarshal(output, &text) == nil:
@@ -92,12 +93,12 @@ func toolResult(callID string, output json.RawMessage) (block, execution []byte,
 		if err := json.Unmarshal(output, &items); err != nil {
 			return nil, nil, fmt.Errorf("payload.output: %v", err)
 		}
-		blocks, err := contentBlocks(items)
+		list, err := contentBlocks(items)
 		if err != nil {
 			return nil, nil, err
 		}
-		content := make([]json.RawMessage, len(blocks))
-		for i, b := range blocks {
+		content := make([]json.RawMessage, len(list))
+		for i, b := range list {
 			content[i] = b.JSON
 		}
 		result["content"] = content
@@ -115,7 +116,7 @@ func toolResult(callID string, output json.RawMessage) (block, execution []byte,
 		}
 	}
 	block = mustJSON(result)
-	if _, err := session.CheckBlock(block); err != nil {
+	if _, err := blocks.CheckBlock(block); err != nil {
 		return nil, nil, fmt.Errorf("payload.output: %v", err)
 	}
 	return block, execution, nil

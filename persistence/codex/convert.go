@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
@@ -108,7 +109,7 @@ func (c *converter) responseItem(raw json.RawMessage, rec *importing.Record, ext
 		return err
 	}
 	rec.Type = map[string]string{"assistant": session.TypeAssistant, "user": session.TypeUser}[rec.Role]
-	if len(rec.Blocks) > 0 && blockType(rec.Blocks[0].JSON) == session.BlockToolResult {
+	if len(rec.Blocks) > 0 && blockType(rec.Blocks[0].JSON) == blocks.BlockToolResult {
 		rec.Type = session.TypeToolResult
 	}
 	fields["payload"] = without(raw, mapped)
@@ -160,7 +161,7 @@ func (c *converter) item(p payload, raw json.RawMessage, rec *importing.Record, 
 		}
 		return []string{"call_id", "output"}, nil
 	}
-	if _, err := session.CheckBlock(raw); err != nil {
+	if _, err := blocks.CheckBlock(raw); err != nil {
 		return nil, fmt.Errorf("payload: %v", err)
 	}
 	rec.Role, rec.Blocks = "assistant", []session.RecordBlock{{JSON: raw}}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // Write writes a session as Markdown.
@@ -44,7 +46,7 @@ func (md *writer) header(st session.SessionState) {
 	if info.Model != "" {
 		md.printf("- Model: %s\n", info.Model)
 	}
-	md.printf("- Created: %s · updated: %s\n", session.FormatTime(info.CreatedAt), session.FormatTime(info.UpdatedAt))
+	md.printf("- Created: %s · updated: %s\n", jsonenc.FormatTime(info.CreatedAt), jsonenc.FormatTime(info.UpdatedAt))
 	if t := st.Tracker; t.InputTokens+t.OutputTokens+t.CacheReadInputTokens+t.CacheCreationInputTokens > 0 {
 		md.printf("- Tokens: %d in, %d out, %d cache read, %d cache write\n",
 			t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens)
@@ -87,7 +89,7 @@ func (md *writer) heading(m *session.StoredMessage, extra session.EnvelopeExtra)
 		}
 		who = fmt.Sprintf("↳ %s · %s", agent, who)
 	}
-	md.printf("## %s\n\n*%s", who, session.FormatTime(m.CreatedAt))
+	md.printf("## %s\n\n*%s", who, jsonenc.FormatTime(m.CreatedAt))
 	if m.Status != session.MessageComplete {
 		md.printf(" · %s", m.Status)
 	}
@@ -114,7 +116,7 @@ func (md *writer) notice(m *session.StoredMessage, extra session.EnvelopeExtra) 
 	case m.Type == "summary" && r.Summary != "":
 		md.printf("> **Summary:** %s\n\n", oneLine(r.Summary))
 	case m.Type == "system" && r.Subtype == "compact_boundary":
-		md.printf("---\n\n*Conversation compacted · %s*\n\n", session.FormatTime(m.CreatedAt))
+		md.printf("---\n\n*Conversation compacted · %s*\n\n", jsonenc.FormatTime(m.CreatedAt))
 	case m.Type == "system" && r.Content != "":
 		md.printf("> *%s:* %s\n\n", orDefault(r.Level, "system"), oneLine(r.Content))
 	}
@@ -147,9 +149,9 @@ func (md *writer) block(raw []byte) {
 		return
 	}
 	switch b.Type {
-	case session.BlockText:
+	case blocks.BlockText:
 		md.printf("%s\n\n", strings.TrimRight(b.Text, "\n"))
-	case session.BlockThinking:
+	case blocks.BlockThinking:
 		md.folded("Thinking", b.Thinking)
 	case "reasoning":
 		var parts []string
@@ -157,22 +159,22 @@ func (md *writer) block(raw []byte) {
 			parts = append(parts, s.Text)
 		}
 		md.folded("Reasoning", strings.Join(parts, "\n\n"))
-	case session.BlockRedactedThinking:
+	case blocks.BlockRedactedThinking:
 		md.printf("*[redacted thinking]*\n\n")
-	case session.BlockToolUse:
+	case blocks.BlockToolUse:
 		md.toolNames[b.ID] = b.Name
 		md.printf("**Tool call** `%s` (`%s`)\n\n", b.Name, b.ID)
 		md.fenced("json", indentJSON(b.Input))
-	case session.BlockToolResult:
+	case blocks.BlockToolResult:
 		label := "Result"
 		if b.IsError {
 			label = "Error"
 		}
 		md.printf("**%s** of `%s` (`%s`)\n\n", label, orDefault(md.toolNames[b.ToolUseID], "tool"), b.ToolUseID)
 		md.fenced("", resultText(b.Content))
-	case session.BlockImage:
+	case blocks.BlockImage:
 		md.printf("*[image: %s]*\n\n", describeSource(b.Source.Type, b.Source.MediaType, b.Source.Data, b.Source.URL))
-	case session.BlockDocument:
+	case blocks.BlockDocument:
 		md.printf("*[document%s: %s]*\n\n", titled(b.Title), describeSource(b.Source.Type, b.Source.MediaType, b.Source.Data, b.Source.URL))
 	default:
 		md.printf("*[%s block]*\n\n", b.Type)

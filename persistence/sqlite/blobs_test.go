@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 func TestLargeBlocksGoToBlobsOnce(t *testing.T) {
@@ -67,10 +68,10 @@ func TestFiveMegabyteToolResultRoundTrips(t *testing.T) {
 	output := sb.String()
 	content, _ := json.Marshal(output)
 	mustIngest(t, sess,
-		session.Chunk{Kind: session.ChunkMessageStart, ID: "m"},
-		session.Chunk{Kind: session.ChunkToolUse, ID: "t1", Name: "cat", JSON: []byte(`{"path":"big.log"}`)},
-		session.Chunk{Kind: session.ChunkDone, StopReason: "tool_use"},
-		session.Chunk{Kind: session.ChunkToolResult, ToolUseID: "t1", JSON: content},
+		stream.Chunk{Kind: stream.ChunkMessageStart, ID: "m"},
+		stream.Chunk{Kind: stream.ChunkToolUse, ID: "t1", Name: "cat", JSON: []byte(`{"path":"big.log"}`)},
+		stream.Chunk{Kind: stream.ChunkDone, StopReason: "tool_use"},
+		stream.Chunk{Kind: stream.ChunkToolResult, ToolUseID: "t1", JSON: content},
 	)
 	check := func(where string, raw []byte) {
 		t.Helper()
@@ -117,9 +118,9 @@ func TestCompletedStreamingBlockReplacesItsCheckpoint(t *testing.T) {
 	m := session.NewManager(s)
 	sess := mustCreate(t, m, session.CreateOptions{})
 	chunk := strings.Repeat("y", 4096)
-	mustIngest(t, sess, session.Chunk{Kind: session.ChunkMessageStart})
+	mustIngest(t, sess, stream.Chunk{Kind: stream.ChunkMessageStart})
 	for i := 0; i < 4; i++ { // over the threshold while still streaming
-		mustIngest(t, sess, session.Chunk{Kind: session.ChunkText, Text: chunk})
+		mustIngest(t, sess, stream.Chunk{Kind: stream.ChunkText, Text: chunk})
 	}
 	if err := sess.Flush(); err != nil { // checkpoints the partial block
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func TestCompletedStreamingBlockReplacesItsCheckpoint(t *testing.T) {
 	if n := queryInt(t, db, `SELECT COUNT(*) FROM blocks WHERE partial = 1`); n != 1 {
 		t.Fatalf("%d partial blocks after a checkpoint, want 1", n)
 	}
-	mustIngest(t, sess, session.Chunk{Kind: session.ChunkText, Text: "end"}, session.Chunk{Kind: session.ChunkDone})
+	mustIngest(t, sess, stream.Chunk{Kind: stream.ChunkText, Text: "end"}, stream.Chunk{Kind: stream.ChunkDone})
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,11 @@ import (
 	"errors"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // A complete message is stored as its body: the envelope JSON, encoded once when the
-// message ends, ASCII only (session.AppendASCII), so that reading a session back is a copy
+// message ends, ASCII only (jsonenc.AppendASCII), so that reading a session back is a copy
 // of one column per message and not a join over its blocks. A block over BlobThreshold is
 // not in the body: it stays in the blob table (stored once by content hash), and the body
 // has a hole where it goes. The layout column says where the message object and each block
@@ -85,7 +86,7 @@ type bodyBuilder struct {
 // there.
 func (bb *bodyBuilder) build(m *session.StoredMessage, holes []int64) ([]byte, []byte) {
 	head, at := session.AppendEnvelopeHead(nil, m)
-	buf := session.AppendASCII(bb.buf[:0], head)
+	buf := jsonenc.AppendASCII(bb.buf[:0], head)
 	l := layout{messageAt: at + asciiGrowth(head[:at]), blocks: make([]blockSpan, len(m.Blocks))}
 	for i, block := range m.Blocks {
 		if i > 0 {
@@ -99,16 +100,16 @@ func (bb *bodyBuilder) build(m *session.StoredMessage, holes []int64) ([]byte, [
 		buf = append(buf, block...)
 		l.blocks[i].n = len(block)
 	}
-	buf = session.AppendASCII(buf, session.AppendMessageTail(nil, m))
+	buf = jsonenc.AppendASCII(buf, session.AppendMessageTail(nil, m))
 	buf = append(buf, '}')
 	bb.buf = buf
 	return buf, l.encode()
 }
 
-// asciiGrowth returns how many bytes longer b becomes through session.AppendASCII.
+// asciiGrowth returns how many bytes longer b becomes through jsonenc.AppendASCII.
 func asciiGrowth(b []byte) int {
-	if session.IsASCII(b) {
+	if jsonenc.IsASCII(b) {
 		return 0
 	}
-	return len(session.AppendASCII(nil, b)) - len(b)
+	return len(jsonenc.AppendASCII(nil, b)) - len(b)
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // TestBodiesAreTheRowsEncoded: every message's body, made from what the writer held of the
@@ -20,16 +22,16 @@ func TestBodiesAreTheRowsEncoded(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustIngest(t, sess,
-		session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_1", Model: "claude-x", RequestID: "req_1"},
-		session.Chunk{Kind: session.ChunkThinking, Text: "let me think "},
-		session.Chunk{Kind: session.ChunkThinking, Text: "about it"},
-		session.Chunk{Kind: session.ChunkSignature, Text: "c2lnbmF0dXJl"},
-		session.Chunk{Kind: session.ChunkText, Text: "Reading — now."},
-		session.Chunk{Kind: session.ChunkToolUseStart, ID: "toolu_1", Name: "Read"},
-		session.Chunk{Kind: session.ChunkToolUseDelta, Text: `{"path":`},
-		session.Chunk{Kind: session.ChunkToolUseDelta, Text: `"a.go"}`},
-		session.Chunk{Kind: session.ChunkToolUse, ID: "toolu_2", Name: "Bash", JSON: []byte(`{"cmd":"ls"}`)},
-		session.Chunk{Kind: session.ChunkDone, StopReason: "tool_use", Usage: []byte(`{"input_tokens":12,"output_tokens":7}`)},
+		stream.Chunk{Kind: stream.ChunkMessageStart, ID: "msg_1", Model: "claude-x", RequestID: "req_1"},
+		stream.Chunk{Kind: stream.ChunkThinking, Text: "let me think "},
+		stream.Chunk{Kind: stream.ChunkThinking, Text: "about it"},
+		stream.Chunk{Kind: stream.ChunkSignature, Text: "c2lnbmF0dXJl"},
+		stream.Chunk{Kind: stream.ChunkText, Text: "Reading — now."},
+		stream.Chunk{Kind: stream.ChunkToolUseStart, ID: "toolu_1", Name: "Read"},
+		stream.Chunk{Kind: stream.ChunkToolUseDelta, Text: `{"path":`},
+		stream.Chunk{Kind: stream.ChunkToolUseDelta, Text: `"a.go"}`},
+		stream.Chunk{Kind: stream.ChunkToolUse, ID: "toolu_2", Name: "Bash", JSON: []byte(`{"cmd":"ls"}`)},
+		stream.Chunk{Kind: stream.ChunkDone, StopReason: "tool_use", Usage: []byte(`{"input_tokens":12,"output_tokens":7}`)},
 	)
 	large := strings.Repeat("1→ package main ✓\n", BlobThreshold/10)
 	results := `[{"type":"tool_result","tool_use_id":"toolu_1","content":"` + strings.ReplaceAll(large, "\n", `\n`) + `"},` +
@@ -37,7 +39,7 @@ func TestBodiesAreTheRowsEncoded(t *testing.T) {
 	if _, err := sess.AppendUserMessage([]byte(results)); err != nil {
 		t.Fatal(err)
 	}
-	mustIngest(t, sess, session.Chunk{Kind: session.ChunkText, Text: "cut off by the close"})
+	mustIngest(t, sess, stream.Chunk{Kind: stream.ChunkText, Text: "cut off by the close"})
 	sess.Close()
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
@@ -46,7 +48,7 @@ func TestBodiesAreTheRowsEncoded(t *testing.T) {
 	bodies := 0
 	err := s.ScanEncoded(sess.ID(), 0, func(enc *session.StoredMessage) error {
 		row := rows[enc.Seq]
-		want := session.AppendASCII(nil, session.AppendEnvelope(nil, &row))
+		want := jsonenc.AppendASCII(nil, session.AppendEnvelope(nil, &row))
 		if got := bytes.Join(enc.Encoded, nil); !bytes.Equal(got, want) {
 			t.Errorf("message %d: body\n%s\nrows\n%s", enc.Seq, got, want)
 		}

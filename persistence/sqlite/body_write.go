@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // endMessage ends message op.Seq of session sid with its status, fields and usage, and
@@ -67,7 +68,7 @@ func (w *writer) writeBody(sid, seq int64) error {
 			if idx != int64(len(m.Blocks)) || partial != 0 || (body == nil && blob == 0) {
 				complete = false
 			}
-			m.Blocks = append(m.Blocks, session.AppendASCII(nil, body))
+			m.Blocks = append(m.Blocks, jsonenc.AppendASCII(nil, body))
 			holes = append(holes, blob)
 			return nil
 		})

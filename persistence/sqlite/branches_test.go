@@ -12,6 +12,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/snapshots"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 func TestForkSharesBlobsAndCopiesRows(t *testing.T) {
@@ -22,7 +23,7 @@ func TestForkSharesBlobsAndCopiesRows(t *testing.T) {
 	if _, err := a.AppendUserMessage(big); err != nil {
 		t.Fatal(err)
 	}
-	mustIngest(t, a, session.Chunk{Kind: session.ChunkToolUse, ID: "toolu_1", Name: "Read", JSON: []byte(`{}`)})
+	mustIngest(t, a, stream.Chunk{Kind: stream.ChunkToolUse, ID: "toolu_1", Name: "Read", JSON: []byte(`{}`)})
 	if _, err := a.AppendUserMessage([]byte(`[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]`)); err != nil {
 		t.Fatal(err)
 	}

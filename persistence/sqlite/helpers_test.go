@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // openTemp opens a store on a new file in t.TempDir(); it is closed at cleanup.
@@ -81,7 +82,7 @@ func mustCreate(t *testing.T, m *session.Manager, opts session.CreateOptions) *s
 	return s
 }
 
-func mustIngest(t *testing.T, s *session.Session, chunks ...session.Chunk) {
+func mustIngest(t *testing.T, s *session.Session, chunks ...stream.Chunk) {
 	t.Helper()
 	for i, c := range chunks {
 		if err := s.Ingest(c); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // TestSessionManagementMigrationUpgradesExistingSessions writes a session the way the
@@ -77,19 +78,19 @@ func TestSearchIndexStaysConsistent(t *testing.T) {
 		if _, err := sess.AppendUserMessage([]byte(`"hello index"`)); err != nil {
 			t.Fatal(err)
 		}
-		mustIngest(t, sess, session.Chunk{Kind: session.ChunkText, Text: "streaming "})
+		mustIngest(t, sess, stream.Chunk{Kind: stream.ChunkText, Text: "streaming "})
 		if err := sess.Flush(); err != nil { // a partial checkpoint
 			t.Fatal(err)
 		}
-		mustIngest(t, sess, session.Chunk{Kind: session.ChunkText, Text: "words"})
+		mustIngest(t, sess, stream.Chunk{Kind: stream.ChunkText, Text: "words"})
 		if err := sess.Flush(); err != nil { // replaced by a longer one
 			t.Fatal(err)
 		}
 		check("partial checkpoints")
 		mustIngest(t, sess,
-			session.Chunk{Kind: session.ChunkToolUse, ID: "toolu_" + sess.ID(), Name: "cat", JSON: []byte(`{}`)},
-			session.Chunk{Kind: session.ChunkToolResult, ToolUseID: "toolu_" + sess.ID(), JSON: []byte(`"` + strings.Repeat("z ", BlobThreshold) + `"`)},
-			session.Chunk{Kind: session.ChunkDone},
+			stream.Chunk{Kind: stream.ChunkToolUse, ID: "toolu_" + sess.ID(), Name: "cat", JSON: []byte(`{}`)},
+			stream.Chunk{Kind: stream.ChunkToolResult, ToolUseID: "toolu_" + sess.ID(), JSON: []byte(`"` + strings.Repeat("z ", BlobThreshold) + `"`)},
+			stream.Chunk{Kind: stream.ChunkDone},
 		)
 		check("completing")
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // openBodies holds, for each message the writer has begun and not yet ended, what its body
@@ -70,7 +71,7 @@ func (o openBodies) end(sid int64, op session.EndMessage) (m session.StoredMessa
 		Meta: jsonObject(op.Meta), Extra: jsonObject(op.Extra), Blocks: make([][]byte, len(b.blocks))}
 	for i, block := range b.blocks {
 		if b.blobs[i] == 0 {
-			m.Blocks[i] = session.AppendASCII(nil, block)
+			m.Blocks[i] = jsonenc.AppendASCII(nil, block)
 		}
 	}
 	return m, b.blobs, true

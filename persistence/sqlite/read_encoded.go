@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // ScanEncoded calls fn for each message of a session from seq fromSeq on, in order. A
@@ -69,7 +70,7 @@ func (r *bodyReader) message(row []driver.Value) (*session.StoredMessage, error)
 		if err != nil {
 			return nil, err
 		}
-		m.Encoded = append(m.Encoded, body[at:span.at], session.AppendASCII(nil, data))
+		m.Encoded = append(m.Encoded, body[at:span.at], jsonenc.AppendASCII(nil, data))
 		at = span.at
 	}
 	m.Encoded = append(m.Encoded, body[at:])

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // crashedSession writes a session whose last assistant message is still streaming, as a
@@ -21,8 +22,8 @@ func crashedSession(t *testing.T, owner string) (string, string) {
 		t.Fatal(err)
 	}
 	mustIngest(t, sess,
-		session.Chunk{Kind: session.ChunkMessageStart, ID: "m1"},
-		session.Chunk{Kind: session.ChunkText, Text: "It works like th"},
+		stream.Chunk{Kind: stream.ChunkMessageStart, ID: "m1"},
+		stream.Chunk{Kind: stream.ChunkText, Text: "It works like th"},
 	)
 	if err := sess.Flush(); err != nil { // the partial text is on disk, the message unfinished
 		t.Fatal(err)

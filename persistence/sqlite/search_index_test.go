@@ -6,6 +6,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // writeSearchable records a prompt holding word and a reply, and waits until they are
@@ -17,7 +18,7 @@ func writeSearchable(t *testing.T, s *Store, word string) *session.Session {
 	if _, err := sess.AppendUserMessage([]byte(`"find the ` + word + `"`)); err != nil {
 		t.Fatal(err)
 	}
-	mustIngest(t, sess, session.Chunk{Kind: session.ChunkText, Text: "found it"}, session.Chunk{Kind: session.ChunkDone})
+	mustIngest(t, sess, stream.Chunk{Kind: stream.ChunkText, Text: "found it"}, stream.Chunk{Kind: stream.ChunkDone})
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 func ids(list []session.SessionInfo) []string {
@@ -101,8 +102,8 @@ func TestLoadSessionReturnsWhereToContinue(t *testing.T) {
 	m := session.NewManager(s)
 	sess := mustCreate(t, m, session.CreateOptions{ProjectPath: "/p", Provider: "openai"})
 	sess.AppendUserMessage([]byte(`"one"`))
-	mustIngest(t, sess, session.Chunk{Kind: session.ChunkText, Text: "reply"},
-		session.Chunk{Kind: session.ChunkDone, Usage: []byte(`{"input_tokens":4,"output_tokens":2}`)})
+	mustIngest(t, sess, stream.Chunk{Kind: stream.ChunkText, Text: "reply"},
+		stream.Chunk{Kind: stream.ChunkDone, Usage: []byte(`{"input_tokens":4,"output_tokens":2}`)})
 	last, _ := sess.AppendUserMessage([]byte(`"two"`))
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // BenchmarkUsageSums measures what session computes over the store's primitive reads, on
@@ -85,10 +86,10 @@ func fillUsageSession(b *testing.B, m *session.Manager, project string, n int) s
 			b.Fatal(err)
 		}
 		usage := fmt.Sprintf(`{"input_tokens":%d,"output_tokens":%d,"cache_read_input_tokens":%d}`, 100+t, 20+n%7, 1000*t)
-		for _, c := range []session.Chunk{
-			{Kind: session.ChunkMessageStart, ID: fmt.Sprintf("m%d", t), Model: fmt.Sprintf("claude-%d", (n+t)%3)},
-			{Kind: session.ChunkText, Text: "Done, the next step is in place."},
-			{Kind: session.ChunkDone, StopReason: "end_turn", Usage: []byte(usage)},
+		for _, c := range []stream.Chunk{
+			{Kind: stream.ChunkMessageStart, ID: fmt.Sprintf("m%d", t), Model: fmt.Sprintf("claude-%d", (n+t)%3)},
+			{Kind: stream.ChunkText, Text: "Done, the next step is in place."},
+			{Kind: stream.ChunkDone, StopReason: "end_turn", Usage: []byte(usage)},
 		} {
 			if err := s.Ingest(c); err != nil {
 				b.Fatal(err)

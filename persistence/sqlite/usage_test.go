@@ -6,6 +6,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // TestScanUsageSelectsByFilter holds ScanUsage to its filter: one session, one project,
@@ -21,10 +22,10 @@ func TestScanUsageSelectsByFilter(t *testing.T) {
 		if _, err := sess.AppendUserMessage([]byte(`"hello"`)); err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []session.Chunk{
-			{Kind: session.ChunkMessageStart, ID: "m1", Model: "claude-named"},
-			{Kind: session.ChunkText, Text: "hi"},
-			{Kind: session.ChunkDone, StopReason: "end_turn", Usage: []byte(`{"input_tokens":10,"output_tokens":3}`)},
+		for _, c := range []stream.Chunk{
+			{Kind: stream.ChunkMessageStart, ID: "m1", Model: "claude-named"},
+			{Kind: stream.ChunkText, Text: "hi"},
+			{Kind: stream.ChunkDone, StopReason: "end_turn", Usage: []byte(`{"input_tokens":10,"output_tokens":3}`)},
 		} {
 			if err := sess.Ingest(c); err != nil {
 				t.Fatal(err)

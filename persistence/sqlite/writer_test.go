@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 func newInfo(id string) session.SessionInfo {
@@ -106,8 +107,8 @@ func TestConcurrentSessionsAllCommit(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				sess.Ingest(session.Chunk{Kind: session.ChunkText, Text: "ok"})
-				sess.Ingest(session.Chunk{Kind: session.ChunkDone})
+				sess.Ingest(stream.Chunk{Kind: stream.ChunkText, Text: "ok"})
+				sess.Ingest(stream.Chunk{Kind: stream.ChunkDone})
 			}
 		}()
 	}

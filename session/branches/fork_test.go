@@ -9,6 +9,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // withSubagent records a prompt whose reply runs a subagent through the Task tool call
@@ -22,7 +23,7 @@ func withSubagent(t *testing.T, s *session.Session) map[string]any {
 	if _, err := s.AppendUserMessageWith(sessiontest.MustMarshal(t, "poem"), side); err != nil {
 		t.Fatal(err)
 	}
-	sessiontest.Feed(t, s, session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_sub", State: sessiontest.MustMarshal(t, side)},
+	sessiontest.Feed(t, s, stream.Chunk{Kind: stream.ChunkMessageStart, ID: "msg_sub", State: sessiontest.MustMarshal(t, side)},
 		sessiontest.Text("roses"), sessiontest.Done("end_turn", `{"input_tokens":7,"output_tokens":3}`))
 	sessiontest.Feed(t, s, sessiontest.ToolResult("toolu_task", `"roses"`), sessiontest.Start("msg_main2"), sessiontest.Text("here it is"), sessiontest.Done("end_turn", `{"input_tokens":80,"output_tokens":4}`))
 	return call

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/goccy/go-json"
-	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 )
 
 // previewLength is how many characters of a record a tree node shows.
@@ -13,9 +13,9 @@ const previewLength = 80
 
 // preview returns a one-line glimpse of a record's blocks for a history view: its first
 // text, else what its first block is ("[tool_use Bash]", "[tool_result] output…").
-func preview(blocks [][]byte) string {
+func preview(list [][]byte) string {
 	var first string
-	for _, raw := range blocks {
+	for _, raw := range list {
 		var b struct {
 			Type    string          `json:"type"`
 			Text    string          `json:"text"`
@@ -25,16 +25,16 @@ func preview(blocks [][]byte) string {
 		if json.Unmarshal(raw, &b) != nil {
 			continue
 		}
-		if b.Type == session.BlockText && strings.TrimSpace(b.Text) != "" {
+		if b.Type == blocks.BlockText && strings.TrimSpace(b.Text) != "" {
 			return clip(b.Text)
 		}
 		if first != "" {
 			continue
 		}
 		switch b.Type {
-		case session.BlockToolUse:
+		case blocks.BlockToolUse:
 			first = "[tool_use " + b.Name + "]"
-		case session.BlockToolResult:
+		case blocks.BlockToolResult:
 			first = clip("[tool_result] " + resultText(b.Content))
 		default:
 			first = "[" + b.Type + "]"
@@ -49,14 +49,14 @@ func resultText(content json.RawMessage) string {
 	if json.Unmarshal(content, &text) == nil {
 		return text
 	}
-	var blocks []struct {
+	var list []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	json.Unmarshal(content, &blocks)
+	json.Unmarshal(content, &list)
 	var parts []string
-	for _, b := range blocks {
-		if b.Type == session.BlockText {
+	for _, b := range list {
+		if b.Type == blocks.BlockText {
 			parts = append(parts, b.Text)
 		}
 	}

@@ -3,6 +3,7 @@ package branches
 import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // Tree is a session's records as a tree, for a history view: every record once, in the
@@ -85,7 +86,7 @@ func newView(t session.TreeShape) Tree {
 // describe fills in what a node shows of its record beside its place in the tree.
 func (n *TreeNode) describe(m *session.StoredMessage) {
 	n.Status = m.Status
-	n.Timestamp = session.FormatTime(m.CreatedAt)
+	n.Timestamp = jsonenc.FormatTime(m.CreatedAt)
 	n.Preview = preview(m.Blocks)
 	if m.IsSidechain {
 		var side struct {

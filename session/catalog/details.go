@@ -3,6 +3,7 @@ package catalog
 import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // SessionDetails is session.SessionInfo with what takes a pass over the session's messages to
@@ -50,7 +51,7 @@ func (d SessionDetails) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(session.AppendObjectFields(info[:len(info)-1], rest), '}'), nil
+	return append(jsonenc.AppendObjectFields(info[:len(info)-1], rest), '}'), nil
 }
 
 // reconcileUsage makes the usage by model add up to the session's token tracker: tokens

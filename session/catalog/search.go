@@ -8,6 +8,7 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // Searcher is a store's full-text index over the text of every session's messages.
@@ -44,7 +45,7 @@ func (h SearchHit) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		plain
 		Timestamp string `json:"timestamp"`
-	}{plain(h), session.FormatTime(h.Timestamp)})
+	}{plain(h), jsonenc.FormatTime(h.Timestamp)})
 }
 
 // MatchExpression turns what a person typed into an FTS5 query: every word must occur, as

@@ -11,6 +11,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
+	"github.com/sessionkeep/sessionkeep/session/stream"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
@@ -75,7 +76,7 @@ func TestSubagentMessagesStayOutOfTheContext(t *testing.T) {
 	sub := session.MessageOptions{AgentID: "a1", ParentToolUseID: "toolu_task"}
 	sessiontest.Must(s.AppendUserMessageWith([]byte(`"a poem, `+strings.Repeat("with many details ", 2000)+`"`), sub))
 	sessiontest.Feed(t, s,
-		session.Chunk{Kind: session.ChunkMessageStart, ID: "msg_sub", State: []byte(`{"agentId":"a1","parentToolUseId":"toolu_task"}`)},
+		stream.Chunk{Kind: stream.ChunkMessageStart, ID: "msg_sub", State: []byte(`{"agentId":"a1","parentToolUseId":"toolu_task"}`)},
 		sessiontest.ToolUse("toolu_search", "WebSearch", `{"q":"poems"}`), sessiontest.Done("tool_use", ""),
 		sessiontest.ToolResult("toolu_search", `"results"`), sessiontest.Text("Roses are red"), sessiontest.Done("end_turn", ""),
 		sessiontest.ToolResult("toolu_task", `"Roses are red"`),

@@ -5,6 +5,7 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // CacheStore is the context cache a store keeps beside the messages: cumulative token
@@ -105,7 +106,7 @@ func (c Compaction) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		plain
 		CreatedAt string `json:"createdAt"`
-	}{plain(c), session.FormatTime(c.CreatedAt)})
+	}{plain(c), jsonenc.FormatTime(c.CreatedAt)})
 }
 
 // MarshalJSON writes the time as envelopes do: ISO 8601 UTC with milliseconds.
@@ -114,5 +115,5 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		plain
 		CreatedAt string `json:"createdAt"`
-	}{plain(s), session.FormatTime(s.CreatedAt)})
+	}{plain(s), jsonenc.FormatTime(s.CreatedAt)})
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
@@ -45,7 +46,7 @@ func fromStored(m *tokens.ContextMessage) *ctxMessage {
 
 // userText is a message the builder makes: one text block from the user.
 func userText(text string) *ctxMessage {
-	b := session.MustJSON(session.TextBlock{Type: session.BlockText, Text: text})
+	b := blocks.MustJSON(blocks.TextBlock{Type: blocks.BlockText, Text: text})
 	return &ctxMessage{seq: -1, turn: -1, role: "user", typ: session.TypeUser, blocks: [][]byte{b},
 		tokens: tokens.MessageOverhead + tokens.BlockOverhead + tokens.CountText(text)}
 }
@@ -69,18 +70,18 @@ func pruneMessage(m *ctxMessage, stored tokens.TokenCount, names tokens.ToolName
 			continue
 		}
 		switch b.Type {
-		case session.BlockThinking, session.BlockRedactedThinking:
+		case blocks.BlockThinking, blocks.BlockRedactedThinking:
 			changed = true
 			continue
-		case session.BlockToolUse:
+		case blocks.BlockToolUse:
 			names[b.ID] = b.Name
 			if input, cut := tokens.PruneToolInput(b.Input); cut {
 				raw, changed = toolUseJSONOf(b, input), true
 			}
-		case session.BlockToolResult:
+		case blocks.BlockToolResult:
 			name, known := names[b.ToolUseID]
 			if text := tokens.PruneToolResult(b.Content, name); !resultIs(b.Content, text) {
-				raw, changed = session.ToolResultJSON(b.ToolUseID, session.MustJSON(text), b.IsError), true
+				raw, changed = blocks.ToolResultJSON(b.ToolUseID, blocks.MustJSON(text), b.IsError), true
 				results = results || !known
 			}
 		}
@@ -107,9 +108,9 @@ func resultIs(content json.RawMessage, text string) bool {
 
 // toolUseJSONOf writes a tool_use block with the fields the APIs accept, and input.
 func toolUseJSONOf(b tokens.Block, input json.RawMessage) []byte {
-	out, ok := session.ToolUseBlockJSON(b.ID, b.Name, input)
+	out, ok := blocks.ToolUseBlockJSON(b.ID, b.Name, input)
 	if !ok {
-		out, _ = session.ToolUseBlockJSON(b.ID, b.Name, []byte("{}"))
+		out, _ = blocks.ToolUseBlockJSON(b.ID, b.Name, []byte("{}"))
 	}
 	return out
 }

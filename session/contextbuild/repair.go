@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-json"
-	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
@@ -95,19 +95,19 @@ func (r *repairer) cleanBlock(m *ctxMessage, raw []byte, seen map[string]bool) (
 		m.tokens -= blockTokens(raw)
 		return nil, false
 	}
-	if !session.IsAPIBlockType(b.Type) {
+	if !blocks.IsAPIBlockType(b.Type) {
 		return drop(RepairForeignBlock, "")
 	}
 	switch b.Type {
-	case session.BlockText:
+	case blocks.BlockText:
 		if strings.TrimSpace(b.Text) == "" {
 			return drop(RepairEmptyBlock, "")
 		}
-	case session.BlockThinking:
+	case blocks.BlockThinking:
 		if b.Signature == nil || *b.Signature == "" {
 			return drop(RepairUnsignedThinking, "")
 		}
-	case session.BlockToolUse:
+	case blocks.BlockToolUse:
 		if m.role != "assistant" {
 			return drop(RepairMisplacedBlock, b.ID)
 		}
@@ -115,12 +115,12 @@ func (r *repairer) cleanBlock(m *ctxMessage, raw []byte, seen map[string]bool) (
 			return drop(RepairDuplicateToolUse, b.ID)
 		}
 		seen[b.ID] = true
-	case session.BlockToolResult:
+	case blocks.BlockToolResult:
 		if m.role != "user" {
 			return drop(RepairMisplacedBlock, b.ToolUseID)
 		}
 	}
-	if keep, stripped := session.APIBlockJSON(b.Type, raw); stripped {
+	if keep, stripped := blocks.APIBlockJSON(b.Type, raw); stripped {
 		r.note(RepairStrippedFields, m.seq, b.ID)
 		return keep, true
 	}
@@ -165,7 +165,7 @@ func (r *repairer) merge() {
 func resultsFirst(m *ctxMessage) {
 	var results, rest [][]byte
 	for _, raw := range m.blocks {
-		if blockType(raw) == session.BlockToolResult {
+		if blockType(raw) == blocks.BlockToolResult {
 			results = append(results, raw)
 		} else {
 			rest = append(rest, raw)

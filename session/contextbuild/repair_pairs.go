@@ -1,9 +1,11 @@
 package contextbuild
 
 import (
-	"github.com/sessionkeep/sessionkeep/session"
-	"github.com/sessionkeep/sessionkeep/session/tokens"
 	"slices"
+
+	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // pair makes every tool call answered in the next message and drops results that answer
@@ -47,7 +49,7 @@ func (r *repairer) answer(i int, calls []string) {
 	for _, raw := range m.blocks {
 		b, ok := tokens.DecodeBlock(raw)
 		switch {
-		case !ok || b.Type != session.BlockToolResult:
+		case !ok || b.Type != blocks.BlockToolResult:
 			rest = append(rest, raw)
 		case want[b.ToolUseID]:
 			results = append(results, raw)
@@ -63,7 +65,7 @@ func (r *repairer) answer(i int, calls []string) {
 		}
 		raw := r.takeLaterResult(i+1, id)
 		if raw == nil {
-			raw = session.ToolResultJSON(id, session.MustJSON(interruptedResult), true)
+			raw = blocks.ToolResultJSON(id, blocks.MustJSON(interruptedResult), true)
 			r.note(RepairSyntheticResult, m.seq, id)
 		} else {
 			r.note(RepairMovedResult, m.seq, id)
@@ -81,7 +83,7 @@ func (r *repairer) takeLaterResult(from int, id string) []byte {
 			continue
 		}
 		for j, raw := range m.blocks {
-			if b, ok := tokens.DecodeBlock(raw); ok && b.Type == session.BlockToolResult && b.ToolUseID == id {
+			if b, ok := tokens.DecodeBlock(raw); ok && b.Type == blocks.BlockToolResult && b.ToolUseID == id {
 				m.blocks = slices.Delete(slices.Clone(m.blocks), j, j+1)
 				m.tokens -= blockTokens(raw)
 				return raw
@@ -95,7 +97,7 @@ func (r *repairer) takeLaterResult(from int, id string) []byte {
 func toolUseIDs(m *ctxMessage) []string {
 	var ids []string
 	for _, raw := range m.blocks {
-		if b, ok := tokens.DecodeBlock(raw); ok && b.Type == session.BlockToolUse {
+		if b, ok := tokens.DecodeBlock(raw); ok && b.Type == blocks.BlockToolUse {
 			ids = append(ids, b.ID)
 		}
 	}

@@ -2,10 +2,12 @@ package contextbuild
 
 import (
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/session"
-	"github.com/sessionkeep/sessionkeep/session/tokens"
 	"strings"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // ContextReport says what a built context holds and how it was chosen: seed 004's
@@ -91,7 +93,7 @@ func (r *ContextReport) finish(res *ContextResult, v *view, began time.Time) {
 	if r.Repairs == nil {
 		r.Repairs = []Repair{}
 	}
-	r.BuiltAt = session.FormatTime(time.Now())
+	r.BuiltAt = jsonenc.FormatTime(time.Now())
 	r.DurationMs = float64(time.Since(began).Microseconds()) / 1000
 	r.Text = r.format()
 }

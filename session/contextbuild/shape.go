@@ -1,9 +1,11 @@
 package contextbuild
 
 import (
-	"github.com/sessionkeep/sessionkeep/session"
-	"github.com/sessionkeep/sessionkeep/session/tokens"
 	"strings"
+
+	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // shape encodes a repaired context as the provider's API takes its messages.
@@ -22,7 +24,7 @@ func shapeAnthropic(msgs []*ctxMessage) []byte {
 			buf = append(buf, ',')
 		}
 		buf = append(buf, `{"role":`...)
-		buf = session.AppendString(buf, m.role)
+		buf = jsonenc.AppendString(buf, m.role)
 		buf = append(buf, `,"content":[`...)
 		for j, b := range m.blocks {
 			if j > 0 {
@@ -82,7 +84,7 @@ func shapeOpenAI(msgs []*ctxMessage) []byte {
 		}
 		out = append(out, openAIUser(m)...)
 	}
-	return session.MustJSON(out)
+	return blocks.MustJSON(out)
 }
 
 func openAIAssistant(m *ctxMessage) oaMessage {
@@ -91,9 +93,9 @@ func openAIAssistant(m *ctxMessage) oaMessage {
 	for _, raw := range m.blocks {
 		b, ok := tokens.DecodeBlock(raw)
 		switch {
-		case ok && b.Type == session.BlockText:
+		case ok && b.Type == blocks.BlockText:
 			text = append(text, b.Text)
-		case ok && b.Type == session.BlockToolUse:
+		case ok && b.Type == blocks.BlockToolUse:
 			msg.ToolCalls = append(msg.ToolCalls, oaToolCall{ID: b.ID, Type: "function",
 				Function: oaFunction{Name: b.Name, Arguments: string(b.Input)}})
 		}
@@ -114,7 +116,7 @@ func openAIUser(m *ctxMessage) []oaMessage {
 		if !ok {
 			continue
 		}
-		if b.Type == session.BlockToolResult {
+		if b.Type == blocks.BlockToolResult {
 			text, images := tokens.FlattenResult(b.Content)
 			if images > 0 {
 				text += "\n[image omitted: a tool message takes text only]"
@@ -144,13 +146,13 @@ func openAIUser(m *ctxMessage) []oaMessage {
 // openAIPart converts a user block into a content part, when Chat Completions has one.
 func openAIPart(b *tokens.Block) (oaPart, bool) {
 	switch b.Type {
-	case session.BlockText:
+	case blocks.BlockText:
 		return oaPart{Type: "text", Text: b.Text}, true
-	case session.BlockImage:
+	case blocks.BlockImage:
 		if url := mediaURL(b.Source); url != "" {
 			return oaPart{Type: "image_url", ImageURL: &oaImageURL{URL: url}}, true
 		}
-	case session.BlockDocument:
+	case blocks.BlockDocument:
 		if b.Source != nil && b.Source.Type == "text" {
 			return oaPart{Type: "text", Text: b.Source.Data}, true
 		}

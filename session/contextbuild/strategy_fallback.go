@@ -2,10 +2,12 @@ package contextbuild
 
 import (
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/session"
-	"github.com/sessionkeep/sessionkeep/session/tokens"
 	"math"
 	"strings"
+
+	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // fallback always fits: one user message with the last prompt's text and as much of the
@@ -52,7 +54,7 @@ func (v *view) lastPromptText() (string, error) {
 	}
 	var parts []string
 	for _, raw := range m.blocks {
-		if b, ok := tokens.DecodeBlock(raw); ok && b.Type == session.BlockText && b.Text != "" {
+		if b, ok := tokens.DecodeBlock(raw); ok && b.Type == blocks.BlockText && b.Text != "" {
 			parts = append(parts, b.Text)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-json"
-	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
@@ -20,7 +20,7 @@ func (v *validator) anthropic(msgs []rawMessage) {
 	var calls map[string]bool // tool_use ids of the message before
 	prevRole := ""
 	for i, m := range msgs {
-		role, blocks, ok := v.anthropicMessage(i, m, i == len(msgs)-1)
+		role, list, ok := v.anthropicMessage(i, m, i == len(msgs)-1)
 		if !ok {
 			prevRole, calls = "", nil
 			continue
@@ -32,13 +32,13 @@ func (v *validator) anthropic(msgs []rawMessage) {
 			v.add(i, ProblemRolesNotAlternate, "two %s messages in a row: roles must alternate", role)
 		}
 		if role == "user" {
-			v.anthropicResults(i, blocks, calls)
+			v.anthropicResults(i, list, calls)
 			calls = nil
 		} else {
 			if len(calls) > 0 {
 				v.add(i-1, ProblemMissingToolResult, "tool_use %s has no tool_result in the next message", firstKey(calls))
 			}
-			calls = v.anthropicCalls(i, blocks, seen)
+			calls = v.anthropicCalls(i, list, seen)
 		}
 		prevRole = role
 	}
@@ -82,7 +82,7 @@ func (v *validator) anthropicMessage(i int, m rawMessage, last bool) (string, []
 
 // anthropicBlocks checks each block on its own.
 func (v *validator) anthropicBlocks(i int, role string, raws []json.RawMessage) []tokens.Block {
-	blocks := make([]tokens.Block, 0, len(raws))
+	list := make([]tokens.Block, 0, len(raws))
 	for _, raw := range raws {
 		b, ok := tokens.DecodeBlock(raw)
 		if !ok {
@@ -91,24 +91,24 @@ func (v *validator) anthropicBlocks(i int, role string, raws []json.RawMessage) 
 		}
 		v.anthropicBlockFields(i, b.Type, raw)
 		switch {
-		case !session.IsAPIBlockType(b.Type):
+		case !blocks.IsAPIBlockType(b.Type):
 			v.add(i, ProblemInvalidBlock, "the Messages API does not take a %s block", b.Type)
-		case b.Type == session.BlockText && strings.TrimSpace(b.Text) == "":
-			v.add(i, ProblemEmptyText, "text blocks must hold non-whitespace text")
-		case b.Type == session.BlockThinking && (b.Signature == nil || *b.Signature == ""):
+		case b.Type == blocks.BlockText && strings.TrimSpace(b.Text) == "":
+			v.add(i, ProblemEmptyText, "text list must hold non-whitespace text")
+		case b.Type == blocks.BlockThinking && (b.Signature == nil || *b.Signature == ""):
 			v.add(i, ProblemUnsignedThinking, "a thinking block must be passed back with its signature")
-		case (b.Type == session.BlockToolUse || b.Type == session.BlockThinking || b.Type == session.BlockRedactedThinking) && role != "assistant",
-			b.Type == session.BlockToolResult && role != "user":
+		case (b.Type == blocks.BlockToolUse || b.Type == blocks.BlockThinking || b.Type == blocks.BlockRedactedThinking) && role != "assistant",
+			b.Type == blocks.BlockToolResult && role != "user":
 			v.add(i, ProblemMisplacedBlock, "a %s block cannot be in a %s message", b.Type, role)
 		}
-		blocks = append(blocks, b)
+		list = append(list, b)
 	}
-	return blocks
+	return list
 }
 
 // anthropicBlockFields reports each field of a block that the Messages API does not take.
 func (v *validator) anthropicBlockFields(i int, typ string, raw json.RawMessage) {
-	if !session.IsAPIBlockType(typ) {
+	if !blocks.IsAPIBlockType(typ) {
 		return
 	}
 	var fields map[string]json.RawMessage
@@ -116,17 +116,17 @@ func (v *validator) anthropicBlockFields(i int, typ string, raw json.RawMessage)
 		return
 	}
 	for name := range fields {
-		if !session.APIBlockTakes(typ, name) {
+		if !blocks.APIBlockTakes(typ, name) {
 			v.add(i, ProblemUnexpectedField, "field %q is not part of a %s block; the Messages API refuses it", name, typ)
 		}
 	}
 }
 
 // anthropicCalls checks an assistant message's tool calls and returns their ids.
-func (v *validator) anthropicCalls(i int, blocks []tokens.Block, seen map[string]bool) map[string]bool {
+func (v *validator) anthropicCalls(i int, list []tokens.Block, seen map[string]bool) map[string]bool {
 	calls := map[string]bool{}
-	for _, b := range blocks {
-		if b.Type != session.BlockToolUse {
+	for _, b := range list {
+		if b.Type != blocks.BlockToolUse {
 			continue
 		}
 		switch {
@@ -145,11 +145,11 @@ func (v *validator) anthropicCalls(i int, blocks []tokens.Block, seen map[string
 }
 
 // anthropicResults checks a user message's results against the calls before it.
-func (v *validator) anthropicResults(i int, blocks []tokens.Block, calls map[string]bool) {
+func (v *validator) anthropicResults(i int, list []tokens.Block, calls map[string]bool) {
 	answered := map[string]bool{}
 	other := false
-	for _, b := range blocks {
-		if b.Type != session.BlockToolResult {
+	for _, b := range list {
+		if b.Type != blocks.BlockToolResult {
 			other = true
 			continue
 		}

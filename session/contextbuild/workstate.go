@@ -7,6 +7,7 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
@@ -70,23 +71,23 @@ func (st *WorkState) fold(m *tokens.ContextMessage) {
 
 func (st *WorkState) foldBlock(m *tokens.ContextMessage, b *tokens.Block) {
 	switch {
-	case b.Type == session.BlockText && m.Type == session.TypeUser:
+	case b.Type == blocks.BlockText && m.Type == session.TypeUser:
 		if st.OriginalTask == "" {
 			st.OriginalTask = tokens.CutRunes(strings.TrimSpace(b.Text), stateTaskChars)
 		} else if line := firstLine(b.Text); line != "" {
 			st.addDecision("User: " + line)
 		}
-	case b.Type == session.BlockText && m.Role == "assistant":
+	case b.Type == blocks.BlockText && m.Role == "assistant":
 		st.Status = tailRunes(strings.TrimSpace(b.Text), stateStatusChars)
 		for _, s := range sentences(b.Text) {
 			if decisionPattern.MatchString(s) {
 				st.addDecision(s)
 			}
 		}
-	case b.Type == session.BlockToolUse:
+	case b.Type == blocks.BlockToolUse:
 		st.Names[b.ID] = b.Name
 		st.touch(b.Name, b.Input)
-	case b.Type == session.BlockToolResult:
+	case b.Type == blocks.BlockToolResult:
 		name := st.Names[b.ToolUseID]
 		delete(st.Names, b.ToolUseID)
 		if b.IsError {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-json"
-	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
@@ -32,7 +32,7 @@ func (v *view) workState() (*WorkState, error) {
 	if err != nil {
 		return nil, err
 	}
-	v.store.Apply(PutContextState{SessionID: v.s.ID(), State: session.MustJSON(st), Through: v.idx.LastSeq})
+	v.store.Apply(PutContextState{SessionID: v.s.ID(), State: blocks.MustJSON(st), Through: v.idx.LastSeq})
 	return st, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // HistoryEntry is one entry of the manual history of a stateless responder.
@@ -22,7 +23,7 @@ func (e HistoryEntry) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		plain
 		Timestamp string `json:"timestamp"`
-	}{plain(e), session.FormatTime(e.At)})
+	}{plain(e), jsonenc.FormatTime(e.At)})
 }
 
 // StoreMessage appends an entry to the session's manual history, for responders whose SDK

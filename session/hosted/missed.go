@@ -5,6 +5,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // MissedContext is the messages a hosted agent missed, formatted for its next prompt.
@@ -67,7 +69,7 @@ func FormatMissedContext(s *session.Session, maxChars int) (MissedContext, error
 
 // missedLine is one message of the missed context: "[time] role: text".
 func missedLine(m *session.StoredMessage) string {
-	return fmt.Sprintf("[%s] %s: %s", session.FormatTime(m.CreatedAt), m.Role, session.BlocksText(m.Blocks))
+	return fmt.Sprintf("[%s] %s: %s", jsonenc.FormatTime(m.CreatedAt), m.Role, blocks.BlocksText(m.Blocks))
 }
 
 func utf16Len(s string) int {

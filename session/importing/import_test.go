@@ -8,6 +8,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/importing"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -71,7 +72,7 @@ func TestImportedRecordsAreJoinedIntoTheConversation(t *testing.T) {
 		t.Errorf("envelopes: %d, first %v, fourth %v", len(envs), envs[0], envs[3])
 	}
 	for i, env := range envs {
-		if env["uuid"] != transcript()[i].UUID || env["timestamp"] != session.FormatTime(transcript()[i].CreatedAt) {
+		if env["uuid"] != transcript()[i].UUID || env["timestamp"] != jsonenc.FormatTime(transcript()[i].CreatedAt) {
 			t.Errorf("envelope %d = %v %v", i, env["uuid"], env["timestamp"])
 		}
 	}

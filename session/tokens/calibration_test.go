@@ -11,6 +11,7 @@ import (
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 )
 
 // realTranscripts is where the shared real Claude Code transcripts are, beside the worktree.
@@ -73,7 +74,7 @@ func recordBlocks(content json.RawMessage) [][]byte {
 	if content[0] == '"' {
 		var s string
 		json.Unmarshal(content, &s)
-		return [][]byte{session.MustJSON(session.TextBlock{Type: session.BlockText, Text: s})}
+		return [][]byte{blocks.MustJSON(blocks.TextBlock{Type: blocks.BlockText, Text: s})}
 	}
 	var raws []json.RawMessage
 	json.Unmarshal(content, &raws)

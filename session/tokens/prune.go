@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-json"
-	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 )
 
 // How much of an old tool output the pruned-tools strategy keeps, by kind of tool (seed
@@ -61,19 +61,19 @@ func FlattenResult(content json.RawMessage) (text string, images int) {
 		json.Unmarshal(content, &text)
 		return text, 0
 	}
-	var blocks []Block
-	if json.Unmarshal(content, &blocks) != nil {
+	var list []Block
+	if json.Unmarshal(content, &list) != nil {
 		return string(content), 0
 	}
 	var sb strings.Builder
-	for _, b := range blocks {
+	for _, b := range list {
 		switch b.Type {
-		case session.BlockText:
+		case blocks.BlockText:
 			if sb.Len() > 0 {
 				sb.WriteByte('\n')
 			}
 			sb.WriteString(b.Text)
-		case session.BlockImage:
+		case blocks.BlockImage:
 			images++
 		}
 	}

@@ -3,6 +3,7 @@ package tokens
 import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 )
 
 // TokenCount is what one message costs in a context, in raw units (see Calibration).
@@ -23,11 +24,11 @@ const (
 // conversationCount counts a stored record: a message of the main conversation by its
 // blocks; a subagent's (sidechain) record, or a record that is not a message, costs the
 // conversation nothing, so cumulative counts measure what a context can hold.
-func conversationCount(role, provider string, sidechain bool, blocks [][]byte, u *session.Usage, names ToolNames) TokenCount {
+func conversationCount(role, provider string, sidechain bool, list [][]byte, u *session.Usage, names ToolNames) TokenCount {
 	if role == "" || sidechain {
 		return TokenCount{Source: TokensFromTokenizer}
 	}
-	return CountMessage(role, provider, blocks, u, names)
+	return CountMessage(role, provider, list, u, names)
 }
 
 // ToolNames resolves the tool name of a tool_use id, "" when unknown. Pruning a tool
@@ -36,9 +37,9 @@ type ToolNames map[string]string
 
 // CountMessage counts a message from its blocks. Provider-reported output tokens replace
 // the tokenizer's count of an assistant message when they are plausible (see usageCount).
-func CountMessage(role, provider string, blocks [][]byte, u *session.Usage, names ToolNames) TokenCount {
+func CountMessage(role, provider string, list [][]byte, u *session.Usage, names ToolNames) TokenCount {
 	tc := TokenCount{Tokens: MessageOverhead, Pruned: MessageOverhead, Source: TokensFromTokenizer}
-	for _, raw := range blocks {
+	for _, raw := range list {
 		b, ok := DecodeBlock(raw)
 		if !ok {
 			n := CountText(string(raw)) + BlockOverhead
@@ -50,9 +51,9 @@ func CountMessage(role, provider string, blocks [][]byte, u *session.Usage, name
 		tc.Tokens += full
 		tc.Pruned += pruned
 		switch b.Type {
-		case session.BlockToolUse:
+		case blocks.BlockToolUse:
 			names[b.ID] = b.Name
-		case session.BlockToolResult:
+		case blocks.BlockToolResult:
 			delete(names, b.ToolUseID) // a tool is answered once; the map stays small
 		}
 	}
@@ -114,25 +115,25 @@ func DecodeBlock(raw []byte) (Block, bool) {
 // Count returns the block's raw tokens as stored and as pruned.
 func (b *Block) Count(raw []byte, names ToolNames) (full, pruned int64) {
 	switch b.Type {
-	case session.BlockText:
+	case blocks.BlockText:
 		full = CountText(b.Text)
 		return full + BlockOverhead, full + BlockOverhead
-	case session.BlockThinking:
+	case blocks.BlockThinking:
 		return CountText(b.Thinking) + BlockOverhead, 0
-	case session.BlockRedactedThinking:
+	case blocks.BlockRedactedThinking:
 		return int64(len(b.Data))/4 + BlockOverhead, 0
-	case session.BlockToolUse:
+	case blocks.BlockToolUse:
 		full = CountText(b.Name) + CountText(string(b.Input)) + toolUseOverhead
 		input, _ := PruneToolInput(b.Input)
 		return full, CountText(b.Name) + CountText(string(input)) + toolUseOverhead
-	case session.BlockToolResult:
+	case blocks.BlockToolResult:
 		full = resultContentTokens(b.Content) + toolResultOverhead
 		return full, min(full, CountText(PruneToolResult(b.Content, names[b.ToolUseID]))+toolResultOverhead)
-	case session.BlockImage, session.BlockDocument:
+	case blocks.BlockImage, blocks.BlockDocument:
 		full = mediaTokens(b) + BlockOverhead
 		return full, full
 	}
-	if !session.IsAPIBlockType(b.Type) { // never sent: repair leaves out what the API does not take
+	if !blocks.IsAPIBlockType(b.Type) { // never sent: repair leaves out what the API does not take
 		return 0, 0
 	}
 	full = CountText(string(raw)) + BlockOverhead
@@ -148,7 +149,7 @@ func resultContentTokens(content json.RawMessage) int64 {
 // mediaTokens estimates an image or document: an image at the default resolution, a
 // text document by its text, any other document by its size.
 func mediaTokens(b *Block) int64 {
-	if b.Type == session.BlockImage || b.Source == nil {
+	if b.Type == blocks.BlockImage || b.Source == nil {
 		return imageTokens
 	}
 	switch b.Source.Type {

@@ -10,6 +10,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/importing"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
@@ -38,7 +39,7 @@ func Import(t *testing.T, m *session.Manager, file *transcript.File) {
 			t.Fatalf("record %d has no uuid", i)
 		}
 		for j, b := range r.Blocks {
-			if _, err := session.CheckBlock(b.JSON); err != nil {
+			if _, err := blocks.CheckBlock(b.JSON); err != nil {
 				t.Fatalf("record %d block %d: %v\n%s", i, j, err, b.JSON)
 			}
 		}

@@ -1,9 +1,9 @@
-package session_test
+package blocks_test
 
 import (
 	"testing"
 
-	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 )
 
 func TestCheckBlock(t *testing.T) {
@@ -23,7 +23,7 @@ func TestCheckBlock(t *testing.T) {
 		{`{"type":"whatever_comes_next","anything":[1,{}]}`, "whatever_comes_next", ""},
 	}
 	for _, c := range valid {
-		info, err := session.CheckBlock([]byte(c.json))
+		info, err := blocks.CheckBlock([]byte(c.json))
 		if err != nil {
 			t.Errorf("CheckBlock(%s): %v", c.json, err)
 			continue
@@ -49,7 +49,7 @@ func TestCheckBlock(t *testing.T) {
 		`{"type":"document","source":{"data":"x"}}`,
 	}
 	for _, j := range invalid {
-		if info, err := session.CheckBlock([]byte(j)); err == nil {
+		if info, err := blocks.CheckBlock([]byte(j)); err == nil {
 			t.Errorf("CheckBlock(%s) = %+v, want an error", j, info)
 		}
 	}

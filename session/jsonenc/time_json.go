@@ -1,4 +1,4 @@
-package session
+package jsonenc
 
 import "time"
 
@@ -68,4 +68,9 @@ func pow10(n int) int {
 		p *= 10
 	}
 	return p
+}
+
+// FormatTime formats t as the ISO 8601 UTC timestamps envelopes carry.
+func FormatTime(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }

@@ -1,4 +1,4 @@
-package session
+package jsonenc
 
 import (
 	"encoding/json"

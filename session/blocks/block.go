@@ -1,11 +1,13 @@
-package session
+package blocks
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // The block types sessionkeep knows by name (the Anthropic Messages API's). Any other type
@@ -33,33 +35,33 @@ func CheckBlock(raw []byte) (BlockInfo, error) {
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
 		return BlockInfo{}, fmt.Errorf("a block must be a JSON object")
 	}
-	f := blockFields(fields)
-	typ, err := f.requireString("type")
+	f := Fields(fields)
+	typ, err := f.RequireString("type")
 	if err != nil {
 		return BlockInfo{}, err
 	}
 	info := BlockInfo{Type: typ}
 	switch typ {
 	case BlockText:
-		_, err = f.requireString("text")
+		_, err = f.RequireString("text")
 	case BlockToolUse:
-		if info.ToolUseID, err = f.requireString("id"); err == nil {
-			if _, err = f.requireString("name"); err == nil {
-				err = f.requireObject("input")
+		if info.ToolUseID, err = f.RequireString("id"); err == nil {
+			if _, err = f.RequireString("name"); err == nil {
+				err = f.RequireObject("input")
 			}
 		}
 	case BlockToolResult:
-		if info.ToolUseID, err = f.requireString("tool_use_id"); err == nil {
+		if info.ToolUseID, err = f.RequireString("tool_use_id"); err == nil {
 			if err = f.optional("content", '"', '['); err == nil {
 				err = f.optionalBool("is_error")
 			}
 		}
 	case BlockThinking:
-		if _, err = f.requireString("thinking"); err == nil {
+		if _, err = f.RequireString("thinking"); err == nil {
 			err = f.optional("signature", '"')
 		}
 	case BlockRedactedThinking:
-		_, err = f.requireString("data")
+		_, err = f.RequireString("data")
 	case BlockImage, BlockDocument:
 		err = f.requireObjectWithType("source")
 	}
@@ -69,17 +71,39 @@ func CheckBlock(raw []byte) (BlockInfo, error) {
 	return info, nil
 }
 
-// blockFields is a block decoded one level deep, for checking field types.
-type blockFields map[string]json.RawMessage
+// CheckToolResultContent accepts a JSON string or an array of valid blocks.
+func CheckToolResultContent(content []byte) error {
+	switch {
+	case len(content) > 0 && content[0] == '"' && json.Valid(content):
+		return nil
+	case len(content) > 0 && content[0] == '[':
+		var items []json.RawMessage
+		if err := json.Unmarshal(content, &items); err != nil {
+			return errors.New("must be a string or an array of blocks")
+		}
+		for i, b := range items {
+			if _, err := CheckBlock(b); err != nil {
+				return fmt.Errorf("block %d: %w", i, err)
+			}
+		}
+		return nil
+	}
+	return errors.New("must be a string or an array of blocks")
+}
 
-func (f blockFields) requireObject(name string) error {
+// Fields is a block decoded one level deep, for checking field types.
+type Fields map[string]json.RawMessage
+
+// RequireObject checks that field name is present and a JSON object.
+func (f Fields) RequireObject(name string) error {
 	if v, ok := f[name]; !ok || len(v) == 0 || v[0] != '{' {
 		return fmt.Errorf("field %q must be an object", name)
 	}
 	return nil
 }
 
-func (f blockFields) requireString(name string) (string, error) {
+// RequireString returns field name, which must be present and a JSON string.
+func (f Fields) RequireString(name string) (string, error) {
 	v, ok := f[name]
 	if !ok || len(v) == 0 || v[0] != '"' {
 		return "", fmt.Errorf("field %q must be a string", name)
@@ -91,7 +115,7 @@ func (f blockFields) requireString(name string) (string, error) {
 
 // optional checks that a present, non-null field starts with one of the allowed JSON
 // first bytes ('"' string, '[' array, '{' object).
-func (f blockFields) optional(name string, allowed ...byte) error {
+func (f Fields) optional(name string, allowed ...byte) error {
 	v, ok := f[name]
 	if !ok || bytes.Equal(v, []byte("null")) {
 		return nil
@@ -102,7 +126,7 @@ func (f blockFields) optional(name string, allowed ...byte) error {
 	return fmt.Errorf("field %q has the wrong type", name)
 }
 
-func (f blockFields) optionalBool(name string) error {
+func (f Fields) optionalBool(name string) error {
 	v, ok := f[name]
 	if !ok || bytes.Equal(v, []byte("true")) || bytes.Equal(v, []byte("false")) || bytes.Equal(v, []byte("null")) {
 		return nil
@@ -110,16 +134,16 @@ func (f blockFields) optionalBool(name string) error {
 	return fmt.Errorf("field %q must be a boolean", name)
 }
 
-func (f blockFields) requireObjectWithType(name string) error {
+func (f Fields) requireObjectWithType(name string) error {
 	v, ok := f[name]
 	if !ok || len(v) == 0 || v[0] != '{' {
 		return fmt.Errorf("field %q must be an object", name)
 	}
-	var source blockFields
+	var source Fields
 	if err := json.Unmarshal(v, &source); err != nil {
 		return fmt.Errorf("field %q: %w", name, err)
 	}
-	if _, err := source.requireString("type"); err != nil {
+	if _, err := source.RequireString("type"); err != nil {
 		return fmt.Errorf("field %q: %w", name, err)
 	}
 	return nil
@@ -131,12 +155,12 @@ type (
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	thinkingBlock struct {
+	ThinkingBlock struct {
 		Type      string  `json:"type"`
 		Thinking  string  `json:"thinking"`
 		Signature *string `json:"signature,omitempty"`
 	}
-	redactedThinkingBlock struct {
+	RedactedThinkingBlock struct {
 		Type string `json:"type"`
 		Data string `json:"data"`
 	}
@@ -156,15 +180,15 @@ type (
 func MustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic(fmt.Sprintf("session: encoding %T: %v", v, err))
+		panic(fmt.Sprintf("blocks: encoding %T: %v", v, err))
 	}
 	return b
 }
 
-// toolUseJSON builds a tool_use block from streamed input text. Empty input is an empty
+// ToolUseJSON builds a tool_use block from streamed input text. Empty input is an empty
 // object (the API streams "" for a tool without arguments); input that is not valid JSON
 // is kept as raw_input, never dropped.
-func toolUseJSON(id, name, input string) []byte {
+func ToolUseJSON(id, name, input string) []byte {
 	if len(bytes.TrimSpace([]byte(input))) == 0 {
 		input = "{}"
 	}
@@ -178,8 +202,8 @@ func toolUseJSON(id, name, input string) []byte {
 // ToolUseBlockJSON writes a tool_use block around input; ok is false when input is not
 // valid JSON. Compacting the input validates and copies it in one pass.
 func ToolUseBlockJSON(id, name string, input []byte) (block []byte, ok bool) {
-	head := AppendString([]byte(`{"type":"tool_use","id":`), id)
-	head = AppendString(append(head, `,"name":`...), name)
+	head := jsonenc.AppendString([]byte(`{"type":"tool_use","id":`), id)
+	head = jsonenc.AppendString(append(head, `,"name":`...), name)
 	buf := bytes.NewBuffer(append(head, `,"input":`...))
 	buf.Grow(len(input) + 1)
 	if json.Compact(buf, input) != nil {
@@ -189,12 +213,21 @@ func ToolUseBlockJSON(id, name string, input []byte) (block []byte, ok bool) {
 	return buf.Bytes(), true
 }
 
-// ToolResultJSON writes a tool_result block around content, JSON already validated by
-// checkToolResultContent, so a large tool output is copied once and not scanned again.
+// ToolResultJSON writes a tool_result block around content, JSON the caller has validated
+// (see CheckToolResultContent), so a large tool output is copied once, not scanned again.
 func ToolResultJSON(toolUseID string, content []byte, isError bool) []byte {
 	buf := make([]byte, 0, len(content)+len(toolUseID)+64)
-	buf = AppendString(append(buf, `{"type":"tool_result","tool_use_id":`...), toolUseID)
+	buf = jsonenc.AppendString(append(buf, `{"type":"tool_result","tool_use_id":`...), toolUseID)
 	buf = append(append(buf, `,"content":`...), content...)
 	buf = strconv.AppendBool(append(buf, `,"is_error":`...), isError)
 	return append(buf, '}')
+}
+
+// RetypeToolUse gives a tool_use block the type typ (server_tool_use, mcp_tool_use, …).
+func RetypeToolUse(toolUse []byte, typ string) []byte {
+	const prefix = `{"type":"tool_use"`
+	if typ == BlockToolUse || !bytes.HasPrefix(toolUse, []byte(prefix)) {
+		return toolUse
+	}
+	return append(jsonenc.AppendString([]byte(`{"type":`), typ), toolUse[len(prefix):]...)
 }

@@ -1,4 +1,4 @@
-package session
+package stream
 
 // ChunkKind is the type of a stream chunk, named in JavaScript by the chunk's "type".
 type ChunkKind uint8
