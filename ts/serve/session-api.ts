@@ -37,8 +37,8 @@ export async function sessionMessages(records: RecordCache, id: string, q: Query
   return { total: branch.length, offset, limit, envelopes: branch.slice(offset, offset + limit) };
 }
 
-/** One turn's point on the context chart. */
-interface TurnUsage {
+/** TurnUsage is one turn's point on the context chart. */
+export interface TurnUsage {
   turn: number;
   inputTokens: number;
   cacheReadTokens: number;

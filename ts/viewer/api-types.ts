@@ -5,11 +5,14 @@ import type { SessionTree } from '../branches';
 import type { FileSnapshot } from '../file-snapshots';
 import type { ContextReport } from '../context-types';
 import type { SessionDetails } from '../management-types';
+import type { TurnUsage as ContextTurn } from '../serve/session-api';
 
 export type { Block, Envelope, SessionInfo, ToolResultBlock, ToolUseBlock } from '../types';
 export type { SessionTree, TreeNode } from '../branches';
 export type { FileSnapshot, TrackedFile } from '../file-snapshots';
 export type { ContextReport } from '../context-types';
+/** ContextTurn is one turn's point on the context chart, as the server computes it. */
+export type { TurnUsage as ContextTurn } from '../serve/session-api';
 
 /** One full-text hit; the snippet marks matches with \u0001 … \u0002. */
 export interface SearchHit { seq: number; uuid: string; role: string; snippet: string }
@@ -30,15 +33,6 @@ export interface SessionAnswer {
 export interface MessagesPage { total: number; offset: number; limit: number; envelopes: Envelope[] }
 
 export interface SnapshotFile { path: string; content: string | null; encoding: 'utf8' | 'base64' }
-
-export interface ContextTurn {
-  turn: number;
-  inputTokens: number;
-  cacheReadTokens: number;
-  cacheCreationTokens: number;
-  outputTokens: number;
-  contextTokens: number;
-}
 
 export interface ContextUsage { contextWindow: number | null; turns: ContextTurn[] }
 
