@@ -6,12 +6,14 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/snapshots"
 )
 
-// File-history snapshots: taking them, listing them, restoring files from them. Reading
-// and writing files runs off the JS thread.
+// File-history snapshots: taking them, listing them, reading one file of one, restoring
+// files from them. Reading and writing files runs off the JS thread.
 func init() {
 	native.Register("snapshotFiles", snapshotFiles)
 	native.Register("fileSnapshots", fileSnapshotsSync)
 	native.Register("fileSnapshotsAsync", fileSnapshotsAsync)
+	native.Register("fileContent", fileContentSync)
+	native.Register("fileContentAsync", fileContentAsync)
 	native.Register("restoreFiles", restoreFiles)
 }
 
@@ -73,6 +75,53 @@ func sessionAndUUID(c *native.Call) (*session.Session, string, error) {
 	}
 	uuid, _, err := c.OptStringArg(1, "messageUuid")
 	return s, uuid, err
+}
+
+// fileContentSync(session, snapshotId, path) -> Buffer | null
+func fileContentSync(c *native.Call) (native.Value, error) {
+	s, snapshotID, path, err := fileContentArgs(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	content, err := snapshots.FileContent(s, snapshotID, path)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return bufferOrNull(&c.Scope, content), nil
+}
+
+// fileContentAsync(session, snapshotId, path) -> Promise<Buffer | null>
+func fileContentAsync(c *native.Call) (native.Value, error) {
+	s, snapshotID, path, err := fileContentArgs(c)
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.Promise(func() (native.Settler, error) {
+		content, err := snapshots.FileContent(s, snapshotID, path)
+		return func(sc *native.Scope) (native.Value, error) { return bufferOrNull(sc, content), nil }, err
+	})
+}
+
+func fileContentArgs(c *native.Call) (*session.Session, string, string, error) {
+	s, err := sessionArg(c)
+	if err != nil {
+		return nil, "", "", err
+	}
+	snapshotID, err := c.StringArg(1, "snapshotId")
+	if err != nil {
+		return nil, "", "", err
+	}
+	path, err := c.StringArg(2, "path")
+	return s, snapshotID, path, err
+}
+
+// bufferOrNull is content as a Buffer; null when there is none (a file deleted at the
+// snapshot), which an empty file is not.
+func bufferOrNull(sc *native.Scope, content []byte) native.Value {
+	if content == nil {
+		return sc.Null()
+	}
+	return sc.Buffer(content)
 }
 
 // restoreFiles(session, messageUuid, optionsJSON) -> Promise<JSON of the RestoreResult>

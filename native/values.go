@@ -20,6 +20,24 @@ func (s *Scope) Undefined() Value {
 	return Value{v}
 }
 
+// Null returns null.
+func (s *Scope) Null() Value {
+	var v C.napi_value
+	C.napi_get_null(s.env, &v)
+	return Value{v}
+}
+
+// Buffer returns a Node.js Buffer holding a copy of b: no Go memory is handed to JS.
+func (s *Scope) Buffer(b []byte) Value {
+	data := unsafe.SliceData(b)
+	if len(b) == 0 {
+		data = &noBytes[0]
+	}
+	var v C.napi_value
+	C.napi_create_buffer_copy(s.env, C.size_t(len(b)), unsafe.Pointer(data), nil, &v)
+	return Value{v}
+}
+
 // String returns a JavaScript string with the UTF-8 text str.
 func (s *Scope) String(str string) Value {
 	return s.utf8(unsafe.StringData(str), len(str))

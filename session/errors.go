@@ -95,9 +95,11 @@ var (
 	// "..", or through a symbolic link that points out. Nothing was read or written.
 	ErrPathEscape = errors.New("path escapes its folder")
 	// ErrSnapshotNotFound: restoring files at a message with no file snapshot at it or
-	// before it on its branch.
+	// before it on its branch, or reading a file of a snapshot the session does not hold.
 	ErrSnapshotNotFound = errors.New("no file snapshot")
-	// ErrBackupMissing: restoring a file the snapshot says was present but holds no content
-	// of (a snapshot imported without its backups). Nothing was written.
+	// ErrBackupMissing: restoring or reading a file the snapshot says was present but holds
+	// no content of (a snapshot imported without its backups). Nothing was written.
 	ErrBackupMissing = errors.New("file backup missing")
+	// ErrFileNotInSnapshot: reading a file of a snapshot that does not track that path.
+	ErrFileNotInSnapshot = errors.New("file not in snapshot")
 )

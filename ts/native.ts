@@ -93,6 +93,8 @@ export interface NativeAddon {
   snapshotFiles(session: Handle, pathsJSON: string, optionsJSON: string | undefined): Promise<string>;
   fileSnapshots(session: Handle, messageUuid: string | undefined): string;
   fileSnapshotsAsync(session: Handle, messageUuid: string | undefined): Promise<string>;
+  fileContent(session: Handle, snapshotId: string, path: string): Buffer | null;
+  fileContentAsync(session: Handle, snapshotId: string, path: string): Promise<Buffer | null>;
   restoreFiles(session: Handle, messageUuid: string, optionsJSON: string): Promise<string>;
   tail(session: Handle, n: unknown): string[];
   tailAsync(session: Handle, n: unknown, onPart: (part: string) => void): Promise<void>;

@@ -312,6 +312,21 @@ export class Session {
   }
 
   /**
+   * fileContent returns the content of file `path` (as fileSnapshots() lists it) as snapshot
+   * `snapshotId` recorded it; null when the snapshot records it as deleted. Throws
+   * SNAPSHOT_NOT_FOUND for a snapshot the session does not hold, FILE_NOT_FOUND for a path it
+   * does not track, BACKUP_MISSING for a file recorded without its content. Nothing is written.
+   */
+  fileContent(snapshotId: string, path: string): Buffer | null {
+    return native.fileContent(this.#h, snapshotId, path);
+  }
+
+  /** fileContentAsync is fileContent() read off the JS thread. */
+  async fileContentAsync(snapshotId: string, path: string): Promise<Buffer | null> {
+    return native.fileContentAsync(this.#h, snapshotId, path);
+  }
+
+  /**
    * restoreFiles puts files back as they were at message `messageUuid` into `options.into`.
    * Every path is checked first: one that would lead outside `into` (absolute, `..`, a
    * symbolic link pointing out) throws PATH_ESCAPE and nothing is written.

@@ -20,4 +20,7 @@ func TestABackendWithoutSnapshotsIsRefusedNotCrashed(t *testing.T) {
 	if _, err := snapshots.Restore(s, "any", snapshots.RestoreOptions{Into: t.TempDir()}); !errors.Is(err, errors.ErrUnsupported) {
 		t.Errorf("Restore = %v, want errors.ErrUnsupported", err)
 	}
+	if _, err := snapshots.FileContent(s, "any", "a.txt"); !errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("FileContent = %v, want errors.ErrUnsupported", err)
+	}
 }
