@@ -282,10 +282,29 @@ test('a snapshot\'s files: text as UTF-8, other bytes as base64, a missing file 
   assert.deepEqual(Buffer.from(bin.content, 'base64'), fs.readFileSync(path.join(made.files, 'logo.bin')));
   assert.deepEqual(await api(server, base + 'gone.txt'), { path: 'gone.txt', content: null, encoding: 'utf8', state: 'deleted' });
   const untracked = await request(server.port, base + 'other.txt', { headers: bearer() });
+  assert.equal(untracked.status, 404);
   assert.equal(untracked.json.error.code, 'FILE_NOT_FOUND');
+  const noPath = await request(server.port, base, { headers: bearer() });
+  assert.equal(noPath.status, 400);
+  assert.equal(noPath.json.error.code, 'INVALID_ARGUMENT');
   const noSnapshot = await request(server.port, `/api/sessions/${made.snapped}/snapshots/nope/file?path=notes.txt`, { headers: bearer() });
   assert.equal(noSnapshot.status, 404);
   assert.equal(noSnapshot.json.error.code, 'SNAPSHOT_NOT_FOUND');
+});
+
+test('a file an imported snapshot tracks without its backup is shown present, without content', async () => {
+  let found;
+  for (const { id } of store.listSessions({ includeArchived: true, fields: ['id'] })) {
+    const s = store.openSession(id);
+    for (const snap of s.fileSnapshots()) {
+      const file = snap.files.find((f) => f.state === 'present' && !f.backedUp);
+      if (file && !found) found = { id, snapshot: snap.id, path: file.path };
+    }
+    s.close();
+  }
+  assert.ok(found, 'a real Claude Code transcript imported without its file-history backups');
+  const answer = await api(server, `/api/sessions/${found.id}/snapshots/${found.snapshot}/file?path=${encodeURIComponent(found.path)}`);
+  assert.deepEqual(answer, { path: found.path, content: null, encoding: 'utf8', state: 'present' });
 });
 
 test('context usage: each turn\'s last request against the session\'s window', async () => {

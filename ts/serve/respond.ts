@@ -21,6 +21,8 @@ export class ApiError extends Error {
 const STATUS_OF_CODE: Record<string, number> = {
   SESSION_NOT_FOUND: 404,
   MESSAGE_NOT_FOUND: 404,
+  SNAPSHOT_NOT_FOUND: 404,
+  FILE_NOT_FOUND: 404,
   AMBIGUOUS_ID: 400,
   INVALID_ARGUMENT: 400,
   SESSION_CORRUPT: 409,
