@@ -390,6 +390,63 @@ test('a session streaming in another process is shown as far as it has come, and
   assert.deepEqual(after.envelopes.map((e) => [e.status, e.message.content[0].text]), [['complete', 'Count to three'], ['complete', 'one, two, three']]);
 });
 
+/**
+ * A hosted agent in another process: a keyed session of 12,000 messages and a reply half
+ * streamed; on a line of stdin it finishes the reply and prints the session's status.
+ */
+const KEYED_WRITER = `
+const { openStore } = require(process.argv[1]);
+const store = openStore(process.argv[2]);
+const s = store.sessionByKey('acme:slack:alice', { create: true, title: 'A hosted agent' });
+const messages = [];
+for (let i = 0; i < 6000; i++) {
+  messages.push({ role: 'user', content: [{ type: 'text', text: 'Step ' + i + ': check the build and say what failed' }] });
+  messages.push({ role: 'assistant', content: [{ type: 'text', text: 'Step ' + i + ' passes.' }] });
+}
+s.restoreMessages(messages);
+s.appendUserMessage('Count to three');
+s.ingest({ type: 'message_start', model: 'claude-sonnet-4-5' });
+s.ingest({ type: 'text', text: 'one, two' });
+s.flush().then(() => console.log(s.id));
+process.stdin.once('data', async () => {
+  s.ingest({ type: 'text', text: ', three' });
+  s.ingest({ type: 'done', stopReason: 'end_turn' });
+  await s.flush();
+  console.log(store.sessionInfo(s.id).status);
+  store.close();
+});`;
+
+test('serve stopped while it reads a hosted agent\'s session answers first, and leaves the session as its agent has it', async (t) => {
+  const keyedDb = path.join(dir, 'keyed.db');
+  const writer = spawn(process.execPath, ['-e', KEYED_WRITER, path.join(ROOT, 'dist', 'index.js'), keyedDb], { stdio: ['pipe', 'pipe', 'inherit'] });
+  t.after(() => writer.kill());
+  const lines = writer.stdout.setEncoding('utf8')[Symbol.asyncIterator]();
+  const id = (await lines.next()).value.trim();
+  const look = openStore(keyedDb);
+  t.after(() => look.close());
+  const accessed = look.sessionInfo(id).lastAccessedAt;
+
+  const viewer = await startServe(keyedDb);
+  const started = performance.now();
+  const reading = request(viewer.port, `/api/sessions/${id}/messages`, { headers: { Authorization: `Bearer ${viewer.token}` } })
+    .then((r) => ({ ...r, at: performance.now() }), (err) => ({ err, at: performance.now() }));
+  // serve records the access when it opens the session: from then on the request holds it
+  while (look.sessionInfo(id).lastAccessedAt === accessed) await new Promise((r) => setTimeout(r, 2));
+  const signalled = performance.now();
+  const ended = await viewer.stop();
+  const answer = await reading;
+  t.diagnostic(`the request ran ${(answer.at - started).toFixed(0)} ms, serve was stopped after ${(signalled - started).toFixed(0)} ms`);
+  assert.equal(ended.code, 0, ended.err);
+  assert.ok(answer.at > signalled, 'the request ended before serve was stopped: the session must be bigger for this test to mean anything');
+  assert.equal(look.sessionInfo(id).status, 'active', 'the hosted agent\'s session was marked interrupted by the viewer');
+  assert.equal(answer.err, undefined, `the request under way was cut off: ${answer.err?.message}`);
+  assert.equal(answer.status, 200);
+  assert.equal(answer.json.total, 12_002);
+
+  writer.stdin.end('go\n');
+  assert.equal((await lines.next()).value.trim(), 'active');
+});
+
 test('a 20,000-message session opens at its first page in under a second', async (t) => {
   const bigDb = path.join(dir, 'big.db');
   const bigStore = openStore(bigDb);

@@ -23,7 +23,10 @@ export interface Viewer {
   token: string;
   /** The URL to open: the page, with the token it hands to the API. */
   url: string;
-  /** close stops accepting requests and resolves once the server is closed. */
+  /**
+   * close stops accepting requests and resolves once the server is closed and the requests
+   * under way have been answered, so that no session is still open when the store closes.
+   */
   close(): Promise<void>;
 }
 
@@ -38,12 +41,18 @@ export async function startServer(store: Store, options: ServeOptions = {}): Pro
   const routes = apiRoutes(store, { prices: options.prices });
   const viewerDir = options.viewerDir ?? VIEWER_DIR;
   let port = 0;
+  // The requests under way: closing the store while one holds a session open would end that
+  // session as at exit, which marks a hosted agent's (keyed) session interrupted even while
+  // its agent is writing it in another process.
+  const underWay = new Set<Promise<void>>();
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err) => {
+    const answered = handle(req, res).catch((err) => {
       // An answer already under way (its client gone) can only be cut off.
       if (res.headersSent) res.destroy();
       else sendError(res, err);
     });
+    underWay.add(answered);
+    answered.finally(() => underWay.delete(answered));
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -71,9 +80,12 @@ export async function startServer(store: Store, options: ServeOptions = {}): Pro
     port,
     token,
     url: `http://127.0.0.1:${port}/?token=${token}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.all(underWay);
       server.closeAllConnections();
-    }),
+      await closed;
+    },
   };
 }
