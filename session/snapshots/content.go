@@ -24,21 +24,22 @@ func FileContent(s *session.Session, snapshotID, path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Content found is the common case and one indexed read; only without it is the
+	// session's list of snapshots read, to say why there is none.
+	content, err := st.FileContent(s.ID(), snapshotID, path)
+	if err != nil || content != nil {
+		return content, err
+	}
 	file, err := trackedFile(st, s.ID(), snapshotID, path)
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if file.State == session.FileDeleted {
+	case file.State == session.FileDeleted:
 		return nil, nil
-	}
-	if !file.BackedUp {
+	case !file.BackedUp:
 		return nil, fmt.Errorf("%w: snapshot %s tracks %s but holds no content for it", session.ErrBackupMissing, snapshotID, path)
 	}
-	content, err := st.FileContent(s.ID(), snapshotID, path)
-	if err == nil && content == nil {
-		err = fmt.Errorf("%w: the content of %s is missing from the store", session.ErrBackupMissing, path)
-	}
-	return content, err
+	return nil, fmt.Errorf("%w: the content of %s is missing from the store", session.ErrBackupMissing, path)
 }
 
 // trackedFile returns the entry of file path in snapshot snapshotID of session id.
