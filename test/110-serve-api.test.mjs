@@ -3,7 +3,8 @@
 // wrong Host it answers 403 and no data; it sends no CORS header; every endpoint's answer is
 // checked against what the store's own API says of the same sessions; pages put together
 // give the whole branch, of any branch; a 20,000-message session's first page comes in under
-// a second. The store is only read: nothing in it changes while the viewer is used.
+// a second. The store is only read: nothing in it changes while the viewer is used, and serve
+// stopped mid-request answers first and leaves a hosted agent's session as its agent has it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
