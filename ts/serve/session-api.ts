@@ -9,21 +9,21 @@ import type { RecordCache } from './records';
 const DEFAULT_WINDOW = 200_000;
 
 /**
- * sessionDetails answers GET /api/sessions/:id: the session's details, its tree, its file
- * snapshots (without content) and /debug context's report: the context its next model call
- * would be sent, built as `sessionkeep debug-context` builds it (nothing is summarized).
+ * sessionDetails answers GET /api/sessions/:id: the session's details, its branches to switch
+ * to (listed here, not sent as the whole tree: 7 MB for 20,000 records), its file snapshots
+ * (without content) and /debug context's report: the context its next model call would be
+ * sent, built as `sessionkeep debug-context` builds it (nothing is summarized).
  */
-export async function sessionDetails(store: Store, id: string, prices: PriceOptions) {
-  return withSession(store, id, async (s) => {
-    const contextWindow = store.sessionInfo(id).contextWindow || DEFAULT_WINDOW;
-    const [info, tree, snapshots, built] = await Promise.all([
-      s.infoAsync(prices),
-      s.treeAsync(),
-      s.fileSnapshotsAsync(),
-      s.buildContextAsync({ contextWindow }),
-    ]);
-    return { info, tree, snapshots, context: built.debug };
-  });
+export async function sessionDetails(store: Store, records: RecordCache, id: string, prices: PriceOptions) {
+  const [branches, details] = await Promise.all([
+    records.branchList(id),
+    withSession(store, id, async (s) => {
+      const contextWindow = store.sessionInfo(id).contextWindow || DEFAULT_WINDOW;
+      const [info, snapshots, built] = await Promise.all([s.infoAsync(prices), s.fileSnapshotsAsync(), s.buildContextAsync({ contextWindow })]);
+      return { info, snapshots, context: built.debug };
+    }),
+  ]);
+  return { info: details.info, branches, snapshots: details.snapshots, context: details.context };
 }
 
 /**
