@@ -27,9 +27,8 @@ interface EveryRecord {
  * only the head's (envelopes(), about 130 ms for 20,000 messages); another branch, asked
  * for with a leaf, is cut from every record of the session (the JSONL export holds every
  * branch) along the session's tree, without rewinding anything; both are kept, so that
- * switching to a third branch reads nothing. A session is read again once it has changed,
- * and what follows its head (its current branch, the positions on it, its branch list) once
- * the head has moved too.
+ * switching to a third branch reads nothing. A session is read again once it has changed
+ * (a rewind included: see StampedCache).
  */
 export class RecordCache {
   readonly #store: Store;
@@ -40,11 +39,10 @@ export class RecordCache {
 
   constructor(store: Store) {
     this.#store = store;
-    this.#branches = new StampedCache(store, CACHED_BRANCHES, { followingHead: true });
-    this.#positions = new StampedCache(store, CACHED_POSITIONS, { followingHead: true });
-    // Every record and the tree's links do not depend on where the head is.
+    this.#branches = new StampedCache(store, CACHED_BRANCHES);
+    this.#positions = new StampedCache(store, CACHED_POSITIONS);
     this.#sessions = new StampedCache(store, CACHED_SESSIONS);
-    this.#branchLists = new StampedCache(store, CACHED_BRANCH_LISTS, { followingHead: true });
+    this.#branchLists = new StampedCache(store, CACHED_BRANCH_LISTS);
   }
 
   /** branch returns the records of the branch of session `id` (a full id) that ends at `leaf`, the current one without. */
