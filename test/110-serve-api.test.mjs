@@ -225,12 +225,15 @@ test('/api/projects counts every session of each project', async () => {
   assert.deepEqual(Object.fromEntries(projects.map((p) => [p.path, p.sessions])), counts);
 });
 
-test('/api/sessions/:id holds info(), tree(), fileSnapshots() and /debug context\'s report of the next call, by id or prefix', async () => {
+test('/api/sessions/:id holds info(), the branches, fileSnapshots() and /debug context\'s report of the next call, by id or prefix', async () => {
   for (const id of [made.branched, made.snapped, store.sessionInfo(FIXTURE.subagents).id]) {
     const s = store.openSession(id);
     const answer = await api(server, `/api/sessions/${id.slice(0, 13)}`);
+    assert.deepEqual(Object.keys(answer), ['info', 'branches', 'snapshots', 'context'], 'no tree: the branches are listed instead');
     assert.deepEqual({ ...answer.info, lastAccessedAt: 0 }, { ...s.info({ prices: PRICES }), lastAccessedAt: 0 });
-    assert.deepEqual(answer.tree, s.tree());
+    const tree = s.tree();
+    assert.equal(answer.branches[0].leaf, tree.head, 'the head\'s branch first');
+    assert.equal(answer.branches[0].records, s.envelopes().length);
     assert.deepEqual(answer.snapshots, s.fileSnapshots());
     const contextWindow = store.sessionInfo(id).contextWindow || 200_000;
     const next = s.buildContext({ contextWindow }).debug;
@@ -239,6 +242,39 @@ test('/api/sessions/:id holds info(), tree(), fileSnapshots() and /debug context
     assert.deepEqual(timeless(answer.context), timeless(next));
     s.close();
   }
+});
+
+test('the branches: the head\'s, then one for each leaf off its branch, each with its fork, preview and time', async () => {
+  const { branches } = await api(server, `/api/sessions/${made.branched}`);
+  const tree = store.openSession(made.branched).tree();
+  const node = (uuid) => tree.nodes.find((n) => n.uuid === uuid);
+  assert.deepEqual(branches, [
+    { leaf: made.secondAnswer, records: 2, preview: 'Spring rain falls softly on the grey waves', at: node(made.secondAnswer).timestamp },
+    { leaf: made.firstAnswer, records: 1, forkUuid: made.prompt, forkPreview: 'Write a haiku about the sea', preview: 'Autumn moon rises over the quiet harbour', at: node(made.firstAnswer).timestamp },
+  ]);
+});
+
+test('the branches of every imported session: no subagent or parallel-tool-call fork listed, each one viewable', async () => {
+  let offHead = 0;
+  for (const info of store.listSessions()) {
+    const s = store.openSession(info.id);
+    const tree = s.tree();
+    s.close();
+    const { branches, context } = await api(server, `/api/sessions/${info.id}`);
+    if (tree.head === null) assert.deepEqual([branches, context], [[], null], `${info.title}: no message, no branch and no context`);
+    const byUuid = new Map(tree.nodes.map((n) => [n.uuid, n]));
+    // a leaf off the head's branch: no record after it but a subagent's
+    const leaves = tree.nodes.filter((n) => !n.onBranch && !n.isSidechain && n.children.every((c) => byUuid.get(c)?.isSidechain));
+    assert.deepEqual(branches.slice(1).map((b) => b.leaf).sort(), leaves.map((n) => n.uuid).sort(), info.title);
+    for (const b of branches.slice(1)) {
+      const fork = b.forkUuid && byUuid.get(b.forkUuid);
+      if (b.forkUuid) assert.ok(fork?.onBranch, `${info.title}: a branch forks from the head's branch`);
+      const page = await api(server, `/api/sessions/${info.id}/messages?leaf=${b.leaf}&limit=1000`);
+      assert.equal(page.envelopes.filter((e) => !e.isSidechain).at(-1)?.uuid, b.leaf, `${info.title}: the branch ends at its leaf`);
+      offHead++;
+    }
+  }
+  assert.ok(offHead > 0, 'the fixtures hold branches off the head');
 });
 
 test('messages: pages of every imported session add up to envelopes(), and leaf=<head> gives the same branch', async () => {
@@ -362,6 +398,40 @@ test('the viewer writes nothing: every session\'s messages are as before', async
   assert.deepEqual(after, before);
 });
 
+test('a rewind that moves no token is seen: the messages, the branches and the hits follow the head', async () => {
+  const s = store.createSession({ projectPath: '/work/rewound', title: 'Rewound without tokens' });
+  const prompt = s.appendUserMessage('Name a colour');
+  const reply = (text) => {
+    s.ingest({ type: 'message_start', model: 'claude-sonnet-4-5' });
+    s.ingest({ type: 'text', text });
+    s.ingest({ type: 'done', stopReason: 'end_turn' }); // no usage: both branches hold the same tokens
+  };
+  reply('Vermilion');
+  const first = (await s.lastEnvelope()).uuid;
+  await s.rewind(prompt.uuid);
+  reply('Turquoise');
+  await s.flush();
+  const second = (await s.lastEnvelope()).uuid;
+  const texts = async () => (await api(server, `/api/sessions/${s.id}/messages`)).envelopes.map((e) => e.message.content[0].text);
+  const seq = async () => (await api(server, '/api/sessions?q=turquoise')).sessions.find((r) => r.id === s.id).hits[0].seq;
+  assert.deepEqual(await texts(), ['Name a colour', 'Turquoise']);
+  assert.equal((await api(server, `/api/sessions/${s.id}`)).branches[0].leaf, second);
+  assert.equal(await seq(), 1);
+
+  // Only the listing's updatedAt tells serve's caches of the rewind (they do not open the
+  // session to read its head): if a rewind stops stamping it, the head must join the stamp.
+  const before = store.sessionInfo(s.id);
+  await s.rewind(first);
+  const after = store.sessionInfo(s.id);
+  assert.deepEqual([after.messageCount, after.tokens], [before.messageCount, before.tokens], 'nothing else in the listing moved');
+  assert.ok(after.updatedAt > before.updatedAt, 'the rewind stamped updatedAt');
+  assert.deepEqual(await texts(), ['Name a colour', 'Vermilion']);
+  assert.deepEqual((await api(server, `/api/sessions/${s.id}`)).branches.map((b) => b.leaf), [first, second]);
+  assert.equal(await seq(), -1, 'the hit is on another branch now');
+  s.close();
+  store.deleteSession(s.id);
+});
+
 /** A writer in another process: a prompt and half a reply, then, on a line of stdin, the rest. */
 const LIVE_WRITER = `
 const { openStore } = require(process.argv[1]);
@@ -473,23 +543,30 @@ test('a 20,000-message session opens at its first page in under a second', async
   assert.equal(first.envelopes.length, 200);
   assert.equal(first.envelopes[0].message.content[0].text, 'Step 0: run the tests and fix what fails');
 
-  // as the page opens it: the details (with a tree of 20,000 nodes) and the first page at once, cold
+  // as the page opens it: the details and the first page at once, cold
   const cold = await startServe(bigDb);
   t.after(() => cold.stop());
   started = performance.now();
-  const [details] = await Promise.all([api(cold, `/api/sessions/${id}`), api(cold, `/api/sessions/${id}/messages`)]);
+  const [answer] = await Promise.all([
+    request(cold.port, `/api/sessions/${id}`, { headers: { Authorization: `Bearer ${cold.token}` } }),
+    api(cold, `/api/sessions/${id}/messages`),
+  ]);
   const openMs = performance.now() - started;
+  const details = answer.json;
   assert.equal(details.info.messageCount, 20_000);
-  assert.equal(details.tree.nodes.length, 20_000);
+  // the branches, not the tree of 20,000 records (7.2 MB) they are found in
+  assert.deepEqual(details.branches.map((b) => b.records), [20_000]);
+  assert.ok(answer.body.length < 100_000, `the details are ${answer.body.length} bytes`);
 
   const again = performance.now();
   const page = await api(big, `/api/sessions/${id}/messages?offset=19900&limit=200`);
   const nextPageMs = performance.now() - again;
   assert.equal(page.envelopes.length, 100);
   assert.equal(page.envelopes.at(-1).message.content[0].text, 'Step 4999 passes.');
+  assert.equal(details.branches[0].leaf, page.envelopes.at(-1).uuid, 'the one branch ends at the head');
   const usage = await api(big, `/api/sessions/${id}/context-usage`);
   assert.equal(usage.turns.length, 5000);
   assert.equal(usage.turns[4999].contextTokens, 200 + 4999);
-  t.diagnostic(`20,000 messages: first page ${firstPageMs.toFixed(0)} ms; with the details at once ${openMs.toFixed(0)} ms; a later page ${nextPageMs.toFixed(0)} ms`);
+  t.diagnostic(`20,000 messages: first page ${firstPageMs.toFixed(0)} ms; with the details (${answer.body.length} bytes) at once ${openMs.toFixed(0)} ms; a later page ${nextPageMs.toFixed(0)} ms`);
   assert.ok(firstPageMs < 1000, `the first page took ${firstPageMs.toFixed(0)} ms`);
 });

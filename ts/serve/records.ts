@@ -3,6 +3,7 @@ import type { Envelope } from '../types';
 import type { SessionTree } from '../branches';
 import { withSession } from './open-session';
 import { branchUuids } from './branch';
+import { branchList, type BranchSummary } from './branch-list';
 import { StampedCache } from './stamped-cache';
 
 /** How many branches stay in memory: the sessions (and branches) being looked at. */
@@ -11,6 +12,8 @@ const CACHED_BRANCHES = 4;
 const CACHED_POSITIONS = 200;
 /** How many sessions' every record stays in memory, to switch between their branches. */
 const CACHED_SESSIONS = 2;
+/** How many sessions' branch lists stay in memory: small, and the tree they come from is not. */
+const CACHED_BRANCH_LISTS = 50;
 
 /** Every record of a session, on every branch, with its tree. */
 interface EveryRecord {
@@ -24,19 +27,22 @@ interface EveryRecord {
  * only the head's (envelopes(), about 130 ms for 20,000 messages); another branch, asked
  * for with a leaf, is cut from every record of the session (the JSONL export holds every
  * branch) along the session's tree, without rewinding anything; both are kept, so that
- * switching to a third branch reads nothing. A session is read again once it has changed.
+ * switching to a third branch reads nothing. A session is read again once it has changed
+ * (a rewind included: see StampedCache).
  */
 export class RecordCache {
   readonly #store: Store;
   readonly #branches: StampedCache<Envelope[]>;
   readonly #positions: StampedCache<Map<string, number>>;
   readonly #sessions: StampedCache<EveryRecord>;
+  readonly #branchLists: StampedCache<BranchSummary[]>;
 
   constructor(store: Store) {
     this.#store = store;
     this.#branches = new StampedCache(store, CACHED_BRANCHES);
     this.#positions = new StampedCache(store, CACHED_POSITIONS);
     this.#sessions = new StampedCache(store, CACHED_SESSIONS);
+    this.#branchLists = new StampedCache(store, CACHED_BRANCH_LISTS);
   }
 
   /** branch returns the records of the branch of session `id` (a full id) that ends at `leaf`, the current one without. */
@@ -55,6 +61,11 @@ export class RecordCache {
       const branch = await withSession(this.#store, id, (s) => s.envelopesAsync());
       return new Map(branch.map((e, i) => [e.uuid, i]));
     });
+  }
+
+  /** branchList lists the branches of session `id` to switch to, the head's first (see branchList). */
+  branchList(id: string): Promise<BranchSummary[]> {
+    return this.#branchLists.get(id, id, () => withSession(this.#store, id, async (s) => branchList(await s.treeAsync())));
   }
 
   async #otherBranch(id: string, leaf: string): Promise<Envelope[]> {

@@ -22,7 +22,7 @@ export function apiRoutes(store: Store, prices: PriceOptions): [RegExp, Handler]
     [/^\/api\/sessions$/, (_, q) => listSessions(store, records, q)],
     [/^\/api\/projects$/, () => listProjects(store)],
     [/^\/api\/usage$/, (_, q) => usage(store, q, prices)],
-    [/^\/api\/sessions\/([^/]+)$/, ([id]) => sessionDetails(store, session(id), prices)],
+    [/^\/api\/sessions\/([^/]+)$/, ([id]) => sessionDetails(store, records, session(id), prices)],
     [/^\/api\/sessions\/([^/]+)\/messages$/, ([id], q) => sessionMessages(records, session(id), q)],
     [/^\/api\/sessions\/([^/]+)\/context-usage$/, ([id]) => contextUsage(store, records, session(id))],
     [/^\/api\/sessions\/([^/]+)\/snapshots\/([^/]+)\/file$/, ([id, snap], q) => snapshotFile(store, session(id), snap, q)],

@@ -9,20 +9,21 @@ import type { RecordCache } from './records';
 const DEFAULT_WINDOW = 200_000;
 
 /**
- * sessionDetails answers GET /api/sessions/:id: the session's details, its tree, its file
- * snapshots (without content) and /debug context's report: the context its next model call
- * would be sent, built as `sessionkeep debug-context` builds it (nothing is summarized).
+ * sessionDetails answers GET /api/sessions/:id: the session's details, its branches to switch
+ * to (listed here, not sent as the whole tree: 7 MB for 20,000 records), its file snapshots
+ * (without content) and /debug context's report: the context its next model call would be
+ * sent, built as `sessionkeep debug-context` builds it (nothing is summarized), null for a
+ * session without a message.
  */
-export async function sessionDetails(store: Store, id: string, prices: PriceOptions) {
+export async function sessionDetails(store: Store, records: RecordCache, id: string, prices: PriceOptions) {
+  const listing = records.branchList(id);
   return withSession(store, id, async (s) => {
-    const contextWindow = store.sessionInfo(id).contextWindow || DEFAULT_WINDOW;
-    const [info, tree, snapshots, built] = await Promise.all([
-      s.infoAsync(prices),
-      s.treeAsync(),
-      s.fileSnapshotsAsync(),
-      s.buildContextAsync({ contextWindow }),
-    ]);
-    return { info, tree, snapshots, context: built.debug };
+    // A context is built from the head's branch: a session without one (no message, only
+    // imported summaries or notices) has none to show.
+    const context = listing.then((branches) => branches.length === 0 ? null :
+      s.buildContextAsync({ contextWindow: store.sessionInfo(id).contextWindow || DEFAULT_WINDOW }).then((built) => built.debug));
+    const [info, branches, snapshots, debug] = await Promise.all([s.infoAsync(prices), listing, s.fileSnapshotsAsync(), context]);
+    return { info, branches, snapshots, context: debug };
   });
 }
 

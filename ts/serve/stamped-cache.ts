@@ -3,7 +3,10 @@ import type { Store } from '../store';
 /**
  * StampedCache keeps the last `size` values read from sessions, each with the stamp of its
  * session's listing when it was read: a value is read again once the session has changed
- * (a message written, a rewind moving its tokens). A failed read is not kept.
+ * (a message written; a rewind too, which stamps the session's updatedAt like any write).
+ * The head itself is not in the stamp: only an opened session tells it, and opening and
+ * closing one writes its lastAccessedAt, a write per page for a reader. A failed read is
+ * not kept.
  */
 export class StampedCache<T> {
   readonly #store: Store;

@@ -1,14 +1,14 @@
 // The shapes of the serve API's answers (the contract in docs/api.md), built from the store's
 // own types so that the viewer follows them when they change.
 import type { Envelope, SessionInfo } from '../types';
-import type { SessionTree } from '../branches';
+import type { BranchSummary } from '../serve/branch-list';
 import type { FileSnapshot } from '../file-snapshots';
 import type { ContextReport } from '../context-types';
 import type { SessionDetails } from '../management-types';
 import type { TurnUsage as ContextTurn } from '../serve/session-api';
 
 export type { Block, Envelope, SessionInfo, ToolResultBlock, ToolUseBlock } from '../types';
-export type { SessionTree, TreeNode } from '../branches';
+export type { BranchSummary } from '../serve/branch-list';
 export type { FileSnapshot, TrackedFile } from '../file-snapshots';
 export type { ContextReport } from '../context-types';
 /** ContextTurn is one turn's point on the context chart, as the server computes it. */
@@ -25,7 +25,8 @@ export interface ProjectsAnswer { projects: { path: string; sessions: number }[]
 
 export interface SessionAnswer {
   info: SessionDetails;
-  tree: SessionTree;
+  /** The head's branch first, then each branch off it; empty for a session without messages. */
+  branches: BranchSummary[];
   snapshots: FileSnapshot[];
   context: ContextReport | null;
 }

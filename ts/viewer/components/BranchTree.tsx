@@ -1,48 +1,46 @@
-// BranchTree lists the session's branches: the head's, then each one a rewind or an edit left,
-// under the record it forked from. Choosing one shows the conversation that ends there.
-import { useMemo } from 'preact/hooks';
-import type { SessionTree } from '../api-types';
-import { offBranches } from '../branches';
+// BranchTree lists the session's branches as the server lists them: the head's, then each one
+// a rewind or an edit left, under it. Choosing one shows the conversation that ends there.
+import type { BranchSummary } from '../api-types';
 import { countOf, formatTime } from '../format';
 
 interface BranchTreeProps {
-  tree: SessionTree;
+  /** The head's branch first (see GET /api/sessions/:id). */
+  branches: BranchSummary[];
   /** The leaf being viewed; the head when absent. */
   leaf: string | null;
   onSelect: (leaf: string | null) => void;
 }
 
-export function BranchTree({ tree, leaf, onSelect }: BranchTreeProps) {
-  const branches = useMemo(() => offBranches(tree), [tree]);
-  const viewing = leaf ?? tree.head;
-  const mainCount = tree.nodes.filter((n) => n.onBranch).length;
+export function BranchTree({ branches, leaf, onSelect }: BranchTreeProps) {
+  const [head, ...others] = branches;
+  const viewing = leaf ?? head?.leaf;
   return (
     <section class="panel" data-testid="branch-tree">
       <h3>Branches</h3>
       <ul class="branches">
-        {tree.head && (
+        {head && (
           <li>
             <button
-              class={'branch-node' + (viewing === tree.head ? ' current' : '')}
+              class={'branch-node' + (viewing === head.leaf ? ' current' : '')}
               data-testid="branch-node"
-              data-uuid={tree.head}
+              data-uuid={head.leaf}
               onClick={() => onSelect(null)}
             >
-              <span class="branch-label">head</span> {countOf(mainCount, 'record')}
+              <span class="branch-label">head</span> {countOf(head.records, 'record')}
             </button>
-            {branches.length > 0 && (
+            {others.length > 0 && (
               <ul>
-                {branches.map((b) => (
+                {others.map((b) => (
                   <li key={b.leaf}>
                     <button
                       class={'branch-node' + (viewing === b.leaf ? ' current' : '')}
                       data-testid="branch-node"
                       data-uuid={b.leaf}
-                      title={b.forkedFrom ? 'forks after: ' + b.forkedFrom.preview : 'a separate root'}
+                      title={b.forkPreview !== undefined ? 'forks after: ' + b.forkPreview : 'a separate root'}
                       onClick={() => onSelect(b.leaf)}
                     >
-                      <span class="branch-label">↳ {countOf(b.length, 'record')}</span> {b.preview.slice(0, 80)}
-                      <span class="when"> · {formatTime(b.timestamp)}</span>
+                      <span class="branch-label">↳ {countOf(b.records, 'record')}</span> {b.preview.slice(0, 80)}
+                      <span class="when"> · {formatTime(b.at)}</span>
                     </button>
                   </li>
                 ))}
@@ -51,7 +49,7 @@ export function BranchTree({ tree, leaf, onSelect }: BranchTreeProps) {
           </li>
         )}
       </ul>
-      {branches.length === 0 && <p class="empty">One branch: nothing was rewound or edited.</p>}
+      {others.length === 0 && <p class="empty">One branch: nothing was rewound or edited.</p>}
     </section>
   );
 }

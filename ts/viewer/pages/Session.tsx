@@ -72,7 +72,7 @@ export function SessionPage({ id, params }: { id: string; params: URLSearchParam
           <ContextChart sessionId={id} />
           {details.data && (
             <>
-              <BranchTree tree={details.data.tree} leaf={leaf} onSelect={selectBranch} />
+              <BranchTree branches={details.data.branches} leaf={leaf} onSelect={selectBranch} />
               <Snapshots sessionId={id} snapshots={details.data.snapshots} />
               <DebugContext report={details.data.context} />
             </>
