@@ -432,11 +432,16 @@ test('a rewind that moves no token is seen: the messages, the branches and the h
   store.deleteSession(s.id);
 });
 
-/** A writer in another process: a prompt and half a reply, then, on a line of stdin, the rest. */
-const LIVE_WRITER = `
+/**
+ * writerScript is a writer in another process: `open` opens (and may fill) a session `s`,
+ * which then gets a prompt and half a reply; on a line of stdin it gets the rest, then `after`
+ * runs and the store closes.
+ */
+function writerScript(open, after = '') {
+  return `
 const { openStore } = require(process.argv[1]);
 const store = openStore(process.argv[2]);
-const s = store.createSession({ projectPath: '/work/live', title: 'Streaming while viewed' });
+${open}
 s.appendUserMessage('Count to three');
 s.ingest({ type: 'message_start', model: 'claude-sonnet-4-5' });
 s.ingest({ type: 'text', text: 'one, two' });
@@ -445,8 +450,13 @@ process.stdin.once('data', async () => {
   s.ingest({ type: 'text', text: ', three' });
   s.ingest({ type: 'done', stopReason: 'end_turn' });
   await s.flush();
+  ${after}
   store.close();
 });`;
+}
+
+/** A writer in another process: a prompt and half a reply, then, on a line of stdin, the rest. */
+const LIVE_WRITER = writerScript(`const s = store.createSession({ projectPath: '/work/live', title: 'Streaming while viewed' });`);
 
 test('a session streaming in another process is shown as far as it has come, and left streaming', async () => {
   const writer = spawn(process.execPath, ['-e', LIVE_WRITER, path.join(ROOT, 'dist', 'index.js'), db], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -465,27 +475,14 @@ test('a session streaming in another process is shown as far as it has come, and
  * A hosted agent in another process: a keyed session of 12,000 messages and a reply half
  * streamed; on a line of stdin it finishes the reply and prints the session's status.
  */
-const KEYED_WRITER = `
-const { openStore } = require(process.argv[1]);
-const store = openStore(process.argv[2]);
+const KEYED_WRITER = writerScript(`
 const s = store.sessionByKey('acme:slack:alice', { create: true, title: 'A hosted agent' });
 const messages = [];
 for (let i = 0; i < 6000; i++) {
   messages.push({ role: 'user', content: [{ type: 'text', text: 'Step ' + i + ': check the build and say what failed' }] });
   messages.push({ role: 'assistant', content: [{ type: 'text', text: 'Step ' + i + ' passes.' }] });
 }
-s.restoreMessages(messages);
-s.appendUserMessage('Count to three');
-s.ingest({ type: 'message_start', model: 'claude-sonnet-4-5' });
-s.ingest({ type: 'text', text: 'one, two' });
-s.flush().then(() => console.log(s.id));
-process.stdin.once('data', async () => {
-  s.ingest({ type: 'text', text: ', three' });
-  s.ingest({ type: 'done', stopReason: 'end_turn' });
-  await s.flush();
-  console.log(store.sessionInfo(s.id).status);
-  store.close();
-});`;
+s.restoreMessages(messages);`, 'console.log(store.sessionInfo(s.id).status);');
 
 test('serve stopped while it reads a hosted agent\'s session answers first, and leaves the session as its agent has it', async (t) => {
   const keyedDb = path.join(dir, 'keyed.db');

@@ -14,11 +14,8 @@ import (
 )
 
 func TestFileContentIsTheFileAsTheSnapshotRecordedIt(t *testing.T) {
-	e := sessiontest.NewEnv(t)
-	s := e.Create(t)
-	project := t.TempDir()
 	binary := "\x00\xff\xfe binary\n"
-	writeFiles(t, project, map[string]string{"src/app.js": "v1", "empty": "", "logo.bin": binary})
+	e, s, project := projectSession(t, map[string]string{"src/app.js": "v1", "empty": "", "logo.bin": binary})
 	sessiontest.Prompt(t, s, "first")
 	first := snapshotFiles(t, s, project, "src/app.js", "empty", "logo.bin", "gone.txt")
 	writeFiles(t, project, map[string]string{"src/app.js": "v2"})
@@ -58,10 +55,7 @@ func TestFileContentIsTheFileAsTheSnapshotRecordedIt(t *testing.T) {
 }
 
 func TestFileContentRefusesWhatTheSnapshotDoesNotHoldAndWritesNothing(t *testing.T) {
-	e := sessiontest.NewEnv(t)
-	s := e.Create(t)
-	project := t.TempDir()
-	writeFiles(t, project, map[string]string{"a.txt": "a"})
+	e, s, project := projectSession(t, map[string]string{"a.txt": "a"})
 	u := sessiontest.Prompt(t, s, "go")
 	snap := snapshotFiles(t, s, project, "a.txt")
 	imported, err := snapshots.Put(s, session.FileSnapshot{ID: "imported-1", MessageUUID: u["uuid"].(string),
@@ -102,10 +96,7 @@ func TestFileContentRefusesWhatTheSnapshotDoesNotHoldAndWritesNothing(t *testing
 }
 
 func TestFileContentReadsTheSnapshotAskedForAmongThoseOfOneMessage(t *testing.T) {
-	e := sessiontest.NewEnv(t)
-	s := e.Create(t)
-	project := t.TempDir()
-	writeFiles(t, project, map[string]string{"f": "before"})
+	_, s, project := projectSession(t, map[string]string{"f": "before"})
 	u := sessiontest.Prompt(t, s, "go")
 	early := snapshotFiles(t, s, project, "f")
 	writeFiles(t, project, map[string]string{"f": "after"})

@@ -49,6 +49,15 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// projectSession opens a fresh store with one session, and a project folder holding files.
+func projectSession(t *testing.T, files map[string]string) (*sessiontest.Env, *session.Session, string) {
+	t.Helper()
+	e := sessiontest.NewEnv(t)
+	project := t.TempDir()
+	writeFiles(t, project, files)
+	return e, e.Create(t), project
+}
+
 func snapshotFiles(t *testing.T, s *session.Session, root string, paths ...string) session.FileSnapshot {
 	t.Helper()
 	snap, err := snapshots.Take(s, paths, snapshots.TakeOptions{Root: root})
@@ -73,10 +82,7 @@ func sha(content string) string {
 }
 
 func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
-	e := sessiontest.NewEnv(t)
-	s := e.Create(t)
-	project := t.TempDir()
-	writeFiles(t, project, map[string]string{"src/app.js": "v1", "README.md": "readme"})
+	e, s, project := projectSession(t, map[string]string{"src/app.js": "v1", "README.md": "readme"})
 
 	u1 := sessiontest.Prompt(t, s, "make it v2")
 	snap := snapshotFiles(t, s, project, "src/app.js", filepath.Join(project, "README.md"), "src/new.js")
@@ -158,10 +164,7 @@ func TestSnapshotAndRestoreFollowTheBranch(t *testing.T) {
 }
 
 func TestRestoreKeepsModeAndEmptyFiles(t *testing.T) {
-	e := sessiontest.NewEnv(t)
-	s := e.Create(t)
-	project := t.TempDir()
-	writeFiles(t, project, map[string]string{"run.sh": "#!/bin/sh\n", "empty": ""})
+	_, s, project := projectSession(t, map[string]string{"run.sh": "#!/bin/sh\n", "empty": ""})
 	if err := os.Chmod(filepath.Join(project, "run.sh"), 0o750); err != nil {
 		t.Fatal(err)
 	}
@@ -331,10 +334,7 @@ func TestPutFileSnapshotForImports(t *testing.T) {
 }
 
 func TestForkCarriesTheSnapshotsOfItsHistory(t *testing.T) {
-	e := sessiontest.NewEnv(t)
-	s := e.Create(t)
-	project := t.TempDir()
-	writeFiles(t, project, map[string]string{"f": "one"})
+	_, s, project := projectSession(t, map[string]string{"f": "one"})
 	u1 := sessiontest.Prompt(t, s, "first")
 	snapshotFiles(t, s, project, "f")
 	writeFiles(t, project, map[string]string{"f": "two"})
