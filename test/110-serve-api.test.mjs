@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, runNode } from './helpers/common.mjs';
 import { FIXTURE, api, fillViewerStore, request, startServe } from './helpers/browser.mjs';
+import { CODEX, jsonlFiles, readRecords } from './helpers/transcripts.mjs';
 
 let dir;
 let db;
@@ -360,6 +361,27 @@ test('context usage: each turn\'s last request against the session\'s window', a
   s.close();
   const u = last.message.usage;
   assert.equal(imported.turns.at(-1).contextTokens, u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0));
+});
+
+test('context usage of a Codex session: from its rollout\'s token_count events, against the window Codex reports', async () => {
+  for (const file of jsonlFiles(CODEX)) {
+    const values = readRecords(file).records.map((r) => r.value);
+    const id = values.find((v) => v.type === 'session_meta').payload.id;
+    const counts = values.filter((v) => v.type === 'event_msg' && v.payload?.type === 'token_count' && v.payload.info);
+    const usage = await api(server, `/api/sessions/${id}/context-usage`);
+    assert.ok(usage.turns.length >= 1, `${path.basename(file)}: no turn with usage`);
+    assert.equal(usage.contextWindow, counts.at(-1).payload.info.model_context_window);
+    assert.equal(usage.contextWindowKnown, true);
+    const last = counts.at(-1).payload.info.last_token_usage;
+    assert.deepEqual(usage.turns.at(-1), {
+      turn: usage.turns.at(-1).turn,
+      inputTokens: last.input_tokens - last.cached_input_tokens,
+      cacheReadTokens: last.cached_input_tokens,
+      cacheCreationTokens: 0,
+      outputTokens: last.output_tokens,
+      contextTokens: last.input_tokens,
+    });
+  }
 });
 
 test('usage by day, model and project sums what stats() sums, priced where there is a price', async () => {

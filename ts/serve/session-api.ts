@@ -1,5 +1,6 @@
 import type { Store } from '../store';
-import type { Envelope } from '../types';
+import type { Envelope, Usage } from '../types';
+import { codexRequestUsage } from './codex-usage';
 import type { PriceOptions } from '../management-types';
 import type { Query } from './query';
 import { withSession } from './open-session';
@@ -52,24 +53,30 @@ export interface TurnUsage {
 /**
  * contextUsage answers GET /api/sessions/:id/context-usage: turn by turn on the current
  * branch, the usage of the turn's last request (what the context held when the turn
- * ended), from the usage stored with each assistant message. Subagents' requests are
- * their own contexts and left out.
+ * ended), from the usage stored with each assistant message, or for an imported Codex
+ * rollout from its token_count events, whose window stands in when the session records
+ * none. Subagents' requests are their own contexts and left out.
  */
 export async function contextUsage(store: Store, records: RecordCache, id: string) {
   const info = store.sessionInfo(id);
   const byTurn = new Map<number, TurnUsage>();
+  let reportedWindow: number | undefined;
   for (const e of await records.branch(id)) {
-    const usage = !e.isSidechain && e.message?.role === 'assistant' ? e.message.usage : undefined;
+    if (e.isSidechain) continue;
+    const codex = codexRequestUsage(e);
+    reportedWindow = codex?.contextWindow ?? reportedWindow;
+    const usage = e.message?.role === 'assistant' ? e.message.usage : codex?.usage;
     if (usage) byTurn.set(e.turn, turnUsage(e, usage));
   }
+  const contextWindow = info.contextWindow ?? reportedWindow;
   return {
-    contextWindow: info.contextWindow ?? DEFAULT_WINDOW,
-    contextWindowKnown: info.contextWindow !== undefined,
+    contextWindow: contextWindow ?? DEFAULT_WINDOW,
+    contextWindowKnown: contextWindow !== undefined,
     turns: [...byTurn.values()].sort((a, b) => a.turn - b.turn),
   };
 }
 
-function turnUsage(e: Envelope, u: NonNullable<NonNullable<Envelope['message']>['usage']>): TurnUsage {
+function turnUsage(e: Envelope, u: Usage): TurnUsage {
   const input = u.input_tokens ?? 0;
   const read = u.cache_read_input_tokens ?? 0;
   const creation = u.cache_creation_input_tokens ?? 0;
