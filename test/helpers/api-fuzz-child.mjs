@@ -132,6 +132,8 @@ const OPS = {
   openSession: () => store.openSession(value()),
   listSessions: () => store.listSessions(value()),
   search: () => store.search(value(), value()),
+  fileContent: (s) => s.fileContent(value(), value()),
+  fileContentAsync: (s) => s.fileContentAsync(value(), value()),
 };
 
 const calls = Number(callsArg);
