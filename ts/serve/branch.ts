@@ -1,4 +1,4 @@
-import type { SessionTree } from '../branches';
+import type { SessionTree, TreeNode } from '../branches';
 import { ApiError } from './respond';
 
 /**
@@ -21,7 +21,7 @@ export function branchUuids(tree: SessionTree, leaf?: string): string[] {
   for (const n of tree.nodes) for (const c of n.children) parent.set(c, n.uuid);
   const path = new Set<string>();
   for (let u: string | undefined = leaf; u !== undefined; u = parent.get(u)) path.add(u);
-  const quiet = quietRecords(tree);
+  const quiet = quietRecords(tree, byUuid);
   const on = new Set<string>();
   for (const n of tree.nodes) {
     const p = parent.get(n.uuid);
@@ -38,8 +38,7 @@ export function branchUuids(tree: SessionTree, leaf?: string): string[] {
  * (progress, queue and other notices at the end of a branch): they belong to the branch
  * they hang off.
  */
-function quietRecords(tree: SessionTree): Set<string> {
-  const byUuid = new Map(tree.nodes.map((n) => [n.uuid, n]));
+function quietRecords(tree: SessionTree, byUuid: Map<string, TreeNode>): Set<string> {
   const quiet = new Set<string>();
   for (let i = tree.nodes.length - 1; i >= 0; i--) {
     const n = tree.nodes[i];
