@@ -27,14 +27,19 @@ export class ApiError extends Error {
 /** Query values; empty and undefined ones are left out of the address. */
 export type Query = Record<string, string | number | undefined | null>;
 
-/** apiUrl builds /api/<path>?<query> without the empty values. */
-export function apiUrl(path: string, query: Query = {}): string {
+/** queryString is `?<query>` without the empty values, or '' when none is left; the hash routes use it too. */
+export function queryString(query: Query): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   }
   const qs = params.toString();
-  return '/api/' + path + (qs ? '?' + qs : '');
+  return qs ? '?' + qs : '';
+}
+
+/** apiUrl builds /api/<path>?<query> without the empty values. */
+export function apiUrl(path: string, query: Query = {}): string {
+  return '/api/' + path + queryString(query);
 }
 
 /** getJSON fetches an API path with the token; any answer but 2xx JSON throws ApiError. */

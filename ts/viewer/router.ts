@@ -1,6 +1,7 @@
 // Hash routes: #/sessions (the default), #/session/<id>, #/usage, each with an optional
 // ?query that holds the page's filters, so that Back returns to the same listing.
 import { useEffect, useState } from 'preact/hooks';
+import { queryString } from './api';
 
 export interface Route {
   page: 'sessions' | 'session' | 'usage';
@@ -21,12 +22,7 @@ export function parseHash(hash: string): Route {
 
 /** routeHash writes a page and its query as a hash, leaving out empty values. */
 export function routeHash(path: string, query: Record<string, string | number | undefined> = {}): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== '') params.set(key, String(value));
-  }
-  const qs = params.toString();
-  return '#/' + path + (qs ? '?' + qs : '');
+  return '#/' + path + queryString(query);
 }
 
 /** navigate goes to a hash route: a new history entry, or in place of this one with replace (typing a search). */
