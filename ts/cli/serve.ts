@@ -1,6 +1,4 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Command } from './command';
 import { UsageError, flag, intOption } from './args';
 import { pricesOption } from './prices';
@@ -48,13 +46,12 @@ function untilStopped(): Promise<void> {
 
 /**
  * openBrowser opens the URL with xdg-open on a desktop session; elsewhere (a server, a
- * container, CI) the printed URL is the way in, so nothing is tried.
+ * container, CI) the printed URL is the way in, so nothing is tried. spawn looks xdg-open up
+ * in PATH itself; without one it reports ENOENT as an 'error' event, which is ignored.
  */
 function openBrowser(url: string): void {
   if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return;
-  const opener = (process.env.PATH ?? '').split(path.delimiter).map((d) => path.join(d, 'xdg-open')).find((f) => fs.existsSync(f));
-  if (!opener) return;
-  const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
+  const child = spawn('xdg-open', [url], { stdio: 'ignore', detached: true });
   child.on('error', () => {});
   child.unref();
 }
