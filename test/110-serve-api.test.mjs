@@ -477,11 +477,16 @@ process.stdin.once('data', async () => {
 });`;
 }
 
+/** spawnWriter runs a writerScript on the store at `db` in a child process of this checkout's package. */
+function spawnWriter(script, db) {
+  return spawn(process.execPath, ['-e', script, path.join(ROOT, 'dist', 'index.js'), db], { stdio: ['pipe', 'pipe', 'inherit'] });
+}
+
 /** A writer in another process: a prompt and half a reply, then, on a line of stdin, the rest. */
 const LIVE_WRITER = writerScript(`const s = store.createSession({ projectPath: '/work/live', title: 'Streaming while viewed' });`);
 
 test('a session streaming in another process is shown as far as it has come, and left streaming', async () => {
-  const writer = spawn(process.execPath, ['-e', LIVE_WRITER, path.join(ROOT, 'dist', 'index.js'), db], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const writer = spawnWriter(LIVE_WRITER, db);
   const ended = new Promise((r) => writer.on('exit', r));
   const id = await new Promise((resolve) => writer.stdout.setEncoding('utf8').once('data', (d) => resolve(d.trim())));
   const page = await api(server, `/api/sessions/${id}/messages`);
@@ -508,7 +513,7 @@ s.restoreMessages(messages);`, 'console.log(store.sessionInfo(s.id).status);');
 
 test('serve stopped while it reads a hosted agent\'s session answers first, and leaves the session as its agent has it', async (t) => {
   const keyedDb = path.join(dir, 'keyed.db');
-  const writer = spawn(process.execPath, ['-e', KEYED_WRITER, path.join(ROOT, 'dist', 'index.js'), keyedDb], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const writer = spawnWriter(KEYED_WRITER, keyedDb);
   t.after(() => writer.kill());
   const lines = writer.stdout.setEncoding('utf8')[Symbol.asyncIterator]();
   const id = (await lines.next()).value.trim();
