@@ -5,7 +5,7 @@ import type { Query } from './query';
 import type { RecordCache } from './records';
 
 /** The characters search snippets mark matches with; the viewer turns them into <mark>. */
-export const MARK: [string, string] = ['\u0001', '\u0002'];
+const MARK: [string, string] = ['\u0001', '\u0002'];
 
 /** How many messages a search reads before grouping them by session. */
 const SEARCH_MESSAGES = 1000;

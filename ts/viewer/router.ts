@@ -11,7 +11,7 @@ export interface Route {
 }
 
 /** parseHash reads a location hash into a Route; anything unknown is the sessions page. */
-export function parseHash(hash: string): Route {
+function parseHash(hash: string): Route {
   const [path, query = ''] = hash.replace(/^#/, '').split('?', 2);
   const parts = path.split('/').filter(Boolean);
   const params = new URLSearchParams(query);

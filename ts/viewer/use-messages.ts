@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { getJSON } from './api';
 import type { Envelope, MessagesPage } from './api-types';
 
-export const MESSAGES_PAGE = 200;
+const MESSAGES_PAGE = 200;
 
 export interface LoadedMessages {
   envelopes: Envelope[];

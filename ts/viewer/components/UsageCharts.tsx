@@ -35,7 +35,7 @@ function sumBy<T extends UsageSums>(rows: T[], category: (row: T) => string): Ma
  * on its own axis when any category has one (no prices, no cost axis). Long labels (models,
  * projects) read better with horizontal bars.
  */
-export function tokenChart(sums: Map<string, UsageSums>, horizontal = false): ChartConfiguration {
+function tokenChart(sums: Map<string, UsageSums>, horizontal = false): ChartConfiguration {
   const labels = [...sums.keys()];
   const values = [...sums.values()];
   const datasets: any[] = TOKEN_SERIES.map(([key, label, color]) => ({
