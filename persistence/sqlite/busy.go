@@ -51,6 +51,19 @@ func newBackoff() backoff { return backoff{start: time.Now(), delay: busyFirstDe
 // expired reports whether the operation has waited busyBound in all.
 func (b *backoff) expired() bool { return time.Since(b.start) >= busyBound }
 
+// track notes a lock that kept operation what waiting, starting the schedule at the first,
+// and returns the ErrBusy to give up with once the operation has waited busyBound in all;
+// nil while it is still to wait.
+func (b *backoff) track(what string, err error) error {
+	if b.start.IsZero() {
+		*b = newBackoff()
+	}
+	if b.expired() {
+		return busyError(what, b.start, err)
+	}
+	return nil
+}
+
 // next returns the wait before the next attempt and lengthens the one after it.
 func (b *backoff) next() time.Duration {
 	d := b.delay/2 + rand.N(b.delay)

@@ -36,13 +36,7 @@ func (f *failure) note(err error) error {
 		f.busy = backoff{}
 		return err
 	}
-	if f.busy.start.IsZero() {
-		f.busy = newBackoff()
-	}
-	if f.busy.expired() {
-		return busyError("committing", f.busy.start, err)
-	}
-	return nil
+	return f.busy.track("committing", err)
 }
 
 // withSuspects adds to an ErrBusy the processes that have sessions of the store open, one
@@ -160,11 +154,7 @@ func (w *writer) indexLockWait(err error) error {
 		w.indexBusy = backoff{}
 		return err
 	}
-	if w.indexBusy.start.IsZero() {
-		w.indexBusy = newBackoff()
-	}
-	if w.indexBusy.expired() {
-		err = busyError("indexing for search", w.indexBusy.start, err)
+	if err := w.indexBusy.track("indexing for search", err); err != nil {
 		w.indexBusy = backoff{}
 		return err
 	}
