@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // busyBound is how long, in all, sessionkeep waits out another connection's lock on one
@@ -29,15 +27,7 @@ const (
 // isBusy reports whether err is a lock held by another connection: raw from SQLite or
 // already wrapped as ErrBusy.
 func isBusy(err error) bool {
-	if errors.Is(err, session.ErrBusy) {
-		return true
-	}
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	code := se.Code() & 0xff
-	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	return err != nil && (errors.Is(err, session.ErrBusy) || sqliteSentinel(err) == session.ErrBusy)
 }
 
 // backoff is the retry schedule of one busy operation.
