@@ -60,15 +60,6 @@ func (w *writer) withSuspects(err error) error {
 	return fmt.Errorf("%w; processes with sessions of the store open: %s", err, strings.Join(suspects, ", "))
 }
 
-// describeOwner turns a session's owner (host:pid:start, see processOwner) into words.
-func describeOwner(owner string) string {
-	parts := strings.Split(owner, ":")
-	if len(parts) != 3 {
-		return owner
-	}
-	return "pid " + parts[1] + " on " + parts[0]
-}
-
 // wait is how long to wait before the next attempt.
 func (f *failure) wait() time.Duration {
 	if !f.busy.start.IsZero() {
