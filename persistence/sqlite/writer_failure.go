@@ -123,15 +123,20 @@ func (w *writer) stillThere() error {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil // a folder that cannot be searched any more: the open file still takes writes
 	}
-	return fmt.Errorf("%w: %s was deleted or moved while the store was open", session.ErrStoreGone, w.path)
+	return storeGone(w.path)
 }
 
 // storeThere checks that the database file db still exists.
 func storeThere(db string) error {
 	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w: %s was deleted or moved while the store was open", session.ErrStoreGone, db)
+		return storeGone(db)
 	}
 	return nil
+}
+
+// storeGone is ErrStoreGone for the database file db.
+func storeGone(db string) error {
+	return fmt.Errorf("%w: %s was deleted or moved while the store was open", session.ErrStoreGone, db)
 }
 
 // errIndexLater says indexing met a lock and is to be tried again after a wait.
