@@ -36,6 +36,7 @@ type backoff struct {
 	delay time.Duration
 }
 
+// newBackoff starts the schedule of an operation that has just met a lock.
 func newBackoff() backoff { return backoff{start: time.Now(), delay: busyFirstDelay} }
 
 // expired reports whether the operation has waited busyBound in all.
