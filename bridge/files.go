@@ -102,6 +102,8 @@ func fileContentAsync(c *native.Call) (native.Value, error) {
 	})
 }
 
+// fileContentArgs decodes the (session, snapshotId, path) arguments of fileContent and
+// fileContentAsync.
 func fileContentArgs(c *native.Call) (*session.Session, string, string, error) {
 	s, err := sessionArg(c)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 )
 
 // snapshotType is the type of the records in which Claude Code notes the files it backed
@@ -50,7 +51,7 @@ func (c *converter) fileSnapshot(raw []byte, f map[string]json.RawMessage, uuid 
 	}
 	snap := &session.FileSnapshot{
 		ID: uuid, MessageUUID: h.Snapshot.MessageID, Root: c.lastCwd, IsUpdate: h.IsSnapshotUpdate,
-		CreatedAt: transcript.ParseTime(h.Snapshot.Timestamp), Source: mustJSON(source), Files: []session.SnapshotFile{},
+		CreatedAt: transcript.ParseTime(h.Snapshot.Timestamp), Source: blocks.MustJSON(source), Files: []session.SnapshotFile{},
 	}
 	byPath := map[string]int{}
 	for p, raw := range h.Snapshot.TrackedFileBackups {

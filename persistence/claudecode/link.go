@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
@@ -40,7 +41,7 @@ func (c *converter) link(recs []importing.Record, agentCalls map[string]string) 
 	}
 	for i := range recs {
 		info := &c.infos[i]
-		info.extra.Source = mustJSON(info.source)
+		info.extra.Source = blocks.MustJSON(info.source)
 		recs[i].Extra = info.extra.Encode()
 	}
 }

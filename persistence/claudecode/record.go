@@ -110,7 +110,7 @@ func (c *converter) message(f map[string]json.RawMessage, rec *importing.Record,
 	delete(msg, "role")
 	delete(msg, "content")
 	if len(msg) > 0 {
-		rec.Meta = mustJSON(msg)
+		rec.Meta = blocks.MustJSON(msg)
 	}
 	delete(f, "message")
 	c.moveToolUseResult(f, rec.Blocks, &info.extra)
@@ -127,7 +127,7 @@ func contentBlocks(content json.RawMessage) ([]session.RecordBlock, string, erro
 		if err := json.Unmarshal(content, &text); err != nil {
 			return nil, "", fmt.Errorf("message.content: %v", err)
 		}
-		return []session.RecordBlock{{JSON: mustJSON(map[string]string{"type": "text", "text": text})}}, contentString, nil
+		return []session.RecordBlock{{JSON: blocks.MustJSON(map[string]string{"type": "text", "text": text})}}, contentString, nil
 	case len(content) > 0 && content[0] == '[':
 		var raws []json.RawMessage
 		if err := json.Unmarshal(content, &raws); err != nil {
@@ -303,15 +303,6 @@ func contextField(context []byte, name string) string {
 	}
 	s, _ := stringField(ctx, name)
 	return s
-}
-
-// mustJSON encodes a value decoded from JSON, which cannot fail to encode.
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("claudecode: encoding %T: %v", v, err))
-	}
-	return b
 }
 
 // commandName and commandArgs find the slash command a prompt of Claude Code ran.

@@ -26,7 +26,7 @@ func contentBlocks(items []json.RawMessage) ([]session.RecordBlock, error) {
 		block := []byte(item)
 		switch it.Type {
 		case "input_text", "output_text":
-			block = mustJSON(map[string]string{"type": blocks.BlockText, "text": it.Text})
+			block = blocks.MustJSON(map[string]string{"type": blocks.BlockText, "text": it.Text})
 		case "input_image":
 			block = imageBlock(it.ImageURL)
 		}
@@ -43,11 +43,11 @@ func contentBlocks(items []json.RawMessage) ([]session.RecordBlock, error) {
 func imageBlock(url string) []byte {
 	if rest, ok := strings.CutPrefix(url, "data:"); ok {
 		if mediaType, data, ok := strings.Cut(rest, ";base64,"); ok {
-			return mustJSON(map[string]any{"type": blocks.BlockImage,
+			return blocks.MustJSON(map[string]any{"type": blocks.BlockImage,
 				"source": map[string]string{"type": "base64", "media_type": mediaType, "data": data}})
 		}
 	}
-	return mustJSON(map[string]any{"type": blocks.BlockImage, "source": map[string]string{"type": "url", "url": url}})
+	return blocks.MustJSON(map[string]any{"type": blocks.BlockImage, "source": map[string]string{"type": "url", "url": url}})
 }
 
 // toolUse makes the tool_use block of a function call. Its arguments are JSON text; when
@@ -65,7 +65,7 @@ func toolUse(id, name string, arguments json.RawMessage) []byte {
 	if input[0] != '{' || !json.Valid(input) {
 		block["input"], block["raw_input"], block["input_error"] = json.RawMessage("{}"), text, "arguments are not a JSON object"
 	}
-	return mustJSON(block)
+	return blocks.MustJSON(block)
 }
 
 // freeformToolUse makes the tool_use block of a freeform (custom) tool call, such as
@@ -73,7 +73,7 @@ func toolUse(id, name string, arguments json.RawMessage) []byte {
 // "freeform": true says so, for the context builder to leave out and an export to give the
 // text back as it came.
 func freeformToolUse(id, name, input string) []byte {
-	return mustJSON(map[string]any{"type": blocks.BlockToolUse, "id": id, "name": name,
+	return blocks.MustJSON(map[string]any{"type": blocks.BlockToolUse, "id": id, "name": name,
 		"input": map[string]string{"input": input}, "freeform": true})
 }
 
@@ -115,7 +115,7 @@ func toolResult(callID string, output json.RawMessage) (block, execution []byte,
 			result["is_error"] = !*obj.Success
 		}
 	}
-	block = mustJSON(result)
+	block = blocks.MustJSON(result)
 	if _, err := blocks.CheckBlock(block); err != nil {
 		return nil, nil, fmt.Errorf("payload.output: %v", err)
 	}
@@ -141,5 +141,5 @@ func shellExecution(output string) []byte {
 	if shell.Metadata.DurationSeconds != nil {
 		exec["durationMs"] = int64(*shell.Metadata.DurationSeconds * 1000)
 	}
-	return mustJSON(exec)
+	return blocks.MustJSON(exec)
 }

@@ -86,7 +86,7 @@ func (c *converter) record(l line, text []byte) error {
 		c.event(l.Payload, &rec)
 	}
 	extra.Context = c.context()
-	extra.Source = mustJSON(map[string]any{"format": Format, "record": fields})
+	extra.Source = blocks.MustJSON(map[string]any{"format": Format, "record": fields})
 	rec.Extra = extra.Encode()
 	c.continues(&rec)
 	c.recs = append(c.recs, rec)
@@ -125,13 +125,13 @@ func (c *converter) responseItem(raw json.RawMessage, rec *importing.Record, ext
 func (c *converter) item(p payload, raw json.RawMessage, rec *importing.Record, extra *session.EnvelopeExtra) ([]string, error) {
 	switch p.Type {
 	case "message":
-		blocks, err := contentBlocks(p.Content)
-		if err != nil || len(blocks) == 0 {
+		list, err := contentBlocks(p.Content)
+		if err != nil || len(list) == 0 {
 			return nil, err
 		}
-		rec.Role, rec.Blocks = p.Role, blocks
+		rec.Role, rec.Blocks = p.Role, list
 		if p.Role == "user" && c.title == "" {
-			c.title = requestOf(blocks)
+			c.title = requestOf(list)
 		}
 		return []string{"role", "content"}, nil
 	case "function_call":
@@ -266,7 +266,7 @@ func (c *converter) context() []byte {
 	if len(ctx) == 0 {
 		return nil
 	}
-	return mustJSON(ctx)
+	return blocks.MustJSON(ctx)
 }
 
 // requestOf returns what a user message asks, for the session's title: not the context
@@ -294,14 +294,5 @@ func without(obj json.RawMessage, names []string) json.RawMessage {
 	for _, n := range names {
 		delete(fields, n)
 	}
-	return mustJSON(fields)
-}
-
-// mustJSON encodes a value decoded from JSON, which cannot fail to encode.
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("codex: encoding %T: %v", v, err))
-	}
-	return b
+	return blocks.MustJSON(fields)
 }

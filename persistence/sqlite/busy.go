@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // busyBound is how long, in all, sessionkeep waits out another connection's lock on one
@@ -29,15 +27,7 @@ const (
 // isBusy reports whether err is a lock held by another connection: raw from SQLite or
 // already wrapped as ErrBusy.
 func isBusy(err error) bool {
-	if errors.Is(err, session.ErrBusy) {
-		return true
-	}
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	code := se.Code() & 0xff
-	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	return err != nil && (errors.Is(err, session.ErrBusy) || sqliteSentinel(err) == session.ErrBusy)
 }
 
 // backoff is the retry schedule of one busy operation.
@@ -46,10 +36,24 @@ type backoff struct {
 	delay time.Duration
 }
 
+// newBackoff starts the schedule of an operation that has just met a lock.
 func newBackoff() backoff { return backoff{start: time.Now(), delay: busyFirstDelay} }
 
 // expired reports whether the operation has waited busyBound in all.
 func (b *backoff) expired() bool { return time.Since(b.start) >= busyBound }
+
+// track notes a lock that kept operation what waiting, starting the schedule at the first,
+// and returns the ErrBusy to give up with once the operation has waited busyBound in all;
+// nil while it is still to wait.
+func (b *backoff) track(what string, err error) error {
+	if b.start.IsZero() {
+		*b = newBackoff()
+	}
+	if b.expired() {
+		return busyError(what, b.start, err)
+	}
+	return nil
+}
 
 // next returns the wait before the next attempt and lengthens the one after it.
 func (b *backoff) next() time.Duration {

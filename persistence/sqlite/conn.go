@@ -36,6 +36,7 @@ func openConn(path string) (*conn, error) {
 	return c, err
 }
 
+// openConnOnce is one attempt of openConn; a lock it meets is an ErrBusy.
 func openConnOnce(path string) (*conn, error) {
 	q := url.Values{}
 	for _, p := range []string{

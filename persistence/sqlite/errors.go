@@ -18,24 +18,30 @@ func storageError(what string, err error) error {
 	if isDomainError(err) {
 		return err
 	}
-	sentinel := session.ErrStorage
+	return fmt.Errorf("%w: %s: %v", sqliteSentinel(err), what, err)
+}
+
+// sqliteSentinel is the session sentinel for a SQLite error's code; ErrStorage for a code
+// with no meaning of its own and for an error that is not SQLite's.
+func sqliteSentinel(err error) error {
 	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
-			sentinel = session.ErrBusy
-		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-			sentinel = session.ErrCorrupt
-		case sqlite3.SQLITE_FULL:
-			sentinel = session.ErrDiskFull
-		case sqlite3.SQLITE_READONLY:
-			sentinel = session.ErrReadOnly
-			if se.Code() == sqliteReadOnlyDBMoved {
-				sentinel = session.ErrStoreGone
-			}
-		}
+	if !errors.As(err, &se) {
+		return session.ErrStorage
 	}
-	return fmt.Errorf("%w: %s: %v", sentinel, what, err)
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return session.ErrBusy
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return session.ErrCorrupt
+	case sqlite3.SQLITE_FULL:
+		return session.ErrDiskFull
+	case sqlite3.SQLITE_READONLY:
+		if se.Code() == sqliteReadOnlyDBMoved {
+			return session.ErrStoreGone
+		}
+		return session.ErrReadOnly
+	}
+	return session.ErrStorage
 }
 
 // sqliteReadOnlyDBMoved is SQLITE_READONLY_DBMOVED: SQLite found the database file

@@ -19,22 +19,40 @@ func processOwner() string {
 // process on this host can be checked; any other is assumed alive, so that its streaming
 // messages are never marked interrupted by mistake.
 func ownerAlive(owner string) bool {
-	parts := strings.Split(owner, ":")
-	if len(parts) != 3 {
+	host, pidText, start, ok := splitOwner(owner)
+	if !ok {
 		return false
 	}
-	host, _ := os.Hostname()
-	if parts[0] != host {
+	if thisHost, _ := os.Hostname(); host != thisHost {
 		return true
 	}
-	pid, err := strconv.Atoi(parts[1])
+	pid, err := strconv.Atoi(pidText)
 	if err != nil {
 		return false
 	}
-	if started := startTime(pid); started != "" || parts[2] != "" {
-		return started == parts[2]
+	if started := startTime(pid); started != "" || start != "" {
+		return started == start
 	}
 	return processExists(pid)
+}
+
+// describeOwner turns a session's owner into words for an error message.
+func describeOwner(owner string) string {
+	host, pid, _, ok := splitOwner(owner)
+	if !ok {
+		return owner
+	}
+	return "pid " + pid + " on " + host
+}
+
+// splitOwner splits an owner written by processOwner into its parts; ok is false for one
+// of another shape.
+func splitOwner(owner string) (host, pid, start string, ok bool) {
+	parts := strings.Split(owner, ":")
+	if len(parts) != 3 {
+		return "", "", "", false
+	}
+	return parts[0], parts[1], parts[2], true
 }
 
 // startTime returns the start time of process pid from /proc (field 22 of its stat), or

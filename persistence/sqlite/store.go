@@ -112,20 +112,25 @@ func (s *Store) Recovered() []RecoveredSession { return s.recovered }
 // and shared-memory files the same mode.
 func createFile(path string) error {
 	err := os.MkdirAll(filepath.Dir(path), 0o700)
-	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
+	if cannotWrite(err) {
 		return fmt.Errorf("%w: the store's directory cannot be created: %v", session.ErrReadOnly, err)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: creating the store's directory: %v", session.ErrStorage, err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
+	if cannotWrite(err) {
 		return fmt.Errorf("%w: %s cannot be opened for writing: %v", session.ErrReadOnly, path, err)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: opening %s: %v", session.ErrStorage, path, err)
 	}
 	return f.Close()
+}
+
+// cannotWrite reports whether err says the file system or the permissions refuse writing.
+func cannotWrite(err error) bool {
+	return errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission)
 }
 
 // Apply queues ops for the writer.

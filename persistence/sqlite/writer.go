@@ -121,10 +121,7 @@ func (w *writer) sync() error {
 	if w.committed < target {
 		w.urge()
 	}
-	for w.committed < target && !w.failedSince(tried) && !w.stopped {
-		w.changed.Wait()
-	}
-	return w.status(w.committed, target)
+	return w.waitUntil(&w.committed, target, tried)
 }
 
 // flush waits until every Op queued before the call is durable on disk.
@@ -137,15 +134,22 @@ func (w *writer) flush() error {
 	target, tried := w.queued, w.attempts
 	w.flushTo = max(w.flushTo, target)
 	w.urge()
-	for w.durable < target && !w.failedSince(tried) && !w.stopped {
-		w.changed.Wait()
-	}
-	if err := w.status(w.durable, target); err != nil {
+	if err := w.waitUntil(&w.durable, target, tried); err != nil {
 		return err
 	}
 	dropped := w.dropped
 	w.dropped = nil
 	return dropped
+}
+
+// waitUntil waits, with mu held, until progress (committed or durable) reaches target, an
+// attempt to commit made after tried fails, or the writer stops, and says why it stopped
+// short, if it did.
+func (w *writer) waitUntil(progress *uint64, target, tried uint64) error {
+	for *progress < target && !w.failedSince(tried) && !w.stopped {
+		w.changed.Wait()
+	}
+	return w.status(*progress, target)
 }
 
 // failedSince reports whether an attempt to commit made after the attempts count was

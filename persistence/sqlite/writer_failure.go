@@ -36,13 +36,7 @@ func (f *failure) note(err error) error {
 		f.busy = backoff{}
 		return err
 	}
-	if f.busy.start.IsZero() {
-		f.busy = newBackoff()
-	}
-	if f.busy.expired() {
-		return busyError("committing", f.busy.start, err)
-	}
-	return nil
+	return f.busy.track("committing", err)
 }
 
 // withSuspects adds to an ErrBusy the processes that have sessions of the store open, one
@@ -64,15 +58,6 @@ func (w *writer) withSuspects(err error) error {
 		return fmt.Errorf("%w; no other process has a session of the store open", err)
 	}
 	return fmt.Errorf("%w; processes with sessions of the store open: %s", err, strings.Join(suspects, ", "))
-}
-
-// describeOwner turns a session's owner (host:pid:start, see processOwner) into words.
-func describeOwner(owner string) string {
-	parts := strings.Split(owner, ":")
-	if len(parts) != 3 {
-		return owner
-	}
-	return "pid " + parts[1] + " on " + parts[0]
 }
 
 // wait is how long to wait before the next attempt.
@@ -138,15 +123,20 @@ func (w *writer) stillThere() error {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil // a folder that cannot be searched any more: the open file still takes writes
 	}
-	return fmt.Errorf("%w: %s was deleted or moved while the store was open", session.ErrStoreGone, w.path)
+	return storeGone(w.path)
 }
 
 // storeThere checks that the database file db still exists.
 func storeThere(db string) error {
 	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w: %s was deleted or moved while the store was open", session.ErrStoreGone, db)
+		return storeGone(db)
 	}
 	return nil
+}
+
+// storeGone is ErrStoreGone for the database file db.
+func storeGone(db string) error {
+	return fmt.Errorf("%w: %s was deleted or moved while the store was open", session.ErrStoreGone, db)
 }
 
 // errIndexLater says indexing met a lock and is to be tried again after a wait.
@@ -160,11 +150,7 @@ func (w *writer) indexLockWait(err error) error {
 		w.indexBusy = backoff{}
 		return err
 	}
-	if w.indexBusy.start.IsZero() {
-		w.indexBusy = newBackoff()
-	}
-	if w.indexBusy.expired() {
-		err = busyError("indexing for search", w.indexBusy.start, err)
+	if err := w.indexBusy.track("indexing for search", err); err != nil {
 		w.indexBusy = backoff{}
 		return err
 	}
