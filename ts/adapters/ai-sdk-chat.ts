@@ -110,12 +110,16 @@ function stored(records: Envelope[]): StoredMessage[] {
   return out;
 }
 
+/**
+ * save makes the chat's history `messages`, which are as JSON already (saveChat's snapshot):
+ * the stored messages they start with stay, the rest is recorded after a rewind.
+ */
 async function save(s: Session, messages: ChatMessage[]): Promise<void> {
   let { start, records } = historyRecords(s, BY);
   start ??= startHistory(s, BY);
   const old = stored(records);
   let same = 0;
-  while (same < old.length && same < messages.length && isDeepStrictEqual(old[same].message, asJSON(messages[same]))) same++;
+  while (same < old.length && same < messages.length && isDeepStrictEqual(old[same].message, messages[same])) same++;
   if (same < old.length) await s.rewind(same > 0 ? old[same - 1].last.uuid : start);
   for (const m of messages.slice(same)) record(s, m);
 }
@@ -125,12 +129,12 @@ function asJSON(m: ChatMessage): ChatMessage {
   return JSON.parse(JSON.stringify(m));
 }
 
-/** record writes one UIMessage as the session's messages, keeping it verbatim on the first block. */
+/** record writes one UIMessage (as JSON) as the session's messages, keeping it verbatim on the first block. */
 function record(s: Session, m: ChatMessage): void {
   let first = true;
   const mark = (blocks: Block[]): Block[] => {
     const carried = blocks.length > 0 ? blocks : [{ type: 'ui_message' }];
-    carried[0] = { ...carried[0], [UI_MESSAGE_ID]: m.id, ...(first ? { [UI_MESSAGE]: asJSON(m) } : {}) };
+    carried[0] = { ...carried[0], [UI_MESSAGE_ID]: m.id, ...(first ? { [UI_MESSAGE]: m } : {}) };
     first = false;
     return carried;
   };
