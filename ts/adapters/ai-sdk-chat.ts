@@ -5,6 +5,7 @@ import type { Block, CreateSessionOptions, Envelope } from '../types';
 import { argTypeError } from '../errors';
 import { blocksWith, historyRecords, startHistory } from './history';
 import { isObject } from './common';
+import { oneAtATime } from '../one-at-a-time';
 
 const BY = 'ai-sdk-chat';
 /** The block field that keeps a UIMessage verbatim, on the first block it became. */
@@ -75,17 +76,10 @@ export function aiSDKChatStore<M extends ChatMessage = ChatMessage>(store: Store
       }
       // As the messages are now: the app may change its array before a save queued behind another runs.
       const snapshot = messages.map(asJSON) as ChatMessage[];
-      const before = saving.get(s.id) ?? Promise.resolve();
-      const done = before.catch(() => {}).then(async () => {
+      await oneAtATime(saving, s.id, async () => {
         await save(s, snapshot);
         await s.flush();
       });
-      saving.set(s.id, done);
-      try {
-        await done;
-      } finally {
-        if (saving.get(s.id) === done) saving.delete(s.id);
-      }
     },
     async loadChat(chatId) {
       return stored(historyRecords(session(chatId), BY).records).map((m) => m.message as M);
