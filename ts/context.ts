@@ -75,7 +75,7 @@ function nativeBuild(step: { json: string; candidateOf?: string }, build: (json:
   try {
     return JSON.parse(build(step.json));
   } catch (e) {
-    throw step.candidateOf === undefined ? e : asStrategyError(step.candidateOf, e);
+    throw asStrategyError(step.candidateOf, e);
   }
 }
 
@@ -83,7 +83,7 @@ async function nativeBuildAsync(step: { json: string; candidateOf?: string }, bu
   try {
     return JSON.parse(await build(step.json));
   } catch (e) {
-    throw step.candidateOf === undefined ? e : asStrategyError(step.candidateOf, e);
+    throw asStrategyError(step.candidateOf, e);
   }
 }
 
