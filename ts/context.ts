@@ -1,5 +1,6 @@
 import { argTypeError, SessionError } from './errors';
 import { encode } from './serialize';
+import { oneAtATime } from './one-at-a-time';
 import { native, Handle } from './native';
 import type { Session } from './session';
 import { asStrategyError, buildSteps, isBuiltin, strategyFailed } from './strategies';
@@ -8,7 +9,13 @@ import type {
   ContextReport, ContextResult, ContextStrategyDefinition, ContextValidation, StrategyInput, Summarizer,
 } from './context-types';
 
-/** The summary work of each session by id, chained so that a session makes one summary at a time. */
+/**
+ * The summary work of each session by id, chained so that a session makes one summary at a
+ * time: a concurrent caller asks which summary is missing only after the first has stored
+ * it, and finds none. Sharing a call only while it ran was not enough: a caller whose
+ * question was answered before the summary was stored, but reached JS after the call
+ * ended, made it again.
+ */
 const summarizing = new Map<string, Promise<void>>();
 
 /** buildContext builds the next call's messages within the budget, on the calling thread. */
@@ -68,7 +75,7 @@ function nativeBuild(step: { json: string; candidateOf?: string }, build: (json:
   try {
     return JSON.parse(build(step.json));
   } catch (e) {
-    throw step.candidateOf === undefined ? e : asStrategyError(step.candidateOf, e);
+    throw asStrategyError(step.candidateOf, e);
   }
 }
 
@@ -76,7 +83,7 @@ async function nativeBuildAsync(step: { json: string; candidateOf?: string }, bu
   try {
     return JSON.parse(await build(step.json));
   } catch (e) {
-    throw step.candidateOf === undefined ? e : asStrategyError(step.candidateOf, e);
+    throw asStrategyError(step.candidateOf, e);
   }
 }
 
@@ -147,7 +154,7 @@ async function runCompaction(h: Handle, id: string, plan: CompactPlan, options: 
  */
 function ensureSummary(h: Handle, id: string, toSeq: number, options: CompactOptions, summarize: Summarizer): Promise<number> {
   const stepOptions = encode({ toSeq, targetTokens: options.targetTokens, maxInputTokens: options.maxInputTokens });
-  return oneAtATime(id, async () => {
+  return oneAtATime(summarizing, id, async () => {
     let calls = 0;
     let last = -1;
     for (;;) {
@@ -159,22 +166,6 @@ function ensureSummary(h: Handle, id: string, toSeq: number, options: CompactOpt
       calls++;
     }
   });
-}
-
-/**
- * oneAtATime runs work once the session's earlier summary work has settled, so a concurrent
- * caller asks which summary is missing only after the first has stored it, and finds none.
- * Sharing a call only while it ran was not enough: a caller whose question was answered
- * before the summary was stored, but reached JS after the call ended, made it again.
- */
-function oneAtATime<T>(id: string, work: () => Promise<T>): Promise<T> {
-  const run = (summarizing.get(id) ?? Promise.resolve()).then(work);
-  const settled = run.then(() => undefined, () => undefined);
-  summarizing.set(id, settled);
-  void settled.then(() => {
-    if (summarizing.get(id) === settled) summarizing.delete(id);
-  });
-  return run;
 }
 
 async function summarizeStep(h: Handle, step: { toSeq: number; messages: unknown[]; targetTokens: number },

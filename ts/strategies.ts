@@ -147,8 +147,11 @@ export function strategyFailed(name: string, message: string, cause?: unknown): 
   return err;
 }
 
-/** asStrategyError turns a native INVALID_MESSAGE about a strategy's messages into STRATEGY_FAILED. */
-export function asStrategyError(name: string, e: unknown): unknown {
-  if (e instanceof SessionError && e.code === 'INVALID_MESSAGE') return strategyFailed(name, e.message, e);
+/**
+ * asStrategyError turns a native INVALID_MESSAGE about the messages of strategy `name` into
+ * STRATEGY_FAILED; with no name (a build of built-ins only) the error stays as it is.
+ */
+export function asStrategyError(name: string | undefined, e: unknown): unknown {
+  if (name !== undefined && e instanceof SessionError && e.code === 'INVALID_MESSAGE') return strategyFailed(name, e.message, e);
   return e;
 }

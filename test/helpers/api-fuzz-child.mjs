@@ -5,6 +5,7 @@
 // error that is neither a SessionError nor a TypeError (or is one saying sessionkeep failed), and each time a rejected call
 // changed a session or the messages of the first session lost what they held.
 import { createRequire } from 'node:module';
+import { mulberry32 } from './torture-script.mjs';
 
 // `node --test test/` runs every script under test/ as a test file; run that way, with no
 // arguments, this helper has nothing to do.
@@ -14,15 +15,8 @@ const require = createRequire(import.meta.url);
 const { openStore, SessionError } = require('../../dist/index.js');
 const [db, seedArg, callsArg] = process.argv.slice(2);
 
-// mulberry32: a small seeded generator, so a run can be replayed from its seed.
-let seed = Number(seedArg) >>> 0;
-function random() {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+// Seeded, so a run can be replayed from its seed.
+const random = mulberry32(Number(seedArg));
 const pick = (items) => items[Math.floor(random() * items.length)];
 
 function nested(depth, array) {

@@ -5,6 +5,7 @@ import type { Block, CreateSessionOptions, Envelope } from '../types';
 import { argTypeError } from '../errors';
 import { blocksWith, historyRecords, startHistory } from './history';
 import { isObject } from './common';
+import { oneAtATime } from '../one-at-a-time';
 
 const BY = 'ai-sdk-chat';
 /** The block field that keeps a UIMessage verbatim, on the first block it became. */
@@ -75,17 +76,10 @@ export function aiSDKChatStore<M extends ChatMessage = ChatMessage>(store: Store
       }
       // As the messages are now: the app may change its array before a save queued behind another runs.
       const snapshot = messages.map(asJSON) as ChatMessage[];
-      const before = saving.get(s.id) ?? Promise.resolve();
-      const done = before.catch(() => {}).then(async () => {
+      await oneAtATime(saving, s.id, async () => {
         await save(s, snapshot);
         await s.flush();
       });
-      saving.set(s.id, done);
-      try {
-        await done;
-      } finally {
-        if (saving.get(s.id) === done) saving.delete(s.id);
-      }
     },
     async loadChat(chatId) {
       return stored(historyRecords(session(chatId), BY).records).map((m) => m.message as M);
@@ -110,12 +104,16 @@ function stored(records: Envelope[]): StoredMessage[] {
   return out;
 }
 
+/**
+ * save makes the chat's history `messages`, which are as JSON already (saveChat's snapshot):
+ * the stored messages they start with stay, the rest is recorded after a rewind.
+ */
 async function save(s: Session, messages: ChatMessage[]): Promise<void> {
   let { start, records } = historyRecords(s, BY);
   start ??= startHistory(s, BY);
   const old = stored(records);
   let same = 0;
-  while (same < old.length && same < messages.length && isDeepStrictEqual(old[same].message, asJSON(messages[same]))) same++;
+  while (same < old.length && same < messages.length && isDeepStrictEqual(old[same].message, messages[same])) same++;
   if (same < old.length) await s.rewind(same > 0 ? old[same - 1].last.uuid : start);
   for (const m of messages.slice(same)) record(s, m);
 }
@@ -125,12 +123,12 @@ function asJSON(m: ChatMessage): ChatMessage {
   return JSON.parse(JSON.stringify(m));
 }
 
-/** record writes one UIMessage as the session's messages, keeping it verbatim on the first block. */
+/** record writes one UIMessage (as JSON) as the session's messages, keeping it verbatim on the first block. */
 function record(s: Session, m: ChatMessage): void {
   let first = true;
   const mark = (blocks: Block[]): Block[] => {
     const carried = blocks.length > 0 ? blocks : [{ type: 'ui_message' }];
-    carried[0] = { ...carried[0], [UI_MESSAGE_ID]: m.id, ...(first ? { [UI_MESSAGE]: asJSON(m) } : {}) };
+    carried[0] = { ...carried[0], [UI_MESSAGE_ID]: m.id, ...(first ? { [UI_MESSAGE]: m } : {}) };
     first = false;
     return carried;
   };

@@ -5,8 +5,11 @@ import { whileWaiting } from './term';
 import { withSession } from './ids';
 import type { ContextProvider } from '../context-types';
 
-/** DEFAULT_WINDOW is the window assumed for a session that records none. */
-const DEFAULT_WINDOW = 200_000;
+/**
+ * DEFAULT_WINDOW is the window assumed for a session that records none, here and in the
+ * in-session /debug context command.
+ */
+export const DEFAULT_WINDOW = 200_000;
 const PROVIDERS: ContextProvider[] = ['anthropic', 'openai'];
 
 /**

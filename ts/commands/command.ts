@@ -43,6 +43,11 @@ export class CommandError extends Error {
   }
 }
 
+/** specOf is a command's description without its code, as help screens and completion list it. */
+export function specOf({ name, args, summary, needsSession }: SessionCommandSpec): SessionCommandSpec {
+  return { name, args, summary, needsSession };
+}
+
 /** currentSession is the session the command is about, or NO_SESSION before there is one. */
 export function currentSession(ctx: CommandContext): Session {
   if (!ctx.session) throw new CommandError('NO_SESSION', 'There is no session yet: it starts with the first prompt.');

@@ -1,7 +1,5 @@
+import { DEFAULT_WINDOW } from '../cli/debug-context';
 import { currentSession, noArgs, type SessionCommand } from './command';
-
-/** DEFAULT_WINDOW is the window assumed when neither the options nor the session name one. */
-const DEFAULT_WINDOW = 200_000;
 
 /**
  * debugContext is seed 004's /debug context: the report of the context last built for this

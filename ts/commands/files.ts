@@ -38,8 +38,9 @@ export const restore: SessionCommand = {
     const rest = args.filter((a) => a !== '--yes');
     if (rest.length !== 1) throw new CommandError('INVALID_COMMAND', '/restore needs one message, as /files lists it: /restore <message>.');
     const session = currentSession(ctx);
-    const messageUuid = snapshotMessage(await session.fileSnapshotsAsync(), rest[0]);
-    if (!yes) return plan(ctx, messageUuid, await stateAt(session, messageUuid));
+    const snapshots = await session.fileSnapshotsAsync();
+    const messageUuid = snapshotMessage(snapshots, rest[0]);
+    if (!yes) return plan(ctx, messageUuid, await stateAt(session, snapshots, messageUuid));
     const result = await session.restoreFiles(messageUuid, { into: ctx.root });
     const text = result.written.length === 0
       ? `No files had content at ${shortId(messageUuid)}; nothing was written.`
@@ -59,12 +60,13 @@ function snapshotMessage(snapshots: FileSnapshot[], prefix: string): string {
 
 /**
  * stateAt is each file's state at a message, as restoreFiles reads it: the latest recorded by
- * the snapshots of that message and of the records before it on the branch.
+ * the snapshots (`all`, as /restore already read them) of that message and of the records
+ * before it on the branch.
  */
-async function stateAt(session: Session, messageUuid: string): Promise<Map<string, TrackedFile['state']>> {
+async function stateAt(session: Session, all: FileSnapshot[], messageUuid: string): Promise<Map<string, TrackedFile['state']>> {
   const branch = new Map((await session.envelopesAsync()).map((e, i) => [e.uuid, i]));
   const at = branch.get(messageUuid);
-  const snapshots = (await session.fileSnapshotsAsync()).filter((s) =>
+  const snapshots = all.filter((s) =>
     at === undefined ? s.messageUuid === messageUuid : (branch.get(s.messageUuid) ?? Infinity) <= at);
   // In branch order; snapshots of one message keep the order they were taken in.
   const ordered = snapshots.map((s, i) => ({ s, i })).sort((a, b) => (branch.get(a.s.messageUuid) ?? 0) - (branch.get(b.s.messageUuid) ?? 0) || a.i - b.i);

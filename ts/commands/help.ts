@@ -1,4 +1,4 @@
-import { noArgs, type SessionCommand } from './command';
+import { noArgs, specOf, type SessionCommand } from './command';
 
 /** help is /help: every command with its arguments and what it does. */
 export const help: SessionCommand = {
@@ -12,6 +12,6 @@ export const help: SessionCommand = {
     const width = Math.max(...ctx.commands.map((c) => usage(c).length));
     const lines = ['Session commands:', ...ctx.commands.map((c) => `  ${usage(c).padEnd(width)}  ${ctx.style.dim(c.summary)}`)];
     lines.push(ctx.style.dim('Anything else is sent to the model.'));
-    return { text: lines.join('\n'), data: ctx.commands.map(({ name, args: a, summary, needsSession }) => ({ name, args: a, summary, needsSession })) };
+    return { text: lines.join('\n'), data: ctx.commands.map(specOf) };
   },
 };

@@ -3,7 +3,7 @@ import { argTypeError } from '../errors';
 import { Store } from '../store';
 import { Session } from '../session';
 import { style } from '../cli/term';
-import { CommandError, type CommandContext, type SessionCommand } from './command';
+import { CommandError, specOf, type CommandContext, type SessionCommand } from './command';
 import { isCommandLine, words } from './parse';
 import type { SessionCommandOptions, SessionCommandResult, SessionCommandSpec } from './types';
 import { help } from './help';
@@ -25,7 +25,7 @@ const COMMANDS: readonly SessionCommand[] = [
 
 /** sessionCommands lists the commands runSessionCommand knows, for help screens and completion. */
 export function sessionCommands(): SessionCommandSpec[] {
-  return COMMANDS.map(({ name, args, summary, needsSession }) => ({ name, args, summary, needsSession }));
+  return COMMANDS.map(specOf);
 }
 
 /**
