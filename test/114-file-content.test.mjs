@@ -7,16 +7,8 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openStore, tempStore, tempDir, sessionError } from './helpers/common.mjs';
+import { openStore, tempStore, tempDir, sessionError, writeTree } from './helpers/common.mjs';
 import { CLAUDE_CODE, jsonlFiles, readRecords } from './helpers/transcripts.mjs';
-
-/** write creates files (relative path → content) under dir. */
-function write(dir, files) {
-  for (const [p, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
-    fs.writeFileSync(path.join(dir, p), content);
-  }
-}
 
 /** both reads a file with fileContent() and fileContentAsync() and checks they agree. */
 async function both(s, snapshotId, p) {
@@ -31,11 +23,11 @@ const BINARY = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x0a, 0x89, 0x50, 0x4e, 0x47
 test('fileContent() gives each file as its snapshot recorded it, bytes included, and null for a deleted one', async (t) => {
   const { db, store } = tempStore(t);
   const project = tempDir(t);
-  write(project, { 'src/app.js': 'let v = 1;\n', 'logo.png': BINARY, empty: '', 'naïve €.txt': 'ünïcode\n' });
+  writeTree(project, { 'src/app.js': 'let v = 1;\n', 'logo.png': BINARY, empty: '', 'naïve €.txt': 'ünïcode\n' });
   const s = store.createSession({ projectPath: project });
   s.appendUserMessage('Bump the version');
   const first = await s.snapshotFiles(['src/app.js', 'logo.png', 'empty', 'naïve €.txt', 'CHANGELOG.md']);
-  write(project, { 'src/app.js': 'let v = 2;\n' });
+  writeTree(project, { 'src/app.js': 'let v = 2;\n' });
   s.ingest({ type: 'text', text: 'Done.' });
   s.ingest({ type: 'done', stopReason: 'end_turn' });
   s.appendUserMessage('And again');
@@ -66,7 +58,7 @@ test('fileContent() gives each file as its snapshot recorded it, bytes included,
 test('fileContent() errors: unknown snapshot, untracked path, bad arguments; nothing is written', async (t) => {
   const { store } = tempStore(t);
   const project = tempDir(t);
-  write(project, { 'a.txt': 'a' });
+  writeTree(project, { 'a.txt': 'a' });
   const s = store.createSession({ projectPath: project });
   s.appendUserMessage('go');
   const snap = await s.snapshotFiles(['a.txt']);

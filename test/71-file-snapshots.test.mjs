@@ -6,22 +6,14 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openStore, tempStore, tempDir, sessionError, readTree } from './helpers/common.mjs';
-
-/** write creates files (relative path → content) under dir. */
-function write(dir, files) {
-  for (const [p, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
-    fs.writeFileSync(path.join(dir, p), content);
-  }
-}
+import { openStore, tempStore, tempDir, sessionError, readTree, writeTree } from './helpers/common.mjs';
 
 const sha256 = (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 test('snapshotFiles() then restoreFiles() puts files back as they were at each message', async (t) => {
   const { db, store } = tempStore(t);
   const project = tempDir(t);
-  write(project, { 'src/app.js': 'let v = 1;\n', 'README.md': '# App\n' });
+  writeTree(project, { 'src/app.js': 'let v = 1;\n', 'README.md': '# App\n' });
   fs.chmodSync(path.join(project, 'src/app.js'), 0o755);
   fs.chmodSync(path.join(project, 'README.md'), 0o644);
   const s = store.createSession({ projectPath: project });
@@ -40,10 +32,10 @@ test('snapshotFiles() then restoreFiles() puts files back as they were at each m
   // The agent edits; the next prompt snapshots only the files that change in its turn.
   s.ingest({ type: 'text', text: 'Done.' });
   s.ingest({ type: 'done', stopReason: 'end_turn' });
-  write(project, { 'src/app.js': 'let v = 2;\n', 'src/new.js': 'export {};\n' });
+  writeTree(project, { 'src/app.js': 'let v = 2;\n', 'src/new.js': 'export {};\n' });
   const u2 = s.appendUserMessage('Now add tests');
   await s.snapshotFiles(['src/app.js', 'src/new.js']);
-  write(project, { 'src/app.js': 'let v = 3;\n' });
+  writeTree(project, { 'src/app.js': 'let v = 3;\n' });
 
   const into = path.join(tempDir(t), 'restored');
   let res = await s.restoreFiles(u1.uuid, { into });
@@ -90,13 +82,13 @@ test('snapshotFiles() then restoreFiles() puts files back as they were at each m
 test('restoreFiles() refuses a symbolic link that points out of the folder and writes nothing', async (t) => {
   const { store } = tempStore(t);
   const project = tempDir(t);
-  write(project, { 'a.txt': 'a', 'config/settings.json': '{"mine":true}' });
+  writeTree(project, { 'a.txt': 'a', 'config/settings.json': '{"mine":true}' });
   const s = store.createSession({ projectPath: project });
   const u = s.appendUserMessage('go');
   await s.snapshotFiles(['a.txt', 'config/settings.json']);
 
   const outside = tempDir(t);
-  write(outside, { 'settings.json': '{"theirs":true}' });
+  writeTree(outside, { 'settings.json': '{"theirs":true}' });
   for (const [name, link] of [
     ['a folder on the way', () => ['config', outside]],
     ['a relative folder on the way', (into) => ['config', path.relative(into, outside)]],
@@ -122,8 +114,8 @@ test('snapshotFiles() refuses paths that escape its root, and folders', async (t
   const { store } = tempStore(t);
   const project = tempDir(t);
   const outside = tempDir(t);
-  write(project, { 'src/a.js': 'a' });
-  write(outside, { 'secret.txt': 'secret' });
+  writeTree(project, { 'src/a.js': 'a' });
+  writeTree(outside, { 'secret.txt': 'secret' });
   fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(project, 'leak.txt'));
   const s = store.createSession({ projectPath: project });
   s.appendUserMessage('go');
@@ -153,11 +145,11 @@ test('restoreFiles() errors: no folder, no message, no snapshot', async (t) => {
 test('a fork brings the snapshots of the history it shares', async (t) => {
   const { store } = tempStore(t);
   const project = tempDir(t);
-  write(project, { 'notes.md': 'one' });
+  writeTree(project, { 'notes.md': 'one' });
   const s = store.createSession({ projectPath: project });
   const u1 = s.appendUserMessage('first');
   await s.snapshotFiles(['notes.md']);
-  write(project, { 'notes.md': 'two' });
+  writeTree(project, { 'notes.md': 'two' });
   s.appendUserMessage('second');
   await s.snapshotFiles(['notes.md']);
 

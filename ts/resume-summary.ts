@@ -1,5 +1,6 @@
 import type { ResumeSummary, SessionDetails } from './management-types';
 import { relativeTime } from './relative-time';
+import { totalTokens } from './token-totals';
 
 const RULE = '━'.repeat(48);
 
@@ -17,7 +18,7 @@ export function resumeSummary(d: SessionDetails, now: Date = new Date()): Resume
     interactions: d.interactions,
     messageCount: d.messageCount,
     toolCount: d.toolCount,
-    totalTokens: t.inputTokens + t.outputTokens + t.cacheReadInputTokens + t.cacheCreationInputTokens,
+    totalTokens: totalTokens(t),
     tokens: t,
     contextTokens: t.contextTokens,
   };

@@ -159,3 +159,11 @@ export function readTree(dir, prefix = '') {
   }
   return out;
 }
+
+/** writeTree creates files (relative path → content) under dir: readTree's other half. */
+export function writeTree(dir, files) {
+  for (const [p, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+    fs.writeFileSync(path.join(dir, p), content);
+  }
+}

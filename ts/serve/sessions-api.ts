@@ -1,6 +1,7 @@
 import type { Store } from '../store';
 import type { SessionInfo } from '../types';
 import type { SearchHit } from '../management-types';
+import { totalTokens } from '../token-totals';
 import type { Query } from './query';
 import type { RecordCache } from './records';
 
@@ -97,14 +98,12 @@ function compare(sort: Sort, order: 'asc' | 'desc'): (a: SessionInfo, b: Session
   };
 }
 
-const totalTokens = (s: SessionInfo) =>
-  s.tokens.inputTokens + s.tokens.outputTokens + s.tokens.cacheReadInputTokens + s.tokens.cacheCreationInputTokens;
 
 const sortKey: Record<Sort, (s: SessionInfo) => string | number> = {
   updated: (s) => s.updatedAt,
   created: (s) => s.createdAt,
   messages: (s) => s.messageCount,
-  tokens: totalTokens,
+  tokens: (s) => totalTokens(s.tokens),
   title: (s) => s.title.toLowerCase(),
 };
 

@@ -3,10 +3,11 @@ import type { ListedSession } from '../api-types';
 import { countOf, formatTime, formatTokens } from '../format';
 import { routeHash } from '../router';
 import { Marked } from './Marked';
+import { totalTokens } from '../../token-totals';
 
 export function SessionRow({ session }: { session: ListedSession }) {
   const t = session.tokens;
-  const tokens = t ? t.inputTokens + t.outputTokens + t.cacheReadInputTokens + t.cacheCreationInputTokens : 0;
+  const tokens = t ? totalTokens(t) : 0;
   const href = routeHash('session/' + encodeURIComponent(session.id));
   return (
     <li class="session-row" data-testid="session-row" data-id={session.id}>
