@@ -1,9 +1,10 @@
 package tokens
 
 import (
-	"github.com/sessionkeep/sessionkeep/session"
 	"sync"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // counterQuiet is how long no message must have ended before the counter starts counting:
