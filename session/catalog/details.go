@@ -58,10 +58,7 @@ func (d SessionDetails) MarshalJSON() ([]byte, error) {
 func (d *SessionDetails) reconcileUsage() {
 	var sum ModelUsage
 	for _, u := range d.Usage {
-		sum.InputTokens += u.InputTokens
-		sum.OutputTokens += u.OutputTokens
-		sum.CacheReadInputTokens += u.CacheReadInputTokens
-		sum.CacheCreationInputTokens += u.CacheCreationInputTokens
+		sum.add(u)
 	}
 	t := d.Tokens
 	extra := ModelUsage{
@@ -76,10 +73,7 @@ func (d *SessionDetails) reconcileUsage() {
 	model := d.Model
 	for i := range d.Usage {
 		if d.Usage[i].Model == model {
-			d.Usage[i].InputTokens += extra.InputTokens
-			d.Usage[i].OutputTokens += extra.OutputTokens
-			d.Usage[i].CacheReadInputTokens += extra.CacheReadInputTokens
-			d.Usage[i].CacheCreationInputTokens += extra.CacheCreationInputTokens
+			d.Usage[i].add(extra) // no requests: only tokens the messages do not report
 			return
 		}
 	}
