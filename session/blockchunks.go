@@ -192,18 +192,13 @@ func (e *blockExt) set(fields map[string]json.RawMessage) {
 // render writes the block as far as it has come: its streamed fields as the assembler
 // writes them, under its own type, followed by its other fields as they were given.
 func (e *blockExt) render(b *openBlock) []byte {
-	var base []byte
-	switch b.kind {
-	case blocks.BlockText:
-		base = blocks.MustJSON(blocks.TextBlock{Type: blocks.BlockText, Text: b.text.String()})
-	case blocks.BlockThinking:
-		base = blocks.MustJSON(blocks.ThinkingBlock{Type: blocks.BlockThinking, Thinking: b.text.String(), Signature: b.signature})
-	default:
-		input := b.text.String()
-		if len(bytes.TrimSpace([]byte(input))) == 0 && e.input != nil {
-			input = string(e.input)
-		}
-		base = blocks.RetypeToolUse(blocks.ToolUseJSON(b.id, b.name, input), e.typ)
+	streamed := b.text.String()
+	if b.kind == blocks.BlockToolUse && len(bytes.TrimSpace([]byte(streamed))) == 0 && e.input != nil {
+		streamed = string(e.input)
+	}
+	base := b.assembled(streamed)
+	if b.kind == blocks.BlockToolUse {
+		base = blocks.RetypeToolUse(base, e.typ)
 	}
 	buf := base[:len(base)-1]
 	for _, f := range e.fields {

@@ -1,10 +1,11 @@
 package session_test
 
 import (
-	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
 // Messages may be read (from a worker thread, for an async read) while chunks stream in.

@@ -57,7 +57,3 @@ func (f FileSnapshot) MarshalJSON() ([]byte, error) {
 		Timestamp string `json:"timestamp"`
 	}{plain(f), jsonenc.FormatTime(f.CreatedAt)})
 }
-
-// NullToNil returns raw, or nil when it is empty or a JSON null: how an absent field and
-// a null one are treated alike, by the checks of package snapshots too.
-func NullToNil(raw json.RawMessage) json.RawMessage { return nullToNil(raw) }

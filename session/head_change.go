@@ -44,10 +44,9 @@ func (s *Session) changeHead(interrupt bool, change func(t TreeShape, head *Head
 	if err != nil {
 		return err
 	}
-	at := t.find(s.lastUUID)
 	before := Head{UUID: s.lastUUID, Turn: s.lastTurn, Tracker: s.tracker}
 	head := before
-	if err := change(TreeShape{Links: t.links, Parent: t.parent, Head: at, OnBranch: t.branch(at), tree: t}, &head); err != nil || head == before {
+	if err := change(t.shape(t.find(s.lastUUID)), &head); err != nil || head == before {
 		return err
 	}
 	s.tracker = head.Tracker

@@ -47,12 +47,18 @@ func (b *openBlock) json() []byte {
 	if b.ext != nil {
 		return b.ext.render(b)
 	}
+	return b.assembled(b.text.String())
+}
+
+// assembled writes the block as the assembler does, with streamed as its text, thinking
+// or tool input.
+func (b *openBlock) assembled(streamed string) []byte {
 	switch b.kind {
 	case blocks.BlockText:
-		return blocks.MustJSON(blocks.TextBlock{Type: blocks.BlockText, Text: b.text.String()})
+		return blocks.MustJSON(blocks.TextBlock{Type: blocks.BlockText, Text: streamed})
 	case blocks.BlockThinking:
-		return blocks.MustJSON(blocks.ThinkingBlock{Type: blocks.BlockThinking, Thinking: b.text.String(), Signature: b.signature})
+		return blocks.MustJSON(blocks.ThinkingBlock{Type: blocks.BlockThinking, Thinking: streamed, Signature: b.signature})
 	default:
-		return blocks.ToolUseJSON(b.id, b.name, b.text.String())
+		return blocks.ToolUseJSON(b.id, b.name, streamed)
 	}
 }

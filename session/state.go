@@ -43,9 +43,9 @@ func ParseMessageOptions(raw []byte) (MessageOptions, error) {
 }
 
 func (o *MessageOptions) check() error {
-	o.Context = nullToNil(o.Context)
-	o.Todos = nullToNil(o.Todos)
-	o.ThinkingMetadata = nullToNil(o.ThinkingMetadata)
+	o.Context = NullToNil(o.Context)
+	o.Todos = NullToNil(o.Todos)
+	o.ThinkingMetadata = NullToNil(o.ThinkingMetadata)
 	switch {
 	case o.Context != nil && o.Context[0] != '{':
 		return fmt.Errorf("field 'context' must be an object")
@@ -68,8 +68,10 @@ func (o MessageOptions) sidechain() sidechain {
 	return sidechain{on: true, agentID: o.AgentID, parentToolUseID: o.ParentToolUseID}
 }
 
-// nullToNil treats an absent field and a JSON null alike.
-func nullToNil(raw json.RawMessage) json.RawMessage {
+// NullToNil returns raw without surrounding space, or nil when it is empty or a JSON
+// null: how an absent field and a null one are treated alike, by the checks of package
+// snapshots too.
+func NullToNil(raw json.RawMessage) json.RawMessage {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil
@@ -100,7 +102,7 @@ func (c sidechain) key() string {
 // SetContext sets the context (an object such as {cwd, gitBranch, platform}, kept verbatim)
 // stamped on every message that begins after the call; nil or null clears it.
 func (s *Session) SetContext(context []byte) error {
-	context = nullToNil(context)
+	context = NullToNil(context)
 	if context != nil && (context[0] != '{' || !json.Valid(context)) {
 		return fmt.Errorf("%w: context must be an object or null", ErrInvalidArgument)
 	}

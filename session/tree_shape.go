@@ -23,8 +23,12 @@ func (s *Session) TreeShape() (TreeShape, error) {
 	if err != nil {
 		return TreeShape{}, err
 	}
-	at := t.find(head)
-	return TreeShape{Links: t.links, Parent: t.parent, Head: at, OnBranch: t.branch(at), tree: t}, nil
+	return t.shape(t.find(head)), nil
+}
+
+// shape lays t out with the head at index head.
+func (t *tree) shape(head int) TreeShape {
+	return TreeShape{Links: t.links, Parent: t.parent, Head: head, OnBranch: t.branch(head), tree: t}
 }
 
 // IndexOfSeq returns the index of the record with seq; -1 when there is none.

@@ -14,10 +14,10 @@ func (s *Session) Settle() error {
 	if err := s.endToolResults(); err != nil {
 		return err
 	}
-	if err := s.readable(); err != nil {
+	if err := s.checkpointNow(); err != nil {
 		return err
 	}
-	if s.mgr.counter != nil {
+	if s.mgr.counter != nil { // the counter reads nothing from the store: one Sync below covers all
 		s.mgr.counter.Wait(s.id)
 	}
 	return s.mgr.store.Sync()

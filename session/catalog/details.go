@@ -11,6 +11,11 @@ import (
 // are given.
 type SessionDetails struct {
 	session.SessionInfo
+	Breakdown
+}
+
+// Breakdown is what SessionDetails adds to the listing.
+type Breakdown struct {
 	// Interactions is the number of prompts: user messages that are not tool results.
 	Interactions      int64        `json:"interactions"`
 	AssistantMessages int64        `json:"assistantMessages"`
@@ -33,21 +38,14 @@ type ModelUsage struct {
 	Cost                     *float64 `json:"cost,omitempty"`
 }
 
-// MarshalJSON writes the listing fields and the details side by side in one object.
+// MarshalJSON writes the listing fields and the breakdown side by side in one object (the
+// listing's own MarshalJSON would otherwise be promoted and write the listing alone).
 func (d SessionDetails) MarshalJSON() ([]byte, error) {
 	info, err := json.Marshal(d.SessionInfo)
 	if err != nil {
 		return nil, err
 	}
-	type details struct {
-		Interactions      int64        `json:"interactions"`
-		AssistantMessages int64        `json:"assistantMessages"`
-		ToolResults       int64        `json:"toolResultMessages"`
-		Usage             []ModelUsage `json:"usage"`
-		Cost              *float64     `json:"cost,omitempty"`
-		UnpricedModels    []string     `json:"unpricedModels,omitempty"`
-	}
-	rest, err := json.Marshal(details{d.Interactions, d.AssistantMessages, d.ToolResults, d.Usage, d.Cost, d.UnpricedModels})
+	rest, err := json.Marshal(d.Breakdown)
 	if err != nil {
 		return nil, err
 	}
@@ -60,10 +58,7 @@ func (d SessionDetails) MarshalJSON() ([]byte, error) {
 func (d *SessionDetails) reconcileUsage() {
 	var sum ModelUsage
 	for _, u := range d.Usage {
-		sum.InputTokens += u.InputTokens
-		sum.OutputTokens += u.OutputTokens
-		sum.CacheReadInputTokens += u.CacheReadInputTokens
-		sum.CacheCreationInputTokens += u.CacheCreationInputTokens
+		sum.add(u)
 	}
 	t := d.Tokens
 	extra := ModelUsage{
@@ -78,10 +73,7 @@ func (d *SessionDetails) reconcileUsage() {
 	model := d.Model
 	for i := range d.Usage {
 		if d.Usage[i].Model == model {
-			d.Usage[i].InputTokens += extra.InputTokens
-			d.Usage[i].OutputTokens += extra.OutputTokens
-			d.Usage[i].CacheReadInputTokens += extra.CacheReadInputTokens
-			d.Usage[i].CacheCreationInputTokens += extra.CacheCreationInputTokens
+			d.Usage[i].add(extra) // no requests: only tokens the messages do not report
 			return
 		}
 	}

@@ -1,9 +1,10 @@
 package contextbuild
 
 import (
+	"sort"
+
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
-	"sort"
 )
 
 // branchPositions are the positions of a branched session's current branch, worked out in

@@ -2,6 +2,7 @@ package contextbuild
 
 import (
 	"fmt"
+
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )

@@ -1,10 +1,11 @@
 package contextbuild
 
 import (
-	"github.com/sessionkeep/sessionkeep/session"
-	"github.com/sessionkeep/sessionkeep/session/tokens"
 	"slices"
 	"sort"
+
+	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // recentTurns sends the session state, which opens with the original task (the first user

@@ -2,10 +2,11 @@ package contextbuild
 
 import (
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/session/tokens"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 func TestValidateAnthropicFindsEachBrokenRule(t *testing.T) {

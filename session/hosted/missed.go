@@ -2,6 +2,8 @@ package hosted
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"unicode/utf16"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -57,14 +59,8 @@ func FormatMissedContext(s *session.Session, maxChars int) (MissedContext, error
 	if err != nil {
 		return MissedContext{}, err
 	}
-	mc := MissedContext{Count: len(lines), Omitted: max(0, int(total)-len(lines))}
-	for i := len(lines) - 1; i >= 0; i-- {
-		mc.Formatted += lines[i]
-		if i > 0 {
-			mc.Formatted += "\n"
-		}
-	}
-	return mc, nil
+	slices.Reverse(lines) // collected newest first
+	return MissedContext{Count: len(lines), Omitted: max(0, int(total)-len(lines)), Formatted: strings.Join(lines, "\n")}, nil
 }
 
 // missedLine is one message of the missed context: "[time] role: text".

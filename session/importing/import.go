@@ -159,10 +159,10 @@ func sidechainTurn(st Store, sessionID string, w *session.RecordWriter, r *Recor
 	if !r.IsSidechain {
 		return 0, nil
 	}
-	if turn, ok := turnOfCall[r.ParentToolUseID]; ok || r.ParentToolUseID == "" {
-		if !ok {
-			turn = w.LastTurn()
-		}
+	if r.ParentToolUseID == "" {
+		return w.LastTurn(), nil
+	}
+	if turn, ok := turnOfCall[r.ParentToolUseID]; ok {
 		return turn, nil
 	}
 	turn, found, err := toolUseTurn(st, sessionID, r.ParentToolUseID)

@@ -59,8 +59,8 @@ func Check(snap *session.FileSnapshot) error {
 		if f.Content == nil {
 			continue
 		}
-		sum := sha256.Sum256(f.Content)
-		if f.Hash == "" {
+		if f.Hash == "" { // hashed only when missing: an import's files come with theirs
+			sum := sha256.Sum256(f.Content)
 			f.Hash = hex.EncodeToString(sum[:])
 		}
 		if f.Size == nil {

@@ -1,9 +1,10 @@
 package tokens
 
 import (
-	"github.com/sessionkeep/sessionkeep/session"
 	"sync"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // counterQuiet is how long no message must have ended before the counter starts counting:
@@ -31,6 +32,8 @@ type Counter struct {
 	hurry   chan struct{} // a wait or close: stop settling
 }
 
+// NewCounter returns a Counter that hands its counts to store; a Manager takes it as its
+// session.TokenCounter.
 func NewCounter(store Store) *Counter {
 	c := &Counter{store: store, pending: map[string]int{}, names: map[string]ToolNames{}, hurry: make(chan struct{}, 1)}
 	c.idle = sync.NewCond(&c.mu)

@@ -1,10 +1,11 @@
 package tokens
 
 import (
-	"github.com/sessionkeep/sessionkeep/session"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // appliedTokens is a Store that records the SetTokens the counter applies; the counter

@@ -104,6 +104,8 @@ type MediaSource struct {
 	URL       string `json:"url"`
 }
 
+// DecodeBlock decodes a stored block for counting, pruning and shaping; false when raw is
+// not a JSON object with a type.
 func DecodeBlock(raw []byte) (Block, bool) {
 	var b Block
 	if err := json.Unmarshal(raw, &b); err != nil || b.Type == "" {
