@@ -2,8 +2,8 @@
 // calls, large non-ASCII tool outputs) is SIGKILLed at random points, and each store it
 // leaves passes integrity_check and gives back every message that ended before the kill
 // byte for byte, at most the last one partial and marked interrupted, no empty message, no
-// tool_result without its tool_use, and everything recorded 50 ms before the kill (the grace
-// widened by the load per core on an oversubscribed machine: see graceFor).
+// tool_result without its tool_use, and everything recorded 50 ms before the kill (plus the
+// time tasks waited for a CPU since, measured, on an oversubscribed machine: see checkKill).
 // TORTURE_KILLS sets how many kills (200 by default; `make torture` runs 1,000).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openStore, helper } from './common.mjs';
 import { script } from './torture-script.mjs';
+import { cpuStallTotalMs, StallSampler } from './cpu-stall.mjs';
 
 /**
  * GRACE_MS: what was recorded this long before the kill must be in the store: the 20 ms
@@ -18,18 +19,21 @@ import { script } from './torture-script.mjs';
 export const GRACE_MS = 50;
 
 /**
- * graceFor returns the grace for this machine now: GRACE_MS, times how many runnable
- * threads each core has over one (the one-minute load average), since a process that
- * waits for a core waits to commit too.
+ * graceFor returns the grace for this machine now. Where the kernel reports CPU pressure,
+ * GRACE_MS: checkKill then adds the time tasks waited for a core before each kill, measured.
+ * Elsewhere GRACE_MS times how many runnable threads each core has over one (the one-minute
+ * load average), since a process that waits for a core waits to commit too.
  */
 export function graceFor(load = os.loadavg()[0], cores = os.cpus().length) {
+  if (cpuStallTotalMs() !== undefined) return GRACE_MS;
   return Math.round(GRACE_MS * Math.max(1, load / cores));
 }
 
 /**
  * runToKill runs torture-child.mjs on db and SIGKILLs it killAfterMs after its first line
  * (or once it has finished, when that comes first and killAfterMs is Infinity). It resolves
- * once the process is gone with its session id, its reports ({i, t}) and the kill time.
+ * once the process is gone with its session id, its reports ({i, t}), the kill time and the
+ * machine's CPU stall total then (cpu-stall.mjs).
  */
 export function runToKill(db, seed, turns, killAfterMs) {
   return new Promise((resolve, reject) => {
@@ -41,10 +45,12 @@ export function runToKill(db, seed, turns, killAfterMs) {
     let id;
     let finished = false;
     let killedAt;
+    let stallAtKill;
     const reports = [];
     const kill = () => {
       if (killedAt !== undefined) return;
       killedAt = Date.now();
+      stallAtKill = cpuStallTotalMs();
       child.kill('SIGKILL');
     };
     const guard = setTimeout(kill, 30000);
@@ -73,7 +79,7 @@ export function runToKill(db, seed, turns, killAfterMs) {
       clearTimeout(guard);
       if (!id) reject(new Error(`torture-child.mjs ended before it began (${code ?? signal}): ${err}`));
       else if (signal !== 'SIGKILL') reject(new Error(`torture-child.mjs ended by itself (${code ?? signal}): ${err}`));
-      else resolve({ id, reports, killedAt, finished });
+      else resolve({ id, reports, killedAt, stallAtKill, finished });
     });
   });
 }
@@ -111,10 +117,12 @@ export async function golden(dir, seed, turns) {
  * checkKill opens db after a kill and returns what is wrong, as sentences (none when all is
  * well): the file's integrity, each message equal to the golden one but the last, which may
  * be partial and then is marked interrupted, no empty message, no tool_result without its
- * tool_use, the session listed, and every step recorded graceMs before the kill present. It
- * sets run.lossMs to how long before the kill the oldest step lost was recorded.
+ * tool_use, the session listed, and every step recorded graceMs before the kill present,
+ * with the time tasks waited for a CPU since the step added (measured by stalls, a
+ * StallSampler, when given). It sets run.lossMs to how long before the kill the oldest step
+ * lost was recorded.
  */
-export function checkKill(db, run, steps, gold, graceMs = GRACE_MS) {
+export function checkKill(db, run, steps, gold, graceMs = GRACE_MS, stalls = undefined) {
   const problems = [];
   const check = integrity(db);
   if (check !== 'ok') problems.push(`integrity_check: ${check}`);
@@ -122,8 +130,9 @@ export function checkKill(db, run, steps, gold, graceMs = GRACE_MS) {
   try {
     if (!store.listSessions().some((i) => i.id === run.id)) {
       // Killed before its first commit: allowed only when nothing was recorded in time.
-      run.lossMs = run.reports.length ? run.killedAt - run.reports[0].t : 0;
-      if (run.lossMs >= graceMs) problems.push('the session is not listed');
+      const first = run.reports[0];
+      run.lossMs = first ? run.killedAt - first.t : 0;
+      if (first && late(run, first, graceMs, stalls)) problems.push('the session is not listed');
       return problems;
     }
     const s = store.openSession(run.id);
@@ -131,8 +140,12 @@ export function checkKill(db, run, steps, gold, graceMs = GRACE_MS) {
     const env = s.envelopes().filter((e) => e.message);
     checkMessages(got, env, gold, problems);
     checkToolResults(got, problems);
-    run.lossMs = lossAge(got, run, steps);
-    if (run.lossMs >= graceMs) problems.push(`a step recorded ${run.lossMs} ms before the kill is lost`);
+    const lost = lostStep(got, run, steps);
+    run.lossMs = lost ? run.killedAt - lost.t : 0;
+    if (lost && late(run, lost, graceMs, stalls)) {
+      problems.push(`a step recorded ${run.lossMs} ms before the kill is lost, `
+        + `tasks waited for a CPU ${stalledSince(run, lost, stalls)} ms of that`);
+    }
     s.close();
   } finally {
     store.close();
@@ -178,12 +191,25 @@ function checkToolResults(got, problems) {
   }
 }
 
-// lossAge returns how long before the kill the oldest step lost was recorded: 0 when none
-// was lost.
-export function lossAge(got, run, steps) {
+// lostStep returns the report ({i, t}) of the oldest step whose record is not in the
+// messages got: undefined when none was lost.
+function lostStep(got, run, steps) {
   const kept = run.reports.findLastIndex((r) => present(got, steps[r.i].at));
-  const lost = run.reports[kept + 1];
-  return lost ? run.killedAt - lost.t : 0;
+  return run.reports[kept + 1];
+}
+
+// late reports whether a step lost in the kill was recorded long enough before it to count:
+// graceMs, plus the time tasks waited for a CPU since, which delays the commit as much.
+function late(run, step, graceMs, stalls) {
+  return run.killedAt - step.t - stalledSince(run, step, stalls) >= graceMs;
+}
+
+// stalledSince returns how long tasks waited for a CPU from a step's report to the kill: 0
+// without a sampler or where the kernel does not report it.
+function stalledSince(run, step, stalls) {
+  const before = stalls?.totalAt(step.t);
+  if (before === undefined || run.stallAtKill === undefined) return 0;
+  return Math.max(0, Math.round(run.stallAtKill - before));
 }
 
 // present reports whether the messages got hold what a step had recorded.
@@ -199,11 +225,12 @@ function present(got, { msg, block, len }) {
 /**
  * tortureKills runs `kills` kills of the script of seed, `parallel` at a time, each in a
  * store of its own under dir, killed up to maxKillMs into the stream. It returns the
- * problems found, how many kills cut the stream off, and the oldest loss (lossAge) seen.
+ * problems found, how many kills cut the stream off, and the oldest loss (run.lossMs) seen.
  */
 export async function tortureKills({ dir, seed, turns, kills, parallel, maxKillMs, graceMs }) {
   const steps = script(seed, turns);
   const gold = await golden(dir, seed, turns);
+  const stalls = new StallSampler();
   const found = [];
   let cutOff = 0;
   let worstLossMs = 0;
@@ -211,7 +238,7 @@ export async function tortureKills({ dir, seed, turns, kills, parallel, maxKillM
   const one = async (k) => {
     const db = path.join(dir, `kill-${k}.db`);
     const run = await runToKill(db, seed, turns, Math.random() * maxKillMs);
-    const problems = checkKill(db, run, steps, gold, graceMs);
+    const problems = checkKill(db, run, steps, gold, graceMs, stalls);
     if (run.reports.length < steps.length) cutOff++;
     worstLossMs = Math.max(worstLossMs, run.lossMs);
     for (const p of problems) found.push(`kill ${k} after step ${run.reports.at(-1)?.i}: ${p}`);
@@ -221,5 +248,6 @@ export async function tortureKills({ dir, seed, turns, kills, parallel, maxKillM
     while (next < kills) await one(next++);
   };
   await Promise.all(Array.from({ length: parallel }, lane));
+  stalls.stop();
   return { problems: found, cutOff, worstLossMs };
 }
