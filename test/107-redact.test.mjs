@@ -141,5 +141,6 @@ test('bad redact options are a TypeError or INVALID_ARGUMENT, and open nothing',
   assert.throws(() => openStore(db, { redact: { patterns: [/(?<=a)b/] } }),
     (err) => err instanceof SessionError && err.code === 'INVALID_ARGUMENT' && /RE2/.test(err.message));
   assert.throws(() => openStore(db, { redact: { patterns: [/x*/] } }), (err) => err.code === 'INVALID_ARGUMENT');
+  assert.throws(() => openStore(db, { redact: { patterns: [/x*/i] } }), (err) => err.code === 'INVALID_ARGUMENT');
   assert.equal(fs.existsSync(db), false);
 });

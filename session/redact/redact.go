@@ -70,10 +70,13 @@ func (p Pattern) compile() (*regexp.Regexp, error) {
 			flags += string(f)
 		}
 	}
+	source := p.Source
 	if flags != "" {
-		return regexp.Compile("(?" + flags + ")" + p.Source)
+		source = "(?" + flags + ")" + source
 	}
-	re, err := regexp.Compile(p.Source)
+	re, err := regexp.Compile(source)
+	// A pattern that matches the empty string would put a marker between every two
+	// characters of every tool string, whatever its flags.
 	if err == nil && re.MatchString("") {
 		return nil, fmt.Errorf("%q matches the empty string", p.Source)
 	}

@@ -70,7 +70,7 @@ func TestRedactOptionsAreChecked(t *testing.T) {
 	if r, err := New(Options{}); r != nil || err != nil {
 		t.Errorf("nothing asked: %v, %v", r, err)
 	}
-	for _, p := range []Pattern{{Source: `(?<=x)y`}, {Source: "a*"}, {Source: "", Literal: true}} {
+	for _, p := range []Pattern{{Source: `(?<=x)y`}, {Source: "a*"}, {Source: "a*", Flags: "i"}, {Source: "", Literal: true}} {
 		if _, err := New(Options{Patterns: []Pattern{p}}); !errors.Is(err, session.ErrInvalidArgument) || !strings.Contains(err.Error(), "patterns[0]") {
 			t.Errorf("%+v: %v", p, err)
 		}
