@@ -173,7 +173,9 @@ clean:
 
 # The speed figures: ../shared/bench (copied to build/, where npm builds better-sqlite3)
 # with sessionkeep beside its baselines, check first; our Go benchmarks; ours.mjs (ingest
-# per chunk, event-loop delay, load, memory); then one table with the ratios.
+# per chunk, event-loop delay, load, memory); import.mjs (the real transcripts imported: MB/s,
+# store size against the JSONL; memory of an open store, into import.json); then one table
+# with the ratios.
 # BENCH_ARGS passes options to the harness (e.g. BENCH_ARGS=--quick).
 BENCH_HARNESS := build/shared-bench
 BENCH_DATA    := build/bench-data
@@ -191,6 +193,7 @@ bench: build $(BENCH_HARNESS)/node_modules/.package-lock.json
 	cd $(BENCH_HARNESS) && BENCH_STORES=$(BENCH_STORES) node run.mjs --fresh --data $(CURDIR)/$(BENCH_DATA) $(BENCH_ARGS)
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./session/ | tee $(BENCH_DATA)/go-bench.txt
 	node bench/ours.mjs --data $(BENCH_DATA)
+	node bench/import.mjs --data $(BENCH_DATA)
 	node bench/report.mjs --data $(BENCH_DATA)
 
 # buildContext at a 32K budget on 1,000 and 20,000 messages: the cost must not grow with
