@@ -1,6 +1,7 @@
 // import.mjs measures the import of the real transcripts (../shared/fixtures/real: Claude Code
 // transcripts with their subagents, and Codex rollouts) into a new store, and the resident
-// memory an open store adds to a bare Node. Each measurement runs in fresh Node processes,
+// memory an open store adds to a bare Node: through the addon alone, and through the package
+// (whose JavaScript modules and the Node built-ins they load add about 10 MB). Each measurement runs in fresh Node processes,
 // RUNS times; medians are reported and written to DIR/import.json for bench/report.mjs.
 //
 //   node bench/import.mjs [--data DIR] [--source FOLDER]
@@ -47,8 +48,19 @@ const phases = {
     return { rss: process.memoryUsage().rss };
   },
 
-  /** Resident memory once the package is loaded and a store opened. */
-  open() {
+  /** Resident memory once the addon alone is loaded and a store opened through it. */
+  addon() {
+    const addon = require(path.join(ROOT, 'build', 'Release', 'sessionkeep.node'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sk-import-'));
+    const [h] = addon.openStore(path.join(dir, 's.db'));
+    const rss = process.memoryUsage().rss;
+    addon.storeClose(h);
+    fs.rmSync(dir, { recursive: true, force: true });
+    return { rss };
+  },
+
+  /** Resident memory once the package is loaded and a store opened, as an app does. */
+  package() {
     const { openStore } = require(path.join(ROOT, 'dist', 'index.js'));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sk-import-'));
     const store = openStore(path.join(dir, 's.db'));
@@ -107,14 +119,15 @@ async function main() {
   console.log(`import: store ${mb(imp.size)} MB, ${(imp.size / read.bytes).toFixed(2)}× the JSONL it holds (search index included)`);
 
   const bare = medians(runs('bare'));
-  const open = medians(runs('open'));
-  const overBare = open.rss - bare.rss;
-  console.log(`memory: bare Node ${mb(bare.rss)} MB, with a store open ${mb(open.rss)} MB: +${mb(overBare)} MB`);
+  const addon = medians(runs('addon'));
+  const pkg = medians(runs('package'));
+  console.log(`memory: bare Node ${mb(bare.rss)} MB; a store open through the addon alone +${mb(addon.rss - bare.rss)} MB, ` +
+    `through the package +${mb(pkg.rss - bare.rss)} MB`);
 
   const result = {
     runs: RUNS, source, files: read.files, bytes: read.bytes,
     import: { ms: imp.ms, mbPerSecond, records: imp.records, sessions: imp.sessions, storeBytes: imp.size, storeRatio: imp.size / read.bytes },
-    memory: { bareRss: bare.rss, openRss: open.rss, overBare },
+    memory: { bareRss: bare.rss, addonRss: addon.rss, packageRss: pkg.rss, addonOverBare: addon.rss - bare.rss, packageOverBare: pkg.rss - bare.rss },
   };
   fs.writeFileSync(path.join(data, 'import.json'), JSON.stringify(result, null, 2));
 }
