@@ -7,7 +7,8 @@
 //   node bench/import.mjs [--data DIR] [--source FOLDER]
 //
 // The import's time is `await store.import(folder)`: reading, parsing, storing and indexing
-// for search (the promise settles once the import is indexed). The store's size is that of
+// for search (the promise settles once the import is indexed); its CPU time, of every thread
+// of the process, is printed beside it, since on a shared machine the wall time is noisy. The store's size is that of
 // its files once closed, search index included.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,33 +44,6 @@ function storeBytes(db) {
 
 /** Each phase runs in a child process and returns numbers. */
 const phases = {
-  /** Resident memory of a bare Node process. */
-  bare() {
-    return { rss: process.memoryUsage().rss };
-  },
-
-  /** Resident memory once the addon alone is loaded and a store opened through it. */
-  addon() {
-    const addon = require(path.join(ROOT, 'build', 'Release', 'sessionkeep.node'));
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sk-import-'));
-    const [h] = addon.openStore(path.join(dir, 's.db'));
-    const rss = process.memoryUsage().rss;
-    addon.storeClose(h);
-    fs.rmSync(dir, { recursive: true, force: true });
-    return { rss };
-  },
-
-  /** Resident memory once the package is loaded and a store opened, as an app does. */
-  package() {
-    const { openStore } = require(path.join(ROOT, 'dist', 'index.js'));
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sk-import-'));
-    const store = openStore(path.join(dir, 's.db'));
-    const rss = process.memoryUsage().rss;
-    store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-    return { rss };
-  },
-
   /** One import of source into a new store. */
   async import(source) {
     const { openStore } = require(path.join(ROOT, 'dist', 'index.js'));
@@ -77,14 +51,46 @@ const phases = {
     const db = path.join(dir, 's.db');
     const store = openStore(db);
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const result = await store.import(source);
     const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0); // every thread's: the JS thread's and Go's
     store.close();
     const size = storeBytes(db);
     fs.rmSync(dir, { recursive: true, force: true });
-    return { ms, size, records: result.records, sessions: result.sessions.length };
+    return { ms, cpuMs: (cpu.user + cpu.system) / 1000, size, records: result.records, sessions: result.sessions.length };
   },
 };
+
+// The memory phases run as `node -e` scripts of their own, so that what this file imports
+// (child_process among them) is not counted in the bare Node they are measured against.
+const memoryScripts = {
+  bare: `console.log(JSON.stringify({ rss: process.memoryUsage().rss }))`,
+  // the addon alone, a store opened through it
+  addon: `const fs = require('fs'), os = require('os'), path = require('path');
+    const addon = require(${JSON.stringify(path.join(ROOT, 'build', 'Release', 'sessionkeep.node'))});
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sk-memory-'));
+    const [h] = addon.openStore(path.join(dir, 's.db'));
+    const rss = process.memoryUsage().rss;
+    addon.storeClose(h);
+    fs.rmSync(dir, { recursive: true, force: true });
+    console.log(JSON.stringify({ rss }))`,
+  // the package, a store opened as an app does
+  package: `const fs = require('fs'), os = require('os'), path = require('path');
+    const { openStore } = require(${JSON.stringify(path.join(ROOT, 'dist', 'index.js'))});
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sk-memory-'));
+    const store = openStore(path.join(dir, 's.db'));
+    const rss = process.memoryUsage().rss;
+    store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    console.log(JSON.stringify({ rss }))`,
+};
+
+function memoryInChild(name) {
+  const r = spawnSync(process.execPath, ['-e', memoryScripts[name]], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`memory ${name} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
 
 function inChild(phase, ...args) {
   const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--phase', phase, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
@@ -115,18 +121,19 @@ async function main() {
   const imp = medians(runs('import', source));
   const mbPerSecond = read.bytes / 1e6 / (imp.ms / 1000);
   console.log(`import: ${read.files} files, ${mb(read.bytes)} MB read in ${imp.ms.toFixed(0)} ms: ${mbPerSecond.toFixed(1)} MB/s ` +
-    `(${imp.records} records, ${imp.sessions} sessions)`);
+    `(${imp.records} records, ${imp.sessions} sessions; CPU ${imp.cpuMs.toFixed(0)} ms)`);
   console.log(`import: store ${mb(imp.size)} MB, ${(imp.size / read.bytes).toFixed(2)}× the JSONL it holds (search index included)`);
 
-  const bare = medians(runs('bare'));
-  const addon = medians(runs('addon'));
-  const pkg = medians(runs('package'));
+  const memoryRuns = (name) => medians(Array.from({ length: RUNS }, () => memoryInChild(name)));
+  const bare = memoryRuns('bare');
+  const addon = memoryRuns('addon');
+  const pkg = memoryRuns('package');
   console.log(`memory: bare Node ${mb(bare.rss)} MB; a store open through the addon alone +${mb(addon.rss - bare.rss)} MB, ` +
     `through the package +${mb(pkg.rss - bare.rss)} MB`);
 
   const result = {
     runs: RUNS, source, files: read.files, bytes: read.bytes,
-    import: { ms: imp.ms, mbPerSecond, records: imp.records, sessions: imp.sessions, storeBytes: imp.size, storeRatio: imp.size / read.bytes },
+    import: { ms: imp.ms, cpuMs: imp.cpuMs, mbPerSecond, records: imp.records, sessions: imp.sessions, storeBytes: imp.size, storeRatio: imp.size / read.bytes },
     memory: { bareRss: bare.rss, addonRss: addon.rss, packageRss: pkg.rss, addonOverBare: addon.rss - bare.rss, packageOverBare: pkg.rss - bare.rss },
   };
   fs.writeFileSync(path.join(data, 'import.json'), JSON.stringify(result, null, 2));
