@@ -4,7 +4,7 @@
 GO      ?= go
 NPM     ?= npm
 ADDON   := build/Release/sessionkeep.node
-GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.sh') go.mod go.sum
+GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.sh' -o -name '*.vocab.gz') go.mod go.sum
 TS_SRC  := $(shell find ts -name '*.ts' -not -path 'ts/ink/*' -not -path 'ts/viewer/*') tsconfig.json
 VIEWER_SRC := $(shell find ts/viewer -type f)
 INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.json tsconfig.ink.json
