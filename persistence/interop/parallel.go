@@ -25,6 +25,10 @@ type parsedFile struct {
 	skip string       // why the whole file is left out; "" when it was read
 	read atomic.Int64 // bytes the parser has read so far, for progress
 	done chan struct{}
+	// panicked is what parsing panicked with, raised again where the file is stored: in
+	// the importing goroutine, whose caller turns a panic into an error (a parser's own
+	// goroutine would take the process down).
+	panicked any
 }
 
 // unit is a transcript and its subagent transcripts, parsed by one parser in that order:
@@ -94,7 +98,7 @@ func newParsedFile(src source) *parsedFile {
 func (run *importRun) parseUnit(u unit) {
 	var calls map[string]string
 	for i, pf := range u {
-		got := run.parse(pf, calls)
+		got := run.parseRecovered(pf, calls)
 		if i == 0 {
 			calls = got
 		}
@@ -102,13 +106,27 @@ func (run *importRun) parseUnit(u unit) {
 	}
 }
 
-// await waits until pf is parsed, reporting the bytes its parser has read meanwhile.
+// parseRecovered is parse, with a panic kept in pf.panicked.
+func (run *importRun) parseRecovered(pf *parsedFile, agentCalls map[string]string) (calls map[string]string) {
+	defer func() {
+		if r := recover(); r != nil {
+			pf.panicked = r
+		}
+	}()
+	return run.parse(pf, agentCalls)
+}
+
+// await waits until pf is parsed, reporting the bytes its parser has read meanwhile, and
+// raises the panic its parser met, if it met one.
 func (run *importRun) await(pf *parsedFile) {
 	tick := time.NewTicker(ProgressInterval)
 	defer tick.Stop()
 	for {
 		select {
 		case <-pf.done:
+			if pf.panicked != nil {
+				panic(pf.panicked)
+			}
 			return
 		case <-tick.C:
 			run.progress.BytesDone = run.bytesIn + min(pf.read.Load(), pf.src.size)
