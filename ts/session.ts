@@ -4,17 +4,21 @@ import { ingestChunk } from './ingest';
 import { toJSON, toJSONSplit, encode } from './serialize';
 import { parseParts, readParts } from './parts';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
-import * as context from './context';
+import { onFirstUse } from './lazy';
 import type { BuildContextAsyncOptions, BuildContextOptions, CompactOptions, CompactResult, ContextReport, ContextResult } from './context-types';
 import type { SessionStatus } from './types';
 import type {
   HistoryEntry, MissedContext, MissedContextOptions, PriceOptions, ResumeSummary, ResumeSummaryOptions, SessionDetails,
 } from './management-types';
 import { optionsJSON } from './options';
-import { resumeSummary } from './resume-summary';
 import type { MessageContext, MessageOptions } from './message-state';
 import type { SessionTree } from './branches';
 import type { FileSnapshot, RestoreFilesOptions, RestoreFilesResult, SnapshotFilesOptions } from './file-snapshots';
+
+// Context building and the resume summary are loaded at their first call: a session that is
+// only written to and read does not carry their JavaScript.
+const context = onFirstUse(() => require('./context') as typeof import('./context'));
+const summaries = onFirstUse(() => require('./resume-summary') as typeof import('./resume-summary'));
 
 /**
  * Session is one conversation, recorded with full fidelity as it streams. Get one from
@@ -154,12 +158,12 @@ export class Session {
    * window; `text` is the same for people.
    */
   resumeSummary(options: ResumeSummaryOptions = {}): ResumeSummary {
-    return resumeSummary(this.info({ prices: options.prices }), options.now);
+    return summaries.resumeSummary(this.info({ prices: options.prices }), options.now);
   }
 
   /** resumeSummaryAsync is resumeSummary() read off the JS thread. */
   async resumeSummaryAsync(options: ResumeSummaryOptions = {}): Promise<ResumeSummary> {
-    return resumeSummary(await this.infoAsync({ prices: options.prices }), options.now);
+    return summaries.resumeSummary(await this.infoAsync({ prices: options.prices }), options.now);
   }
 
   /**
