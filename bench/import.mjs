@@ -1,8 +1,8 @@
 // import.mjs measures the import of the real transcripts (../shared/fixtures/real: Claude Code
 // transcripts with their subagents, and Codex rollouts) into a new store, and the resident
 // memory an open store adds to a bare Node: through the addon alone, and through the package
-// (whose JavaScript modules and the Node built-ins they load add about 10 MB). Each measurement runs in fresh Node processes,
-// RUNS times; medians are reported and written to DIR/import.json for bench/report.mjs.
+// (whose JavaScript adds about 1 MB: what opening a store does not need loads on first use).
+// Each measurement runs in fresh Node processes, RUNS times; medians are reported and written to DIR/import.json for bench/report.mjs.
 //
 //   node bench/import.mjs [--data DIR] [--source FOLDER]
 //
