@@ -4,7 +4,10 @@
 GO      ?= go
 NPM     ?= npm
 ADDON   := build/Release/sessionkeep.node
-GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.sh') go.mod go.sum
+# The o200k_base vocabulary that session/tokens embeds: generated from tiktoken-go's module,
+# never committed (it is their data; see vocab.go).
+VOCAB   := session/tokens/o200k_base.vocab.gz
+GO_SRC  := $(shell find native bridge session persistence -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.sh') go.mod go.sum $(VOCAB)
 TS_SRC  := $(shell find ts -name '*.ts' -not -path 'ts/ink/*' -not -path 'ts/viewer/*') tsconfig.json
 VIEWER_SRC := $(shell find ts/viewer -type f)
 INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.json tsconfig.ink.json
@@ -26,6 +29,11 @@ node_modules/.package-lock.json: package.json package-lock.json
 	@touch $@
 
 deps: node_modules/.package-lock.json .go-modules
+
+# go generate runs vocab.go's directive: vocabgen reads the vocabulary from the tiktoken-go
+# version go.sum pins (a new one touches .go-modules) and writes the same bytes each time.
+$(VOCAB): session/tokens/internal/vocabgen/main.go .go-modules
+	$(GO) generate ./session/tokens
 
 $(ADDON): $(GO_SRC) node_modules/.package-lock.json .go-modules
 	sh native/build-addon.sh
@@ -102,7 +110,7 @@ $(NODE_ARM64):
 test: build
 	$(MAKE) test-go fuzz-short test-node test-matrix
 
-test-go: .go-modules
+test-go: .go-modules $(VOCAB)
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 30m ./...
 
@@ -117,7 +125,7 @@ FUZZ_TIME ?= 5s
 # inputs (thousands after a long run) it would spend its seconds replaying them.
 FUZZ_CACHE ?= $(CURDIR)/build/fuzz-short
 
-fuzz-short: .go-modules
+fuzz-short: .go-modules $(VOCAB)
 	@rm -rf $(FUZZ_CACHE)
 	@for t in $(FUZZ_TARGETS); do \
 		echo "fuzz $$t for $(FUZZ_TIME)"; \
@@ -173,7 +181,9 @@ clean:
 
 # The speed figures: ../shared/bench (copied to build/, where npm builds better-sqlite3)
 # with sessionkeep beside its baselines, check first; our Go benchmarks; ours.mjs (ingest
-# per chunk, event-loop delay, load, memory); then one table with the ratios.
+# per chunk, event-loop delay, load, memory); import.mjs (the real transcripts imported: MB/s,
+# store size against the JSONL; memory of an open store, into import.json); then one table
+# with the ratios.
 # BENCH_ARGS passes options to the harness (e.g. BENCH_ARGS=--quick).
 BENCH_HARNESS := build/shared-bench
 BENCH_DATA    := build/bench-data
@@ -191,6 +201,7 @@ bench: build $(BENCH_HARNESS)/node_modules/.package-lock.json
 	cd $(BENCH_HARNESS) && BENCH_STORES=$(BENCH_STORES) node run.mjs --fresh --data $(CURDIR)/$(BENCH_DATA) $(BENCH_ARGS)
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./session/ | tee $(BENCH_DATA)/go-bench.txt
 	node bench/ours.mjs --data $(BENCH_DATA)
+	node bench/import.mjs --data $(BENCH_DATA)
 	node bench/report.mjs --data $(BENCH_DATA)
 
 # buildContext at a 32K budget on 1,000 and 20,000 messages: the cost must not grow with

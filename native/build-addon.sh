@@ -52,6 +52,13 @@ if [ "$goos" = windows ]; then
   ext_ldflags="-L$root/build/win32-x64 -lnode"
 fi
 
+# The tokenizer's vocabulary is generated, never committed or shipped (session/tokens/vocab.go):
+# make generates it first; a source install from the npm package generates it here, from the
+# tiktoken-go module that the build downloads anyway. It is the host's Go that runs vocabgen.
+if [ ! -f session/tokens/o200k_base.vocab.gz ]; then
+  go generate ./session/tokens
+fi
+
 mkdir -p "$(dirname "$out")"
 env ${cc:+CC="$cc"} GOOS="$goos" GOARCH="$goarch" CGO_ENABLED=1 \
   CGO_CFLAGS="$cflags ${CGO_CFLAGS:-}" \

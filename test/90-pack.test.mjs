@@ -14,14 +14,17 @@ import { OLDEST_GLIBC, compareVersions, glibcVersions, tooNew } from '../native/
 
 const TEST_FILE = /(^|\/)(test|tests|testdata)\/|_test\.go$|\.test\.m?js$/;
 
-test('npm pack --dry-run of this checkout lists no test files and what a source build needs', () => {
+test('npm pack --dry-run of this checkout lists no test files, no generated vocabulary, and what a source build needs', () => {
   const [listing] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' }));
   const files = listing.files.map((f) => f.path);
   assert.deepEqual(files.filter((f) => TEST_FILE.test(f)), []);
   for (const needed of ['package.json', 'README.md', 'go.mod', 'go.sum', 'dist/index.js', 'dist/index.d.ts', 'dist/install.js',
-    'dist/ink/index.js', 'dist/cli/main.js', 'native/build-addon.sh', 'native/glibc-pins.h', 'native/addon/main.go', 'bridge/store.go']) {
+    'dist/ink/index.js', 'dist/cli/main.js', 'native/build-addon.sh', 'native/glibc-pins.h', 'native/addon/main.go', 'bridge/store.go',
+    'session/tokens/internal/vocabgen/main.go']) {
     assert.ok(files.includes(needed), `${needed} is in the package`);
   }
+  // The tokenizer's vocabulary is tiktoken-go's data: a source build generates it (vocabgen).
+  assert.deepEqual(files.filter((f) => f.endsWith('.vocab.gz')), []);
   assert.deepEqual(files.filter((f) => f.startsWith('native/packaging/') || f.startsWith('build/') || f.endsWith('.tsbuildinfo')), []);
 });
 

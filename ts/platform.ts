@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 
 /** Libc is the C library family of a Linux process, as platform package names spell it. */
@@ -71,6 +70,9 @@ function reportLibc(): Libc | undefined {
 }
 
 function lddLibc(): Libc {
+  // child_process is required here, not at load: with the net and stream modules it brings,
+  // it costs 2 MB of resident memory, and the process report usually answers without ldd.
+  const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
   try {
     return libcFromLdd(execFileSync('ldd', ['--version'], { encoding: 'utf8', stdio: 'pipe' }));
   } catch (err) {

@@ -1,4 +1,3 @@
-import readline from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
 import type { Store } from './store';
 import type { Session } from './session';
@@ -109,6 +108,8 @@ export async function promptResume(store: Store, options: PromptResumeOptions = 
     output.write('Resuming it (input is not a terminal).\n');
     return latest;
   }
+  // Required on first use: an app that never prompts does not pay for readline at load.
+  const readline = require('node:readline/promises') as typeof import('node:readline/promises');
   const rl = readline.createInterface({ input, output, terminal: true });
   const closed = new Promise<null>((resolve) => rl.once('close', () => resolve(null)));
   const answer = await Promise.race([rl.question('Resume this session? [Y/n] '), closed]);

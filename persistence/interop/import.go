@@ -19,6 +19,10 @@ import (
 type ImportOptions struct {
 	Format   string
 	Progress func(Progress)
+	// Parsers is how many files are read side by side, ahead of the one being stored;
+	// 0 means one per CPU. Records are stored in the order the files were found whatever
+	// it is, so the result is the same.
+	Parsers int
 	// FileHistoryDir is where Claude Code keeps file backups (~/.claude/file-history, which
 	// holds a folder per session). Backups are looked for there first, then beside the
 	// transcript's Claude Code home when it is in one (<home>/projects/<project>/).
@@ -69,16 +73,8 @@ func Import(mgr *session.Manager, path string, opts ImportOptions) (ImportResult
 			run.progress.BytesTotal += sub.size
 		}
 	}
-	for _, f := range files {
-		calls, err := run.file(f, nil)
-		if err != nil {
-			return run.result, err
-		}
-		for _, sub := range f.subagents {
-			if _, err := run.file(sub, calls); err != nil {
-				return run.result, err
-			}
-		}
+	if err := run.parseAndStore(files); err != nil {
+		return run.result, err
 	}
 	run.report(true)
 	return run.result, nil
@@ -95,52 +91,60 @@ type importRun struct {
 	reported time.Time
 }
 
-// file imports one file; for a Claude Code transcript it returns the subagents it ran, by
-// the tool calls that ran them, for its subagent transcripts.
-func (run *importRun) file(src source, agentCalls map[string]string) (map[string]string, error) {
-	run.progress.File = src.path
-	defer func() {
-		run.bytesIn += src.size
-		run.progress.FilesDone++
-		run.progress.BytesDone = run.bytesIn
-		run.report(true)
-	}()
+// parse reads one file into records; for a Claude Code transcript it also returns the
+// subagents it ran, by the tool calls that ran them, for its subagent transcripts. It
+// touches no store, so files are parsed side by side (parallel.go); pf.read follows the
+// bytes read, for progress.
+func (run *importRun) parse(pf *parsedFile, agentCalls map[string]string) (calls map[string]string) {
+	src := pf.src
 	format := detect(src.path)
 	if run.opts.Format != "" && format != run.opts.Format && !(format == "" && run.opts.Format == FormatClaudeCode) {
-		run.skipFile(src.path, fmt.Sprintf("not a %s file (it reads as %s)", run.opts.Format, orUnknown(format)))
-		return nil, nil
+		pf.skip = fmt.Sprintf("not a %s file (it reads as %s)", run.opts.Format, orUnknown(format))
+		return nil
 	}
 	f, err := os.Open(src.path)
 	if err != nil {
-		run.skipFile(src.path, err.Error())
-		return nil, nil
+		pf.skip = err.Error()
+		return nil
 	}
 	defer f.Close()
-	onBytes := func(n int64) {
-		run.progress.BytesDone = run.bytesIn + n
-		run.report(false)
-	}
-	var file *transcript.File
-	var calls map[string]string
+	onBytes := func(n int64) { pf.read.Store(n) }
 	switch format {
 	case FormatCodex:
-		file, err = codex.Read(f, src.path, onBytes)
+		pf.file, err = codex.Read(f, src.path, onBytes)
 	case FormatJSONL:
-		file, err = archive.ReadJSONL(f, src.path, onBytes)
+		pf.file, err = archive.ReadJSONL(f, src.path, onBytes)
 	case FormatJSON:
-		file, err = archive.ReadJSON(f, src.path, onBytes)
+		pf.file, err = archive.ReadJSON(f, src.path, onBytes)
 	default:
 		var t *claudecode.Transcript
 		if t, err = claudecode.Read(f, src.path, agentCalls, onBytes); err == nil {
 			t.LoadBackups(run.opts.FileHistoryDir, claudecode.FileHistoryDir(src.path))
-			file, calls = &t.File, t.AgentCalls
+			pf.file, calls = &t.File, t.AgentCalls
 		}
 	}
 	if err != nil {
-		run.skipFile(src.path, err.Error())
-		return nil, nil
+		pf.file, pf.skip = nil, err.Error()
 	}
-	return calls, run.store(file)
+	return calls
+}
+
+// file stores one parsed file, in the order the files were found, reporting progress
+// while it waits for its parser.
+func (run *importRun) file(pf *parsedFile) error {
+	run.progress.File = pf.src.path
+	defer func() {
+		run.bytesIn += pf.src.size
+		run.progress.FilesDone++
+		run.progress.BytesDone = run.bytesIn
+		run.report(true)
+	}()
+	run.await(pf)
+	if pf.skip != "" {
+		run.skipFile(pf.src.path, pf.skip)
+		return nil
+	}
+	return run.store(pf.file)
 }
 
 // store hands a file's records to the session manager.

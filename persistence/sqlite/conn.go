@@ -44,6 +44,10 @@ func openConnOnce(path string) (*conn, error) {
 		"journal_mode(WAL)",
 		"synchronous(NORMAL)",
 		"foreign_keys(OFF)",
+		// Statement journals (a statement with triggers, inside a batch's transaction)
+		// in memory, not in temporary files: their write calls were 14 % of an import's
+		// CPU; the import of the real transcripts went from 250 to 230 ms of CPU.
+		"temp_store(MEMORY)",
 	} {
 		q.Add("_pragma", p)
 	}

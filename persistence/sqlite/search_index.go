@@ -9,12 +9,18 @@ import (
 // blocks for search in the background; while chunks stream, it never does.
 const indexIdle = 50 * time.Millisecond
 
-// indexSlice is how many blocks the writer indexes in one transaction, so that a batch of
-// Ops that arrives meanwhile waits for one slice at most (a few milliseconds).
+// indexSlice is how many blocks the writer indexes in one transaction when idle, so that
+// a batch of Ops that arrives meanwhile waits for one slice at most (a few milliseconds).
 const indexSlice = 128
 
-// indexSliceStatements index the first indexSlice blocks noted in search_pending and
-// forget them (see searchBatchMigration).
+// waitedIndexSlice is the slice when a search or a bulk import waits for the index: it
+// wants every block indexed anyway, and FTS5 writes a segment per slice that it must then
+// merge. On the real transcripts (1,346 blocks) this took indexing after an import from
+// 55–87 ms to 42–46 ms, and the store 2 % smaller.
+const waitedIndexSlice = 4096
+
+// indexSliceStatements index the first blocks noted in search_pending, as many as their
+// argument, and forget them (see searchBatchMigration).
 var indexSliceStatements = []string{
 	`INSERT INTO message_search(rowid, text)
 		SELECT bid, text FROM block_search_text
@@ -35,11 +41,17 @@ func (w *writer) indexBehind() (bool, error) {
 // indexNextSlice indexes one slice of the blocks waiting for search in its own transaction
 // and reports whether more are waiting.
 func (w *writer) indexNextSlice() (more bool, err error) {
+	w.mu.Lock()
+	slice := indexSlice
+	if w.indexWaiters > 0 {
+		slice = waitedIndexSlice
+	}
+	w.mu.Unlock()
 	if _, err := w.c.exec("BEGIN IMMEDIATE"); err != nil {
 		return true, storageError("starting to index for search", err)
 	}
 	for _, stmt := range indexSliceStatements {
-		if _, err := w.c.exec(stmt, indexSlice); err != nil {
+		if _, err := w.c.exec(stmt, slice); err != nil {
 			w.c.exec("ROLLBACK")
 			return true, storageError("indexing for search", err)
 		}

@@ -2,12 +2,7 @@ package tokens
 
 import (
 	"math"
-	"sync"
 	"unicode/utf8"
-
-	// Only the o200k_base codec is linked in: tokenizer.Get would link all four of the
-	// module's vocabularies, whose tables cost the addon 400,000 load-time relocations.
-	tiktoken "github.com/tiktoken-go/tokenizer/codec"
 )
 
 // Token counts are kept in "raw" units: o200k_base tokens of the text a message sends, plus
@@ -26,11 +21,6 @@ const (
 	// imageTokens is what an image is taken to cost: the most an image at the providers'
 	// default resolution costs (Anthropic: about 1,600 tokens for 1.15 megapixels).
 	imageTokens = 1600
-)
-
-var (
-	codecOnce sync.Once
-	codec     *tiktoken.Codec
 )
 
 // CountText returns the o200k_base tokens of s. A text longer than sampledAbove bytes (a
@@ -72,15 +62,13 @@ func runeWindow(s string, from, n int) string {
 	return s[from:to]
 }
 
-// exactCount returns the o200k_base tokens of s. The tokenizer's vocabulary is built on
-// first use, so a process that never counts never pays for it.
+// exactCount returns the o200k_base tokens of s (bpe.go). The vocabulary is read on the
+// first count, so a process that never counts never pays for it (vocab.go).
 func exactCount(s string) int64 {
 	if s == "" {
 		return 0
 	}
-	codecOnce.Do(func() { codec = tiktoken.NewO200kBase() })
-	n, _ := codec.Count(s) // Count fails only in strict UTF-8 mode, which is not set
-	return int64(n)
+	return bpeCount(s)
 }
 
 // Calibration is how many of a provider's tokens one raw token is, measured on the real

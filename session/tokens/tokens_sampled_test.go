@@ -39,7 +39,14 @@ func TestSampledCountsMatchExactOnRealOutputs(t *testing.T) {
 
 // longTexts returns the string values over sampledAbove bytes found anywhere in the real
 // Claude Code transcripts and Codex rollouts.
-func longTexts(t *testing.T) []string {
+func longTexts(t testing.TB) []string {
+	t.Helper()
+	return realStrings(t, sampledAbove+1)
+}
+
+// realStrings returns the string values of at least minLen bytes found anywhere in the real
+// Claude Code transcripts and Codex rollouts.
+func realStrings(t testing.TB, minLen int) []string {
 	t.Helper()
 	real := filepath.Dir(realTranscripts)
 	var files []string
@@ -60,7 +67,7 @@ func longTexts(t *testing.T) []string {
 		for sc.Scan() {
 			var v any
 			if !strings.HasPrefix(sc.Text(), "//") && json.Unmarshal(sc.Bytes(), &v) == nil {
-				collectLong(v, &out)
+				collectLong(v, minLen, &out)
 			}
 		}
 		f.Close()
@@ -68,19 +75,19 @@ func longTexts(t *testing.T) []string {
 	return out
 }
 
-func collectLong(v any, out *[]string) {
+func collectLong(v any, minLen int, out *[]string) {
 	switch v := v.(type) {
 	case string:
-		if len(v) > sampledAbove {
+		if len(v) >= minLen {
 			*out = append(*out, v)
 		}
 	case []any:
 		for _, e := range v {
-			collectLong(e, out)
+			collectLong(e, minLen, out)
 		}
 	case map[string]any:
 		for _, e := range v {
-			collectLong(e, out)
+			collectLong(e, minLen, out)
 		}
 	}
 }

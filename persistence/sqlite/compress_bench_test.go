@@ -1,0 +1,108 @@
+package sqlite_test
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/zstd"
+	"github.com/sessionkeep/sessionkeep/persistence/interop"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// BenchmarkPayloadCompression measures what compressing stored payloads one row at a time
+// would give on the real transcripts: for message bodies, the source fields kept beside
+// them (extra) and blobs, the size packed over the size stored ("size/raw") and the speed of
+// unpacking, which a restore (W2) and a tail (W3) would pay on every row they read. It is a
+// measurement for bench/README.md, not a check:
+//
+//	go test -run '^$' -bench PayloadCompression ./persistence/sqlite/
+func BenchmarkPayloadCompression(b *testing.B) {
+	db := importedReal(b)
+	fastest, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	reader, _ := zstd.NewReader(nil)
+	codecs := []struct {
+		name   string
+		pack   func([]byte) []byte
+		unpack func([]byte) ([]byte, error)
+	}{
+		{"none", func(p []byte) []byte { return p }, func(p []byte) ([]byte, error) { return p, nil }},
+		{"s2", func(p []byte) []byte { return s2.Encode(nil, p) }, func(p []byte) ([]byte, error) { return s2.Decode(nil, p) }},
+		{"zstd-fastest", func(p []byte) []byte { return fastest.EncodeAll(p, nil) }, func(p []byte) ([]byte, error) { return reader.DecodeAll(p, nil) }},
+	}
+	for _, set := range []struct{ name, query string }{
+		{"bodies", `SELECT body FROM messages WHERE body IS NOT NULL`},
+		{"bodies-over-4KB", `SELECT body FROM messages WHERE length(body) > 4096`},
+		{"extra", `SELECT extra FROM messages`},
+		{"blobs", `SELECT data FROM blobs`},
+	} {
+		rows := column(b, db, set.query)
+		for _, c := range codecs {
+			b.Run(set.name+"/"+c.name, func(b *testing.B) {
+				var raw, packed int
+				stored := make([][]byte, len(rows))
+				for i, r := range rows {
+					stored[i] = c.pack(r)
+					raw, packed = raw+len(r), packed+len(stored[i])
+				}
+				b.SetBytes(int64(raw))
+				for b.Loop() {
+					for _, p := range stored {
+						if _, err := c.unpack(p); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				b.ReportMetric(float64(packed)/float64(raw), "size/raw")
+				b.ReportMetric(float64(raw)/1e6, "MB-stored")
+			})
+		}
+	}
+}
+
+// importedReal imports the real transcripts into a new store and returns its file.
+func importedReal(b *testing.B) string {
+	real := filepath.Join("..", "..", "..", "shared", "fixtures", "real")
+	if _, err := os.Stat(real); err != nil {
+		b.Skipf("the real fixtures are not beside the repository: %v", err)
+	}
+	path := filepath.Join(b.TempDir(), "store.db")
+	st, err := sqlite.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mgr := session.NewManager(st)
+	if _, err := interop.Import(mgr, real, interop.ImportOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	if err := mgr.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// column reads the one column query selects, row by row.
+func column(b *testing.B, path, query string) [][]byte {
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(query)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	var out [][]byte
+	for rows.Next() {
+		var v []byte
+		if err := rows.Scan(&v); err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
