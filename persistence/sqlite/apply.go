@@ -36,6 +36,7 @@ func (w *writer) commit(batch []session.Op) error {
 		return storageError("starting a write", err)
 	}
 	sessions := map[int64]*touched{}
+	w.ending = endingInBatch(batch)
 	for _, op := range batch {
 		err := w.applyOp(op, sessions)
 		if err == nil {
@@ -184,30 +185,25 @@ func lookupSID(c *conn, id string) (int64, error) {
 	return sid, err
 }
 
-// putBlock stores a block, or replaces a partial checkpoint of it. A large complete block
-// goes to the blob table; checkpoints stay inline since they are replaced soon.
+// putBlock journals a block of a message still streaming, or replaces a partial
+// checkpoint of it. A block of a message that ends in the same batch is only held in
+// memory: the message's body, written when it ends, is its one record.
 func (w *writer) putBlock(sid int64, op session.PutBlock) error {
-	w.blocksInBatch = w.blocksInBatch || !op.Partial
-	body, blobID := any(op.JSON), any(nil)
-	if !op.Partial && len(op.JSON) > BlobThreshold {
-		id, err := putBlob(w.c, op.JSON)
+	journal := !w.ending[batchMessage{op.SessionID, op.Seq}]
+	if journal {
+		_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, NULL)
+			ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = NULL`,
+			sid, op.Seq, op.Index, op.Partial, op.JSON)
 		if err != nil {
 			return err
 		}
-		body, blobID = nil, id
+		w.blocksInBatch = w.blocksInBatch || !op.Partial
 	}
-	_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = excluded.blob_id`,
-		sid, op.Seq, op.Index, op.Partial, body, blobID)
-	if err == nil {
-		stored, _ := body.([]byte)
-		blob, _ := blobID.(int64)
-		w.open.put(sid, op, stored, blob)
+	w.open.put(sid, op, journal)
+	if op.ToolUseID == "" {
+		return nil
 	}
-	if err != nil || op.ToolUseID == "" {
-		return err
-	}
-	_, err = w.c.exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
+	_, err := w.c.exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
 	return err
 }
 

@@ -10,18 +10,23 @@ import (
 
 // endMessage ends message op.Seq of session sid with its status, fields and usage, and
 // stores its body: encoded from what the writer holds of it (openBodies) in the same UPDATE,
-// or else read back from its rows (writeBody).
+// or else read back from its rows (writeBody). The body is then the message's one record:
+// the block rows that journaled it while it streamed are deleted.
 func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	u := op.Usage
-	m, holes, ok := w.open.end(sid, op)
+	m, journaled, ok := w.open.end(sid, op)
 	if ok {
-		body, lay := w.bodies.build(&m, holes)
+		body, lay := w.bodies.build(&m)
 		_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
 			input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?, body = ?, layout = ?
 			WHERE sid = ? AND seq = ?`,
 			op.Status, m.Meta, m.Extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
 			body, lay, sid, op.Seq)
-		return err
+		w.blocksInBatch = true
+		if err != nil || !journaled {
+			return err
+		}
+		return w.dropJournal(sid, op.Seq)
 	}
 	_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
 		input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?
@@ -33,11 +38,17 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	return w.writeBody(sid, op.Seq)
 }
 
+// dropJournal deletes the block rows of message seq of session sid, whose body now holds
+// them. The search triggers take any block already indexed out of the block index.
+func (w *writer) dropJournal(sid, seq int64) error {
+	_, err := w.c.exec(`DELETE FROM blocks WHERE sid = ? AND seq = ?`, sid, seq)
+	return err
+}
+
 // writeBody encodes the body of message seq of session sid, which has just ended, from its
-// row and its block rows, and stores it beside them. The block rows stay: search, forks,
-// deletes and the stores' other readers use them. A record that is not a message, or one
-// whose blocks are incomplete (a gap, a partial block), gets no body and is read from its
-// rows.
+// row and its block rows, stores it and drops the rows. A record that is not a message,
+// or one whose blocks are incomplete (a gap, a partial block), gets no body and keeps its
+// rows, which readers read it from.
 func (w *writer) writeBody(sid, seq int64) error {
 	var m session.StoredMessage
 	found := false
@@ -57,25 +68,27 @@ func (w *writer) writeBody(sid, seq int64) error {
 	if err != nil || !found || m.Role == "" {
 		return err
 	}
-	var holes []int64
 	complete := true
-	err = w.c.query(`SELECT idx, partial, body, blob_id FROM blocks WHERE sid = ? AND seq = ? ORDER BY idx`, []any{sid, seq},
+	// Rows journaled before migration 10 may hold a large block as a blob.
+	err = w.c.query(`SELECT b.idx, b.partial, coalesce(b.body, bl.data) FROM blocks b LEFT JOIN blobs bl ON bl.id = b.blob_id
+		WHERE b.sid = ? AND b.seq = ? ORDER BY b.idx`, []any{sid, seq},
 		func(row []driver.Value) error {
 			idx, _ := row[0].(int64)
 			partial, _ := row[1].(int64)
-			blob, _ := row[3].(int64)
 			body := asBytes(row[2])
-			if idx != int64(len(m.Blocks)) || partial != 0 || (body == nil && blob == 0) {
+			if idx != int64(len(m.Blocks)) || partial != 0 || body == nil {
 				complete = false
 			}
 			m.Blocks = append(m.Blocks, jsonenc.AppendASCII(nil, body))
-			holes = append(holes, blob)
 			return nil
 		})
 	if err != nil || !complete {
 		return err
 	}
-	body, lay := w.bodies.build(&m, holes)
-	_, err = w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, body, lay, sid, seq)
-	return err
+	body, lay := w.bodies.build(&m)
+	if _, err = w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, body, lay, sid, seq); err != nil {
+		return err
+	}
+	w.blocksInBatch = true
+	return w.dropJournal(sid, seq)
 }

@@ -8,12 +8,13 @@ import (
 )
 
 // A fork copies the rows of the records it shares with its origin inside the SQLite file,
-// one statement per table. The records cross as a JSON array into a temporary table that
-// maps each origin seq to its seq in the fork (record Seqs[i] becomes record i), so every
-// copy is an index lookup per row. Block bodies over BlobThreshold are blob ids and so are
-// shared, not copied. The columns are named, so that a column a later migration derives
-// from a session's rows (a pre-encoded body naming its session, running totals in seq
-// order) is left to its default and derived afresh rather than copied wrong.
+// one statement per table, then their bodies, which name their session (copyForkBodies).
+// The records cross as a JSON array into a temporary table that maps each origin seq to its
+// seq in the fork (record Seqs[i] becomes record i), so every copy is an index lookup per
+// row. Blocks of block rows journaled before migration 10 over BlobThreshold are blob ids
+// and so are shared, not copied. The columns are named, so that a column a later migration
+// derives from a session's rows (running totals in seq order) is left to its default and
+// derived afresh rather than copied wrong.
 var forkCopies = []string{
 	// ?1 is the origin, ?2 the fork.
 	`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
@@ -66,6 +67,9 @@ func (w *writer) fork(op session.ForkSession) error {
 		if _, err := w.c.exec(copy, from, to); err != nil {
 			return err
 		}
+	}
+	if err := w.copyForkBodies(from, to, op.From, op.Info.ID); err != nil {
+		return err
 	}
 	origin := op.Info.ForkedFrom
 	t := op.Tracker
