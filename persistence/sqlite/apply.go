@@ -93,15 +93,7 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	case session.BeginMessage:
 		t.messages++
 		t.interrupted = false
-		h := op.Header
-		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
-				is_sidechain, continues, meta, extra)
-			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?, ?, ?, ?)`,
-			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
-			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
-		if err == nil {
-			w.open.begin(sid, op)
-		}
+		err = w.beginMessage(sid, op)
 	case session.PutBlock:
 		err = w.putBlock(sid, op)
 	case session.EndMessage:
@@ -191,19 +183,25 @@ func lookupSID(c *conn, id string) (int64, error) {
 func (w *writer) putBlock(sid int64, op session.PutBlock) error {
 	journal := !w.ending[batchMessage{op.SessionID, op.Seq}]
 	if journal {
-		_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, NULL)
-			ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = NULL`,
-			sid, op.Seq, op.Index, op.Partial, op.JSON)
-		if err != nil {
+		if err := w.journalBlock(sid, op.Seq, op.Index, op.Partial, op.JSON); err != nil {
 			return err
 		}
-		w.blocksInBatch = w.blocksInBatch || !op.Partial
 	}
 	w.open.put(sid, op, journal)
 	if op.ToolUseID == "" {
 		return nil
 	}
 	_, err := w.c.exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
+	return err
+}
+
+// journalBlock writes block idx of message seq of session sid as a block row, or replaces
+// the row of a partial checkpoint of it.
+func (w *writer) journalBlock(sid, seq int64, idx int, partial bool, json []byte) error {
+	_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, NULL)
+		ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = NULL`,
+		sid, seq, idx, partial, json)
+	w.blocksInBatch = w.blocksInBatch || (err == nil && !partial)
 	return err
 }
 

@@ -23,18 +23,20 @@ type messageKey struct{ sid, seq int64 }
 
 // openBody is the header and blocks of a message still streaming. Each block is its JSON;
 // partial marks a checkpoint of a block still streaming. journaled says some of its blocks
-// are in block rows, which ending the message deletes.
+// are in block rows, which ending the message deletes; unwritten, that the message ends in
+// the batch it began in, so its row is inserted only when it ends, whole.
 type openBody struct {
 	sessionID string
 	header    session.MessageHeader
 	blocks    [][]byte
 	partial   []bool
 	journaled bool
+	unwritten bool
 }
 
-// begin starts the body of a message.
-func (o openBodies) begin(sid int64, op session.BeginMessage) {
-	o[messageKey{sid, op.Header.Seq}] = &openBody{sessionID: op.SessionID, header: op.Header}
+// begin starts the body of a message; unwritten says its row is not inserted yet.
+func (o openBodies) begin(sid int64, op session.BeginMessage, unwritten bool) {
+	o[messageKey{sid, op.Header.Seq}] = &openBody{sessionID: op.SessionID, header: op.Header, unwritten: unwritten}
 }
 
 // put records block op of a message begun through o; journaled says it went to a block row.
@@ -50,22 +52,25 @@ func (o openBodies) put(sid int64, op session.PutBlock, journaled bool) {
 	b.journaled = b.journaled || journaled
 }
 
-// end removes a message's body from o and returns it as the message it makes with what
-// op ends it with, its blocks as ASCII JSON. ok is false when memory does not hold the
-// whole message; journaled says block rows of it may be stored.
-func (o openBodies) end(sid int64, op session.EndMessage) (m session.StoredMessage, journaled, ok bool) {
-	key := messageKey{sid, op.Seq}
+// take removes message seq of session sid from o and returns what o held of it, nil when
+// nothing.
+func (o openBodies) take(sid, seq int64) *openBody {
+	key := messageKey{sid, seq}
 	b := o[key]
 	delete(o, key)
-	if b == nil {
-		return m, true, false
-	}
+	return b
+}
+
+// message returns the message b makes with what op ends it with, its blocks as ASCII
+// JSON; ok is false when b does not hold a whole message (a partial or missing block, or
+// a record that is not a message).
+func (b *openBody) message(op session.EndMessage) (m session.StoredMessage, ok bool) {
 	if b.header.Role == "" {
-		return m, b.journaled, false
+		return m, false
 	}
 	for i := range b.blocks {
 		if b.partial[i] || b.blocks[i] == nil {
-			return m, b.journaled, false
+			return m, false
 		}
 	}
 	h := b.header
@@ -76,7 +81,7 @@ func (o openBodies) end(sid int64, op session.EndMessage) (m session.StoredMessa
 	for i, block := range b.blocks {
 		m.Blocks[i] = jsonenc.AppendASCII(nil, block)
 	}
-	return m, b.journaled, true
+	return m, true
 }
 
 // truncatedToStored returns the header's time as the messages table keeps it, to the
