@@ -8,26 +8,30 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
-// copyForkBodies gives the messages a fork copies the bodies of their origins, whose
-// envelopes name the origin session: each is the origin's body with the fork's id in its
-// sessionId field, the layout shifted by the difference in length. It runs after forkCopies
-// filled temp.fork_seqs and copied the rows.
-func (w *writer) copyForkBodies(from, to int64, fromID, toID string) error {
+// sessionIDField is the sessionId field of the bodies of session id's messages.
+func sessionIDField(id string) []byte {
+	return jsonenc.AppendString([]byte(`,"sessionId":`), id)
+}
+
+// copyForkBodies gives the messages a fork copied without a body (forkCopies swaps the
+// session id in SQL only when the two ids are the same length) the bodies of their
+// origins: each is the origin's body with the fork's id in its sessionId field, the layout
+// shifted by the difference in length. It runs after forkCopies.
+func (w *writer) copyForkBodies(from, to int64, oldField, newField []byte) error {
 	type copied struct {
 		seq       int64
 		body, lay []byte
 	}
 	var bodies []copied
-	err := w.c.query(`SELECT f.new, r.body, r.layout FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ? AND r.seq = f.old
-		WHERE r.body IS NOT NULL ORDER BY f.new`, []any{from}, func(row []driver.Value) error {
+	err := w.c.query(`SELECT f.new, r.body, r.layout FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ?1 AND r.seq = f.old
+		JOIN messages n ON n.sid = ?2 AND n.seq = f.new
+		WHERE r.body IS NOT NULL AND n.body IS NULL ORDER BY f.new`, []any{from, to}, func(row []driver.Value) error {
 		bodies = append(bodies, copied{row[0].(int64), asBytes(row[1]), asBytes(row[2])})
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	oldField := jsonenc.AppendString([]byte(`,"sessionId":`), fromID)
-	newField := jsonenc.AppendString([]byte(`,"sessionId":`), toID)
 	for _, b := range bodies {
 		body, lay, err := renamedBody(b.body, b.lay, oldField, newField)
 		if err != nil {

@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -54,5 +56,43 @@ func TestUnwholeMessageEndedInItsBatchKeepsItsBlocks(t *testing.T) {
 	}
 	if msgs[0].Type != "summary" || msgs[1].Status != session.MessageInterrupted || string(msgs[1].Blocks[1]) != `{"type":"text","text":"cut"}` {
 		t.Errorf("read back %+v", msgs)
+	}
+}
+
+// TestForkRenamesBodiesOfEitherIDLength: a fork's bodies name the fork, whether the copy
+// swaps the session id in SQL (ids of one length) or in Go (lengths that differ, which
+// shifts the layout).
+func TestForkRenamesBodiesOfEitherIDLength(t *testing.T) {
+	for _, forkID := range []string{"s2", "a-fork-with-a-longer-id"} {
+		s, _ := openTemp(t)
+		fork := newInfo(forkID)
+		fork.ForkedFrom = &session.ForkOrigin{SessionID: "s1", UUID: "uuid-0"}
+		s.Apply(session.CreateSession{Info: newInfo("s1")}, begin("s1", 0),
+			session.PutBlock{SessionID: "s1", Seq: 0, Index: 0, JSON: []byte(`{"type":"text","text":"first"}`)},
+			session.PutBlock{SessionID: "s1", Seq: 0, Index: 1, JSON: []byte(`{"type":"text","text":"second"}`)},
+			session.EndMessage{SessionID: "s1", Seq: 0, Status: session.MessageComplete},
+			session.ForkSession{From: "s1", Info: fork, Seqs: []int64{0}})
+		if err := s.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		err := s.ScanEncoded(forkID, 0, func(m *session.StoredMessage) error {
+			var env struct {
+				SessionID string `json:"sessionId"`
+				Message   struct{ Content []struct{ Text string } }
+			}
+			if err := json.Unmarshal(bytes.Join(m.Encoded, nil), &env); err != nil {
+				return err
+			}
+			if env.SessionID != forkID || len(env.Message.Content) != 2 || env.Message.Content[1].Text != "second" {
+				t.Errorf("fork %s: body %+v", forkID, env)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msgs := scan(t, s, forkID); len(msgs) != 1 || string(msgs[0].Blocks[1]) != `{"type":"text","text":"second"}` {
+			t.Errorf("fork %s: read back %+v", forkID, msgs)
+		}
 	}
 }
