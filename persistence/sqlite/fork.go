@@ -11,8 +11,8 @@ import (
 // one statement per table, then their bodies, which name their session (copyForkBodies).
 // The records cross as a JSON array into a temporary table that maps each origin seq to its
 // seq in the fork (record Seqs[i] becomes record i), so every copy is an index lookup per
-// row. Blocks of block rows journaled before migration 10 over BlobThreshold are blob ids
-// and so are shared, not copied. The columns are named, so that a column a later migration
+// row. Block rows journaled before migration 10 may hold a large block as a blob id, which
+// is shared, not copied. The columns are named, so that a column a later migration
 // derives from a session's rows (running totals in seq order) is left to its default and
 // derived afresh rather than copied wrong.
 var forkCopies = []string{
