@@ -8,8 +8,8 @@ import (
 )
 
 // A fork copies the rows of the records it shares with its origin inside the SQLite file,
-// one statement per table, then their bodies, which name their session (copyForkBodies).
-// The records cross as a JSON array into a temporary table that maps each origin seq to its
+// one statement per table, their bodies, which name their session, renamed in the copy (or
+// by copyForkBodies). The records cross as a JSON array into a temporary table that maps each origin seq to its
 // seq in the fork (record Seqs[i] becomes record i), so every copy is an index lookup per
 // row. Block rows journaled before migration 10 may hold a large block as a blob id, which
 // is shared, not copied. The columns are named, so that a column a later migration
