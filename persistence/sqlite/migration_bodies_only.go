@@ -36,11 +36,6 @@ var bodiesOnlyMigration = []string{
 	`CREATE TRIGGER messages_body_queue_update AFTER UPDATE OF body ON messages WHEN old.body IS NULL AND new.body IS NOT NULL BEGIN
 		INSERT OR IGNORE INTO body_pending(mid) VALUES (new.mid);
 	END`,
-	// The listing of a picker (id, title, project, counts, status, times) reads this index
-	// alone, in listing order: W4 of the speed benchmark without a table row per session.
-	`DROP INDEX sessions_listed`,
-	`CREATE INDEX sessions_listed ON sessions(updated_at DESC, sid DESC, id, title, message_count, project_path, status,
-		last_message_at) WHERE archived_at = 0`,
 	// Before the delete, while the view still gives the text the index holds.
 	`CREATE TRIGGER messages_body_search_delete BEFORE DELETE ON messages WHEN old.body IS NOT NULL BEGIN
 		INSERT INTO body_search(body_search, rowid, text)

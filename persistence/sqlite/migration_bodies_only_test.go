@@ -167,25 +167,3 @@ func firstKey(m map[string]json.RawMessage) string {
 	return ""
 }
 
-// TestPickerListingReadsOneCoveringIndex: a listing of the fields a session picker shows
-// reads the sessions_listed index alone, with no sort and no table row.
-func TestPickerListingReadsOneCoveringIndex(t *testing.T) {
-	_, path := openTemp(t)
-	db := rawDB(t, path)
-	fields := session.InfoID | session.InfoTitle | session.InfoMessageCount | session.InfoUpdatedAt
-	rows, err := db.Query(`EXPLAIN QUERY PLAN SELECT ` + selectInfo(fields).sql() + ` FROM sessions WHERE archived_at = 0 ORDER BY updated_at DESC, sid DESC`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		rows.Scan(&id, &parent, &unused, &detail)
-		plan = append(plan, detail)
-	}
-	if len(plan) != 1 || plan[0] != "SCAN sessions USING COVERING INDEX sessions_listed" {
-		t.Errorf("listing plan %q, want one scan of the covering index", plan)
-	}
-}
