@@ -166,4 +166,3 @@ func firstKey(m map[string]json.RawMessage) string {
 	}
 	return ""
 }
-
