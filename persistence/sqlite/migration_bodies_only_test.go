@@ -150,16 +150,18 @@ func TestMigrationFailureLeavesTheStoreAsItWas(t *testing.T) {
 	}
 	exec(t, db, `DROP TRIGGER fail_midway`)
 	s := openAt(t, path)
-	sess, err := session.NewManager(s).Open(firstKey(want))
+	id := firstKey(want)
+	sess, err := session.NewManager(s).Open(id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := sess.Messages(false)
-	if err != nil || !sameJSON(t, got, want[firstKey(want)]) {
+	if err != nil || !sameJSON(t, got, want[id]) {
 		t.Errorf("after the retried migration: %v\n%s", err, got)
 	}
 }
 
+// firstKey returns a key of m; which one varies from call to call.
 func firstKey(m map[string]json.RawMessage) string {
 	for k := range m {
 		return k
