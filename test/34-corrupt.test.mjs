@@ -33,8 +33,8 @@ test('a damaged block: reading throws SESSION_CORRUPT, the session lists as corr
   good.appendUserMessage('I am fine');
   store.close(); // everything checkpointed into the database file
 
-  // Two copies: the block's row and the message's pre-encoded body (migration 6).
-  assert.equal(damage(db, '{"type":"text","text":"CORRUPT-ME', '["type":"text","text":"CORRUPT-ME'), 2);
+  // One copy: the message's body, its only record since migration 10.
+  assert.equal(damage(db, '{"type":"text","text":"CORRUPT-ME', '["type":"text","text":"CORRUPT-ME'), 1);
 
   store = openStore(db);
   t.after(() => store.close());

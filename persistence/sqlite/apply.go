@@ -36,6 +36,7 @@ func (w *writer) commit(batch []session.Op) error {
 		return storageError("starting a write", err)
 	}
 	sessions := map[int64]*touched{}
+	w.ending = endingInBatch(batch)
 	for _, op := range batch {
 		err := w.applyOp(op, sessions)
 		if err == nil {
@@ -92,15 +93,7 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	case session.BeginMessage:
 		t.messages++
 		t.interrupted = false
-		h := op.Header
-		_, err = w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
-				is_sidechain, continues, meta, extra)
-			VALUES (?, ?, ?, ?, ?, ?, ?, 'streaming', ?, ?, ?, ?, ?, ?, ?)`,
-			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
-			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
-		if err == nil {
-			w.open.begin(sid, op)
-		}
+		err = w.beginMessage(sid, op)
 	case session.PutBlock:
 		err = w.putBlock(sid, op)
 	case session.EndMessage:
@@ -184,30 +177,31 @@ func lookupSID(c *conn, id string) (int64, error) {
 	return sid, err
 }
 
-// putBlock stores a block, or replaces a partial checkpoint of it. A large complete block
-// goes to the blob table; checkpoints stay inline since they are replaced soon.
+// putBlock journals a block of a message still streaming, or replaces a partial
+// checkpoint of it. A block of a message that ends in the same batch is only held in
+// memory: the message's body, written when it ends, is its one record.
 func (w *writer) putBlock(sid int64, op session.PutBlock) error {
-	w.blocksInBatch = w.blocksInBatch || !op.Partial
-	body, blobID := any(op.JSON), any(nil)
-	if !op.Partial && len(op.JSON) > BlobThreshold {
-		id, err := putBlob(w.c, op.JSON)
-		if err != nil {
+	journal := !w.ending[batchMessage{op.SessionID, op.Seq}]
+	if journal {
+		if err := w.journalBlock(sid, op.Seq, op.Index, op.Partial, op.JSON); err != nil {
 			return err
 		}
-		body, blobID = nil, id
 	}
-	_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = excluded.blob_id`,
-		sid, op.Seq, op.Index, op.Partial, body, blobID)
-	if err == nil {
-		stored, _ := body.([]byte)
-		blob, _ := blobID.(int64)
-		w.open.put(sid, op, stored, blob)
+	w.open.put(sid, op, journal)
+	if op.ToolUseID == "" {
+		return nil
 	}
-	if err != nil || op.ToolUseID == "" {
-		return err
-	}
-	_, err = w.c.exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
+	_, err := w.c.exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
+	return err
+}
+
+// journalBlock writes block idx of message seq of session sid as a block row, or replaces
+// the row of a partial checkpoint of it.
+func (w *writer) journalBlock(sid, seq int64, idx int, partial bool, json []byte) error {
+	_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, NULL)
+		ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = NULL`,
+		sid, seq, idx, partial, json)
+	w.blocksInBatch = w.blocksInBatch || (err == nil && !partial)
 	return err
 }
 

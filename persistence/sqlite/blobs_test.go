@@ -9,12 +9,14 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
-func TestLargeBlocksGoToBlobsOnce(t *testing.T) {
+// TestLargeBlocksAreInTheirBody: since migration 10 a completed message, large blocks
+// included, is stored once, as its body: no block row, no blob row.
+func TestLargeBlocksAreInTheirBody(t *testing.T) {
 	s, path := openTemp(t)
 	m := session.NewManager(s)
 	a := mustCreate(t, m, session.CreateOptions{})
 	b := mustCreate(t, m, session.CreateOptions{})
-	big := strings.Repeat("0123456789abcdef", BlobThreshold/16+1) // its block is over the threshold
+	big := strings.Repeat("0123456789abcdef", BlobThreshold/16+1)
 	bigJSON, _ := json.Marshal(big)
 	for _, sess := range []*session.Session{a, a, b} { // the same file read three times, in two sessions
 		if _, err := sess.AppendUserMessage(bigJSON); err != nil {
@@ -26,20 +28,11 @@ func TestLargeBlocksGoToBlobsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := rawDB(t, path)
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM blobs`); n != 1 {
-		t.Errorf("%d blob rows for one payload stored three times, want 1", n)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM blobs`) + queryInt(t, db, `SELECT COUNT(*) FROM blocks`); n != 0 {
+		t.Errorf("%d blob and block rows for completed messages, want 0", n)
 	}
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM blocks WHERE blob_id IS NOT NULL AND body IS NULL`); n != 3 {
-		t.Errorf("%d blocks point at a blob, want 3", n)
-	}
-	if n := queryInt(t, db, `SELECT COUNT(DISTINCT blob_id) FROM blocks WHERE blob_id IS NOT NULL`); n != 1 {
-		t.Errorf("blocks point at %d different blobs, want 1", n)
-	}
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM blocks WHERE body IS NOT NULL AND blob_id IS NULL`); n != 1 {
-		t.Errorf("%d inline blocks, want 1 (the small one)", n)
-	}
-	if size := queryInt(t, db, `SELECT size FROM blobs`); size <= BlobThreshold || size != int64(len(big)+len(`{"type":"text","text":""}`)) {
-		t.Errorf("blob size %d", size)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM messages WHERE length(body) > ?`, len(big)); n != 3 {
+		t.Errorf("%d bodies hold the large payload, want 3", n)
 	}
 	for _, sess := range []*session.Session{a, b} {
 		for _, msg := range scan(t, s, sess.ID()) {
@@ -113,7 +106,7 @@ func TestFiveMegabyteToolResultRoundTrips(t *testing.T) {
 	check("after reopen", raw)
 }
 
-func TestCompletedStreamingBlockReplacesItsCheckpoint(t *testing.T) {
+func TestEndedMessageReplacesItsJournal(t *testing.T) {
 	s, path := openTemp(t)
 	m := session.NewManager(s)
 	sess := mustCreate(t, m, session.CreateOptions{})
@@ -133,11 +126,8 @@ func TestCompletedStreamingBlockReplacesItsCheckpoint(t *testing.T) {
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM blocks`); n != 1 {
-		t.Fatalf("%d block rows, want 1: the complete block replaces its checkpoint", n)
-	}
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM blocks WHERE partial = 0 AND blob_id IS NOT NULL AND body IS NULL`); n != 1 {
-		t.Fatalf("the completed large block is not a complete blob-backed block")
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM blocks`); n != 0 {
+		t.Fatalf("%d block rows, want 0: the body that ends the message replaces its journal", n)
 	}
 	msgs := scan(t, s, sess.ID())
 	var block struct{ Text string }

@@ -8,12 +8,14 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
-// A complete message is stored as its body: the envelope JSON, encoded once when the
-// message ends, ASCII only (jsonenc.AppendASCII), so that reading a session back is a copy
-// of one column per message and not a join over its blocks. A block over BlobThreshold is
-// not in the body: it stays in the blob table (stored once by content hash), and the body
-// has a hole where it goes. The layout column says where the message object and each block
-// are in the body, and which blob fills each hole.
+// A complete message is stored as its body and nothing else: the envelope JSON, encoded
+// once when the message ends, ASCII only (jsonenc.AppendASCII), so that reading a session
+// back is a copy of one column per message and not a join over its blocks. Block rows are
+// a journal of what is still streaming (the durability bound holds mid-message); the
+// writer drops them when the message ends, or never writes them when it ends in the batch
+// it began in (migration 10). Every block is inside the body, large ones too: the blob
+// table's hash lookup and row cost W1 more than sharing a payload saved (bench/README.md).
+// The layout column says where the message object and each block are in the body.
 
 // layout locates the parts of a message's body.
 type layout struct {
@@ -21,8 +23,9 @@ type layout struct {
 	blocks    []blockSpan
 }
 
-// blockSpan is one block of a body: body[at:at+n], or, when blob is set, the blob's data
-// at position at (a hole).
+// blockSpan is one block of a body: body[at:at+n]. Bodies written before migration 10
+// could have a hole at position at that blob filled; the migration filled them all, so a
+// blob is read only there (fillHoles).
 type blockSpan struct {
 	at, n int
 	blob  int64
@@ -81,10 +84,8 @@ type bodyBuilder struct {
 	buf []byte
 }
 
-// build encodes m, whose blocks are ASCII JSON, as a body and its layout. holes[i] is the
-// blob id of block i when it is stored as a blob (0 when it is not): the body has a hole
-// there.
-func (bb *bodyBuilder) build(m *session.StoredMessage, holes []int64) ([]byte, []byte) {
+// build encodes m, whose blocks are ASCII JSON, as a body and its layout.
+func (bb *bodyBuilder) build(m *session.StoredMessage) ([]byte, []byte) {
 	head, at := session.AppendEnvelopeHead(nil, m)
 	buf := jsonenc.AppendASCII(bb.buf[:0], head)
 	l := layout{messageAt: at + asciiGrowth(head[:at]), blocks: make([]blockSpan, len(m.Blocks))}
@@ -93,10 +94,6 @@ func (bb *bodyBuilder) build(m *session.StoredMessage, holes []int64) ([]byte, [
 			buf = append(buf, ',')
 		}
 		l.blocks[i].at = len(buf)
-		if holes[i] != 0 {
-			l.blocks[i].blob = holes[i]
-			continue
-		}
 		buf = append(buf, block...)
 		l.blocks[i].n = len(block)
 	}
@@ -112,4 +109,20 @@ func asciiGrowth(b []byte) int {
 		return 0
 	}
 	return len(jsonenc.AppendASCII(nil, b)) - len(b)
+}
+
+// blocksOf appends to blocks the JSON of each block of a body written since migration 10,
+// slices of body. A hole (a body of an older store the migration missed) is a damaged file.
+func blocksOf(body, lay []byte, blocks [][]byte) ([][]byte, error) {
+	l, err := decodeLayout(lay, len(body), nil)
+	if err != nil {
+		return blocks, err
+	}
+	for _, span := range l.blocks {
+		if span.blob != 0 {
+			return blocks, errBadLayout
+		}
+		blocks = append(blocks, body[span.at:span.at+span.n])
+	}
+	return blocks, nil
 }

@@ -8,20 +8,64 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
+// beginMessage inserts the row of a message that begins, streaming. One that ends in the
+// same batch (endingInBatch) is only held in memory: endMessage inserts its row whole, so
+// it is written once.
+func (w *writer) beginMessage(sid int64, op session.BeginMessage) error {
+	unwritten := w.ending[batchMessage{op.SessionID, op.Header.Seq}]
+	if !unwritten {
+		h := op.Header
+		if err := w.insertMessage(sid, h, session.MessageStreaming, jsonObject(h.Meta), jsonObject(h.Extra), session.Usage{}, nil, nil); err != nil {
+			return err
+		}
+	}
+	w.open.begin(sid, op, unwritten)
+	return nil
+}
+
+// insertMessage inserts the row of message h of session sid; body and lay are nil for one
+// that has no body yet.
+func (w *writer) insertMessage(sid int64, h session.MessageHeader, status string, meta, extra []byte, u session.Usage, body, lay []byte) error {
+	_, err := w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
+			is_sidechain, continues, meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, body, layout)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, status, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
+		h.IsSidechain, h.Continues, meta, extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
+		body, lay)
+	return err
+}
+
 // endMessage ends message op.Seq of session sid with its status, fields and usage, and
-// stores its body: encoded from what the writer holds of it (openBodies) in the same UPDATE,
-// or else read back from its rows (writeBody).
+// stores its body: encoded from what the writer holds of it (openBodies), with the INSERT
+// or UPDATE that ends the message, or else read back from its rows (writeBody). The body is
+// then the message's one record: the block rows that journaled it while it streamed are
+// deleted.
 func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	u := op.Usage
-	m, holes, ok := w.open.end(sid, op)
-	if ok {
-		body, lay := w.bodies.build(&m, holes)
-		_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
-			input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?, body = ?, layout = ?
-			WHERE sid = ? AND seq = ?`,
-			op.Status, m.Meta, m.Extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
-			body, lay, sid, op.Seq)
-		return err
+	b := w.open.take(sid, op.Seq)
+	if b != nil {
+		if m, ok := b.message(op); ok {
+			body, lay := w.bodies.build(&m)
+			w.blocksInBatch = true
+			if b.unwritten {
+				return w.insertMessage(sid, b.header, op.Status, m.Meta, m.Extra, u, body, lay)
+			}
+			_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
+				input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?, body = ?, layout = ?
+				WHERE sid = ? AND seq = ?`,
+				op.Status, m.Meta, m.Extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
+				body, lay, sid, op.Seq)
+			if err != nil || !b.journaled {
+				return err
+			}
+			return w.dropJournal(sid, op.Seq)
+		}
+		if b.unwritten {
+			// Not a whole message: it is stored as one that streamed, its row and block rows.
+			if err := w.writeUnwritten(sid, b); err != nil {
+				return err
+			}
+		}
 	}
 	_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
 		input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?
@@ -33,11 +77,35 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	return w.writeBody(sid, op.Seq)
 }
 
+// writeUnwritten inserts the streaming row and the block rows of a message held only in
+// memory that does not end whole (a record that is not a message, a block left partial).
+func (w *writer) writeUnwritten(sid int64, b *openBody) error {
+	h := b.header
+	if err := w.insertMessage(sid, h, session.MessageStreaming, jsonObject(h.Meta), jsonObject(h.Extra), session.Usage{}, nil, nil); err != nil {
+		return err
+	}
+	for i, block := range b.blocks {
+		if block == nil {
+			continue
+		}
+		if err := w.journalBlock(sid, h.Seq, i, b.partial[i], block); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropJournal deletes the block rows of message seq of session sid, whose body now holds
+// them. The search triggers take any block already indexed out of the block index.
+func (w *writer) dropJournal(sid, seq int64) error {
+	_, err := w.c.exec(`DELETE FROM blocks WHERE sid = ? AND seq = ?`, sid, seq)
+	return err
+}
+
 // writeBody encodes the body of message seq of session sid, which has just ended, from its
-// row and its block rows, and stores it beside them. The block rows stay: search, forks,
-// deletes and the stores' other readers use them. A record that is not a message, or one
-// whose blocks are incomplete (a gap, a partial block), gets no body and is read from its
-// rows.
+// row and its block rows, stores it and drops the rows. A record that is not a message,
+// or one whose blocks are incomplete (a gap, a partial block), gets no body and keeps its
+// rows, which readers read it from.
 func (w *writer) writeBody(sid, seq int64) error {
 	var m session.StoredMessage
 	found := false
@@ -57,25 +125,27 @@ func (w *writer) writeBody(sid, seq int64) error {
 	if err != nil || !found || m.Role == "" {
 		return err
 	}
-	var holes []int64
 	complete := true
-	err = w.c.query(`SELECT idx, partial, body, blob_id FROM blocks WHERE sid = ? AND seq = ? ORDER BY idx`, []any{sid, seq},
+	// Rows journaled before migration 10 may hold a large block as a blob.
+	err = w.c.query(`SELECT b.idx, b.partial, coalesce(b.body, bl.data) FROM blocks b LEFT JOIN blobs bl ON bl.id = b.blob_id
+		WHERE b.sid = ? AND b.seq = ? ORDER BY b.idx`, []any{sid, seq},
 		func(row []driver.Value) error {
 			idx, _ := row[0].(int64)
 			partial, _ := row[1].(int64)
-			blob, _ := row[3].(int64)
 			body := asBytes(row[2])
-			if idx != int64(len(m.Blocks)) || partial != 0 || (body == nil && blob == 0) {
+			if idx != int64(len(m.Blocks)) || partial != 0 || body == nil {
 				complete = false
 			}
 			m.Blocks = append(m.Blocks, jsonenc.AppendASCII(nil, body))
-			holes = append(holes, blob)
 			return nil
 		})
 	if err != nil || !complete {
 		return err
 	}
-	body, lay := w.bodies.build(&m, holes)
-	_, err = w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, body, lay, sid, seq)
-	return err
+	body, lay := w.bodies.build(&m)
+	if _, err = w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, body, lay, sid, seq); err != nil {
+		return err
+	}
+	w.blocksInBatch = true
+	return w.dropJournal(sid, seq)
 }

@@ -15,7 +15,9 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
-func TestForkSharesBlobsAndCopiesRows(t *testing.T) {
+// TestForkCopiesBodiesUnderItsOwnID: a fork copies its messages' bodies, each naming the
+// fork, shares its snapshots' blobs, and its messages are searchable.
+func TestForkCopiesBodiesUnderItsOwnID(t *testing.T) {
 	s, path := openTemp(t)
 	m := session.NewManager(s)
 	a := mustCreate(t, m, session.CreateOptions{})
@@ -47,19 +49,22 @@ func TestForkSharesBlobsAndCopiesRows(t *testing.T) {
 		t.Errorf("the fork added %d blobs; large payloads are shared", n-blobs)
 	}
 	sid := queryInt(t, db, `SELECT sid FROM sessions WHERE id = ?`, f.ID())
-	for table, want := range map[string]int64{"messages": 3, "blocks": 3, "tool_uses": 1, "file_snapshots": 1} {
+	for table, want := range map[string]int64{"messages": 3, "blocks": 0, "tool_uses": 1, "file_snapshots": 1} {
 		if n := queryInt(t, db, `SELECT COUNT(*) FROM `+table+` WHERE sid = ?`, sid); n != want {
 			t.Errorf("the fork has %d rows in %s, want %d", n, table, want)
 		}
 	}
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM blocks WHERE sid = ? AND blob_id IS NOT NULL`, sid); n != 1 {
-		t.Errorf("the fork's large block is inline: %d blob references", n)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM messages WHERE sid = ? AND instr(body, ?) AND NOT instr(body, ?)`, sid, f.ID(), a.ID()); n != 3 {
+		t.Errorf("%d of the fork's 3 bodies name the fork and not its origin", n)
+	}
+	if got, want := scan(t, s, f.ID()), scan(t, s, a.ID()); len(got) != 3 || string(got[0].Blocks[0]) != string(want[0].Blocks[0]) {
+		t.Errorf("the fork's messages differ from its origin's")
 	}
 	if n := queryInt(t, db, `SELECT message_count + tool_count FROM sessions WHERE sid = ?`, sid); n != 4 {
 		t.Errorf("the fork's counts add up to %d, want 3 messages and 1 tool", n)
 	}
 	indexed(t, s)
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM message_search WHERE message_search MATCH 'ok'`); n != 2 {
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM body_search WHERE body_search MATCH 'ok'`); n != 2 {
 		t.Errorf("the fork's text is not searchable: %d matches, want 2", n)
 	}
 }

@@ -107,14 +107,14 @@ func (s *Store) optionalSeq(sessionID, what, query string, args ...any) (int64, 
 	return seq, found, err
 }
 
-// ScanContext calls fn for each message with from ≤ seq ≤ to, its blocks joined from the
-// blocks and blobs tables, with its counts.
+// ScanContext calls fn for each message with from ≤ seq ≤ to, its blocks cut from its body
+// or joined from its block rows, with its counts.
 func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.ContextMessage) error) error {
 	return s.readSession(sessionID, "reading messages", func(c *conn, sid int64) error {
 		var m tokens.ContextMessage
 		current := int64(-1)
 		err := c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.turn, m.status, m.provider, m.meta, m.extra,
-				m.tokens, m.pruned_tokens, m.token_source, b.body, bl.data, m.is_sidechain
+				m.tokens, m.pruned_tokens, m.token_source, b.body, bl.data, m.is_sidechain, m.body, m.layout
 			FROM messages m
 			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
 			LEFT JOIN blobs bl ON bl.id = b.blob_id
@@ -128,6 +128,11 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 					}
 					current = seq
 					m = scanContextMessage(row, sessionID, m.Blocks[:0])
+					if body := asBytes(row[15]); body != nil {
+						var err error
+						m.Blocks, err = bodyBlocks(body, asBytes(row[16]), m.Blocks, seq)
+						return err
+					}
 				}
 				if body := asBytes(row[12]); body != nil {
 					m.Blocks = append(m.Blocks, body)

@@ -55,8 +55,8 @@ func TestListingSurvivesAColumnOfTheWrongType(t *testing.T) {
 
 func TestScanReportsDamagedMessagesAsSessionCorrupt(t *testing.T) {
 	cases := map[string]string{
-		"a message column of the wrong type": `UPDATE messages SET created_at = 'yesterday' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
-		"a missing blob":                     `DELETE FROM blobs WHERE id IN (SELECT blob_id FROM blocks WHERE sid = (SELECT sid FROM sessions WHERE id = ?))`,
+		"a message column of the wrong type":  `UPDATE messages SET created_at = 'yesterday' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
+		"a layout that does not fit its body": `UPDATE messages SET layout = x'ff' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
 	}
 	for name, damage := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -8,19 +8,25 @@ import (
 )
 
 // A fork copies the rows of the records it shares with its origin inside the SQLite file,
-// one statement per table. The records cross as a JSON array into a temporary table that
-// maps each origin seq to its seq in the fork (record Seqs[i] becomes record i), so every
-// copy is an index lookup per row. Block bodies over BlobThreshold are blob ids and so are
-// shared, not copied. The columns are named, so that a column a later migration derives
-// from a session's rows (a pre-encoded body naming its session, running totals in seq
-// order) is left to its default and derived afresh rather than copied wrong.
+// one statement per table, their bodies, which name their session, renamed in the copy (or
+// by copyForkBodies). The records cross as a JSON array into a temporary table that maps each origin seq to its
+// seq in the fork (record Seqs[i] becomes record i), so every copy is an index lookup per
+// row. Block rows journaled before migration 10 may hold a large block as a blob id, which
+// is shared, not copied. The columns are named, so that a column a later migration
+// derives from a session's rows (running totals in seq order) is left to its default and
+// derived afresh rather than copied wrong.
 var forkCopies = []string{
-	// ?1 is the origin, ?2 the fork.
+	// ?1 is the origin, ?2 the fork; ?3 and ?4 the sessionId fields of their bodies, which
+	// the copy swaps in SQL when they are the same length (ids are UUIDs), so the layout
+	// holds as it is; copyForkBodies does the others.
 	`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
-			meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, is_sidechain, continues)
+			meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, is_sidechain, continues, body, layout)
 		SELECT ?2, f.new, r.uuid, r.parent_uuid, r.type, r.role, r.turn,
 			CASE r.status WHEN 'streaming' THEN 'interrupted' ELSE r.status END, r.created_at, r.provider, r.request_id,
-			r.meta, r.extra, r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_creation_tokens, r.is_sidechain, r.continues
+			r.meta, r.extra, r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_creation_tokens, r.is_sidechain, r.continues,
+			CASE WHEN length(?3) = length(?4) AND instr(r.body, ?3) > 0 THEN
+				CAST(substr(r.body, 1, instr(r.body, ?3) - 1) || ?4 || substr(r.body, instr(r.body, ?3) + length(?3)) AS BLOB) END,
+			CASE WHEN length(?3) = length(?4) AND instr(r.body, ?3) > 0 THEN r.layout END
 		FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ?1 AND r.seq = f.old ORDER BY f.new`,
 	`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id)
 		SELECT ?2, f.new, r.idx, r.partial, r.body, r.blob_id
@@ -62,10 +68,14 @@ func (w *writer) fork(op session.ForkSession) error {
 	if err := w.mapForkSeqs(op.Seqs); err != nil {
 		return err
 	}
+	oldField, newField := sessionIDField(op.From), sessionIDField(op.Info.ID)
 	for _, copy := range forkCopies {
-		if _, err := w.c.exec(copy, from, to); err != nil {
+		if _, err := w.c.exec(copy, from, to, oldField, newField); err != nil {
 			return err
 		}
+	}
+	if err := w.copyForkBodies(from, to, oldField, newField); err != nil {
+		return err
 	}
 	origin := op.Info.ForkedFrom
 	t := op.Tracker

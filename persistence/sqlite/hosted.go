@@ -62,7 +62,7 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 		}
 		var m session.StoredMessage
 		current := int64(-1)
-		err = c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.created_at, coalesce(b.body, bl.data)
+		err = c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.created_at, coalesce(b.body, bl.data), m.body, m.layout
 			FROM messages m
 			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
 			LEFT JOIN blobs bl ON bl.id = b.blob_id
@@ -75,6 +75,11 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 				current = seq
 				m = session.StoredMessage{Seq: seq, UUID: d.text(1, "uuid"), SessionID: sessionID, Type: d.text(2, "type"),
 					Role: d.text(3, "role"), CreatedAt: time.UnixMilli(d.integer(4, "created_at")).UTC(), Blocks: m.Blocks[:0]}
+				if body := asBytes(row[6]); body != nil {
+					var err error
+					m.Blocks, err = bodyBlocks(body, asBytes(row[7]), m.Blocks, seq)
+					return err
+				}
 			}
 			if body := asBytes(row[5]); body != nil {
 				m.Blocks = append(m.Blocks, body)

@@ -88,14 +88,18 @@ func contentTexts() string {
 // signatures and media are not searched. A body that is not valid JSON has no text, so a
 // damaged row can never make a write fail.
 func blockText(row string) string {
-	body := `CAST(coalesce(ROW.body, (SELECT data FROM blobs WHERE id = ROW.blob_id)) AS TEXT)`
-	return strings.ReplaceAll(`(SELECT CASE WHEN json_valid(x) THEN
+	return blockTextOf(strings.ReplaceAll(`CAST(coalesce(ROW.body, (SELECT data FROM blobs WHERE id = ROW.blob_id)) AS TEXT)`, "ROW", row))
+}
+
+// blockTextOf is blockText of the block JSON that the SQL expression block gives.
+func blockTextOf(block string) string {
+	return `(SELECT CASE WHEN json_valid(x) THEN
 		CASE json_extract(x, '$.type')
 		WHEN 'text' THEN json_extract(x, '$.text')
 		WHEN 'tool_use' THEN json_extract(x, '$.name') || ' ' || coalesce(json_extract(x, '$.input'), '')
 		WHEN 'tool_result' THEN CASE json_type(x, '$.content')
 			WHEN 'text' THEN json_extract(x, '$.content')
-			WHEN 'array' THEN nullif(concat_ws(' ', `+contentTexts()+`), '')
+			WHEN 'array' THEN nullif(concat_ws(' ', ` + contentTexts() + `), '')
 			END
-		END END FROM (SELECT `+body+` AS x))`, "ROW", row)
+		END END FROM (SELECT ` + block + ` AS x))`
 }

@@ -15,6 +15,7 @@ type migration struct {
 	version     int64
 	description string
 	statements  []string
+	then        func(*conn) error // moves data the statements cannot, after them; nil for none
 }
 
 // migrations are applied in order, each in the transaction that records it. Never edit
@@ -87,7 +88,7 @@ var migrations = []migration{
 			seq         INTEGER NOT NULL,
 			PRIMARY KEY (sid, tool_use_id)
 		) WITHOUT ROWID`,
-	}},
+	}, nil},
 	{2, "token counts with cumulative totals, summaries, compaction boundaries, context state", []string{
 		// NULL until counted; cum_* are the sums through the message, so any range is
 		// counted by subtraction.
@@ -127,27 +128,29 @@ var migrations = []migration{
 			through INTEGER NOT NULL,
 			state   BLOB NOT NULL
 		)`,
-	}},
-	{3, "session management: listing metadata, hosted-agent state, history, full-text search", sessionManagementMigration},
+	}, nil},
+	{3, "session management: listing metadata, hosted-agent state, history, full-text search", sessionManagementMigration, nil},
 	{4, "per-message sidechain flag, and records that continue the previous message", []string{
 		`ALTER TABLE messages ADD COLUMN is_sidechain INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE messages ADD COLUMN continues INTEGER NOT NULL DEFAULT 0`,
-	}},
-	{5, "branches: rewinds of the head, fork lineage, file-history snapshots", branchesMigration},
+	}, nil},
+	{5, "branches: rewinds of the head, fork lineage, file-history snapshots", branchesMigration, nil},
 	{6, "message bodies: each complete message's envelope JSON, encoded once, and its layout", []string{
 		`ALTER TABLE messages ADD COLUMN body BLOB`,
 		`ALTER TABLE messages ADD COLUMN layout BLOB`,
-	}},
-	{7, "search indexing through a queue, off the path that makes messages durable", searchQueueMigration},
+	}, nil},
+	{7, "search indexing through a queue, off the path that makes messages durable", searchQueueMigration, nil},
 	// Listings (newest first, archived left out) read these in order, with no sort: W4 of the
 	// speed benchmark, 1,000 sessions, went from 2.5 to 1.5 ms of SQLite.
 	{8, "indexes in the order listings read", []string{
 		`CREATE INDEX sessions_listed ON sessions(updated_at DESC, sid DESC) WHERE archived_at = 0`,
 		`CREATE INDEX sessions_listed_by_project ON sessions(project_path, updated_at DESC, sid DESC) WHERE archived_at = 0`,
-	}},
+	}, nil},
 	{9, "the count of secrets redacted in each session", []string{
 		`ALTER TABLE sessions ADD COLUMN redactions INTEGER NOT NULL DEFAULT 0`,
-	}},
+	}, nil},
+	{10, "a completed message stored once, as its body; block rows only journal what streams; search over bodies",
+		bodiesOnlyMigration, moveToBodies},
 }
 
 // migrate brings the database's schema up to the newest migration.
@@ -192,6 +195,11 @@ func applyMigrations(c *conn) error {
 		}
 		for _, stmt := range m.statements {
 			if _, err := c.exec(stmt); err != nil {
+				return storageError(fmt.Sprintf("migration %d (%s)", m.version, m.description), err)
+			}
+		}
+		if m.then != nil {
+			if err := m.then(c); err != nil {
 				return storageError(fmt.Sprintf("migration %d (%s)", m.version, m.description), err)
 			}
 		}

@@ -21,47 +21,56 @@ type openBodies map[messageKey]*openBody
 // messageKey names a message of the database.
 type messageKey struct{ sid, seq int64 }
 
-// openBody is the header and blocks of a message still streaming. Each block is its JSON
-// as stored, or a blob id when it went to the blob table; partial marks a checkpoint of a
-// block still streaming.
+// openBody is the header and blocks of a message still streaming. Each block is its JSON;
+// partial marks a checkpoint of a block still streaming. journaled says some of its blocks
+// are in block rows, which ending the message deletes; unwritten, that the message ends in
+// the batch it began in, so its row is inserted only when it ends, whole.
 type openBody struct {
 	sessionID string
 	header    session.MessageHeader
 	blocks    [][]byte
-	blobs     []int64
 	partial   []bool
+	journaled bool
+	unwritten bool
 }
 
-// begin starts the body of a message.
-func (o openBodies) begin(sid int64, op session.BeginMessage) {
-	o[messageKey{sid, op.Header.Seq}] = &openBody{sessionID: op.SessionID, header: op.Header}
+// begin starts the body of a message; unwritten says its row is not inserted yet.
+func (o openBodies) begin(sid int64, op session.BeginMessage, unwritten bool) {
+	o[messageKey{sid, op.Header.Seq}] = &openBody{sessionID: op.SessionID, header: op.Header, unwritten: unwritten}
 }
 
-// put records block op of a message begun through o, as stored (json, or blob).
-func (o openBodies) put(sid int64, op session.PutBlock, json []byte, blob int64) {
+// put records block op of a message begun through o; journaled says it went to a block row.
+func (o openBodies) put(sid int64, op session.PutBlock, journaled bool) {
 	b := o[messageKey{sid, op.Seq}]
 	if b == nil {
 		return
 	}
 	for len(b.blocks) <= op.Index {
-		b.blocks, b.blobs, b.partial = append(b.blocks, nil), append(b.blobs, 0), append(b.partial, true)
+		b.blocks, b.partial = append(b.blocks, nil), append(b.partial, true)
 	}
-	b.blocks[op.Index], b.blobs[op.Index], b.partial[op.Index] = json, blob, op.Partial
+	b.blocks[op.Index], b.partial[op.Index] = op.JSON, op.Partial
+	b.journaled = b.journaled || journaled
 }
 
-// end removes a message's body from o and returns it as the message it makes with what
-// op ends it with, its blocks as ASCII JSON, and the blob id of each block that is a hole.
-// ok is false when memory does not hold the whole message.
-func (o openBodies) end(sid int64, op session.EndMessage) (m session.StoredMessage, holes []int64, ok bool) {
-	key := messageKey{sid, op.Seq}
+// take removes message seq of session sid from o and returns what o held of it, nil when
+// nothing.
+func (o openBodies) take(sid, seq int64) *openBody {
+	key := messageKey{sid, seq}
 	b := o[key]
 	delete(o, key)
-	if b == nil || b.header.Role == "" {
-		return m, nil, false
+	return b
+}
+
+// message returns the message b makes with what op ends it with, its blocks as ASCII
+// JSON; ok is false when b does not hold a whole message (a partial or missing block, or
+// a record that is not a message).
+func (b *openBody) message(op session.EndMessage) (m session.StoredMessage, ok bool) {
+	if b.header.Role == "" {
+		return m, false
 	}
 	for i := range b.blocks {
-		if b.partial[i] || (b.blocks[i] == nil && b.blobs[i] == 0) {
-			return m, nil, false
+		if b.partial[i] || b.blocks[i] == nil {
+			return m, false
 		}
 	}
 	h := b.header
@@ -70,11 +79,9 @@ func (o openBodies) end(sid int64, op session.EndMessage) (m session.StoredMessa
 		RequestID: h.RequestID, IsSidechain: h.IsSidechain, Continues: h.Continues,
 		Meta: jsonObject(op.Meta), Extra: jsonObject(op.Extra), Blocks: make([][]byte, len(b.blocks))}
 	for i, block := range b.blocks {
-		if b.blobs[i] == 0 {
-			m.Blocks[i] = jsonenc.AppendASCII(nil, block)
-		}
+		m.Blocks[i] = jsonenc.AppendASCII(nil, block)
 	}
-	return m, b.blobs, true
+	return m, true
 }
 
 // truncatedToStored returns the header's time as the messages table keeps it, to the

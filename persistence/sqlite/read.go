@@ -43,8 +43,8 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	return st, err
 }
 
-// ScanMessages calls fn for each message of a session, in order, its blocks joined from
-// the blocks and blobs tables in one pass over the indexes.
+// ScanMessages calls fn for each message of a session, in order, its blocks cut from its
+// body, or joined from the block rows of one that has none.
 func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) error) error {
 	return s.ScanMessagesFrom(sessionID, 0, fn)
 }
@@ -67,12 +67,13 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 }
 
 // scanFrom calls fn for each message of session sid from seq fromSeq to seq toSeq, in
-// order, its blocks joined from the blocks and blobs tables.
+// order, its blocks cut from its body (blocksOf), or else joined from its block rows and,
+// for rows journaled before migration 10, the blobs table.
 func scanFrom(c *conn, sid int64, sessionID string, fromSeq, toSeq int64, fn func(*session.StoredMessage) error) error {
 	var m session.StoredMessage
 	current := int64(-1)
 	err := c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
-			m.provider, m.request_id, m.meta, m.extra, b.body, bl.data, m.is_sidechain, m.continues, b.idx
+			m.provider, m.request_id, m.meta, m.extra, b.body, bl.data, m.is_sidechain, m.continues, b.idx, m.body, m.layout
 		FROM messages m
 		LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
 		LEFT JOIN blobs bl ON bl.id = b.blob_id
@@ -88,6 +89,10 @@ func scanFrom(c *conn, sid int64, sessionID string, fromSeq, toSeq int64, fn fun
 				return err
 			}
 			current = m.Seq
+			if body := asBytes(row[17]); body != nil {
+				m.Blocks, err = bodyBlocks(body, asBytes(row[18]), m.Blocks, m.Seq)
+				return err
+			}
 		}
 		if body := asBytes(row[12]); body != nil {
 			m.Blocks = append(m.Blocks, body)
@@ -154,7 +159,8 @@ func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 		err = c.query(`SELECT turn, MIN(pos), MAX(pos) FROM (
 				SELECT turn, SUM(1 - continues) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) - 1 AS pos
 				FROM messages m WHERE sid = ? AND is_sidechain = 0 AND role != ''
-					AND NOT (status = 'interrupted' AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq)))
+					AND NOT (status = 'interrupted' AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq)
+						AND coalesce(json_array_length(body, '$.message.content'), 0) = 0))
 			GROUP BY turn ORDER BY turn`,
 			[]any{sid}, func(row []driver.Value) error {
 				turns = append(turns, session.Turn{Index: row[0].(int64), StartIndex: row[1].(int64), EndIndex: row[2].(int64)})
@@ -180,4 +186,14 @@ func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
 		return storageError("reading the records of session "+sessionID, err)
 	})
 	return uuids, err
+}
+
+// bodyBlocks appends the blocks of message seq's body to blocks; a layout that does not
+// fit the body is ErrSessionCorrupt.
+func bodyBlocks(body, lay []byte, blocks [][]byte, seq int64) ([][]byte, error) {
+	blocks, err := blocksOf(body, lay, blocks)
+	if err != nil {
+		return blocks, fmt.Errorf("%w: message %d has an unreadable body", session.ErrSessionCorrupt, seq)
+	}
+	return blocks, nil
 }

@@ -3,9 +3,9 @@ package sqlite
 import (
 	"database/sql/driver"
 	"fmt"
+	"slices"
 
 	"github.com/sessionkeep/sessionkeep/session"
-	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // ScanEncoded calls fn for each message of a session from seq fromSeq on, in order. A
@@ -52,6 +52,9 @@ func (r *bodyReader) message(row []driver.Value) (*session.StoredMessage, error)
 	}
 	role, side, cont := d.text(3, "role"), d.integer(4, "is_sidechain") != 0, d.integer(5, "continues") != 0
 	l, err := decodeLayout(asBytes(row[2]), len(body), r.spans)
+	if err == nil && slices.ContainsFunc(l.blocks, func(s blockSpan) bool { return s.blob != 0 }) {
+		err = errBadLayout // a hole of a body older than migration 10, which filled them all
+	}
 	if err != nil || len(d.bad) > 0 {
 		return nil, fmt.Errorf("%w: message %d of session %s has an unreadable body or columns", session.ErrSessionCorrupt, seq, r.sessionID)
 	}
@@ -60,35 +63,9 @@ func (r *bodyReader) message(row []driver.Value) (*session.StoredMessage, error)
 		return r.whole(seq) // so that readers see it is empty and interrupted
 	}
 	m := &r.m
-	*m = session.StoredMessage{Seq: seq, Role: role, IsSidechain: side, Continues: cont, Encoded: r.parts[:0], MessageAt: l.messageAt}
-	at := 0
-	for _, span := range l.blocks {
-		if span.blob == 0 {
-			continue
-		}
-		data, err := r.blob(span.blob)
-		if err != nil {
-			return nil, err
-		}
-		m.Encoded = append(m.Encoded, body[at:span.at], jsonenc.AppendASCII(nil, data))
-		at = span.at
-	}
-	m.Encoded = append(m.Encoded, body[at:])
+	*m = session.StoredMessage{Seq: seq, Role: role, IsSidechain: side, Continues: cont, Encoded: append(r.parts[:0], body), MessageAt: l.messageAt}
 	r.parts = m.Encoded
 	return m, nil
-}
-
-// blob returns the data of blob id.
-func (r *bodyReader) blob(id int64) ([]byte, error) {
-	var data []byte
-	err := r.c.query(`SELECT data FROM blobs WHERE id = ?`, []any{id}, func(row []driver.Value) error {
-		data = asBytes(row[0])
-		return nil
-	})
-	if err == nil && data == nil {
-		err = fmt.Errorf("%w: blob %d of session %s is missing", session.ErrSessionCorrupt, id, r.sessionID)
-	}
-	return data, err
 }
 
 // whole reads message seq from its row and block rows: a message with no body.

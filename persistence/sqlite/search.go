@@ -11,8 +11,9 @@ import (
 // snippetTokens is how many words a search snippet holds around the match.
 const snippetTokens = 16
 
-// Search returns the messages whose text matches q, best first (FTS5's bm25 rank over the
-// text of their blocks), each message once. It first lets the index catch up with every
+// Search returns the messages whose text matches q, best first (FTS5's bm25 rank), each
+// message once: a completed message is matched by its body (body_search), one with no body
+// by its blocks (message_search). It first lets the index catch up with every message and
 // block committed before the call.
 func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	match, err := q.MatchExpression()
@@ -22,18 +23,21 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	if err := s.w.catchUpIndex(); err != nil {
 		return nil, err
 	}
-	query := `SELECT s.id, m.uuid, snippet(message_search, 0, ?, ?, '…', ?), m.role, m.created_at, s.title, s.project_path
-		FROM message_search
-		JOIN blocks b ON b.bid = message_search.rowid
-		JOIN messages m ON m.sid = b.sid AND m.seq = b.seq
-		JOIN sessions s ON s.sid = b.sid
-		WHERE message_search MATCH ?`
+	query := `SELECT s.id, m.uuid, h.snippet, m.role, m.created_at, s.title, s.project_path
+		FROM (SELECT mb.mid AS mid, snippet(body_search, 0, ?1, ?2, '…', ?3) AS snippet, rank AS r
+				FROM body_search JOIN messages mb ON mb.mid = body_search.rowid WHERE body_search MATCH ?4
+			UNION ALL
+			SELECT mr.mid, snippet(message_search, 0, ?1, ?2, '…', ?3), rank
+				FROM message_search JOIN blocks b ON b.bid = message_search.rowid
+				JOIN messages mr ON mr.sid = b.sid AND mr.seq = b.seq WHERE message_search MATCH ?4) h
+		JOIN messages m ON m.mid = h.mid
+		JOIN sessions s ON s.sid = m.sid`
 	args := []any{q.Highlight[0], q.Highlight[1], snippetTokens, match}
 	if q.ProjectPath != "" {
-		query += ` AND s.project_path = ?`
+		query += ` WHERE s.project_path = ?5`
 		args = append(args, q.ProjectPath)
 	}
-	query += ` ORDER BY rank`
+	query += ` ORDER BY h.r`
 	hits := []catalog.SearchHit{}
 	seen := map[string]bool{}
 	err = s.read(func(c *conn) error {

@@ -40,32 +40,32 @@ func TestSearchFindsWhatWasJustWritten(t *testing.T) {
 	s, path := openTemp(t)
 	db := rawDB(t, path)
 	writeSearchable(t, s, "quokka")
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM search_pending`); n != 2 {
-		t.Fatalf("%d blocks wait for the index right after the flush, want the 2 just written (indexing must not run on the commit path)", n)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM body_pending`); n != 2 {
+		t.Fatalf("%d messages wait for the index right after the flush, want the 2 just written (indexing must not run on the commit path)", n)
 	}
 	if n := searchCount(t, s, "quokka"); n != 1 {
 		t.Fatalf("search right after the write: %d hits, want 1", n)
 	}
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM search_pending`); n != 0 {
-		t.Errorf("%d blocks still wait after a search", n)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM body_pending`); n != 0 {
+		t.Errorf("%d messages still wait after a search", n)
 	}
-	exec(t, db, `INSERT INTO message_search(message_search, rank) VALUES ('integrity-check', 1)`)
+	exec(t, db, `INSERT INTO body_search(body_search) VALUES ('integrity-check')`)
 }
 
-// TestIdleWriterIndexesItsBlocks: a writer with nothing to commit indexes the blocks it
+// TestIdleWriterIndexesItsBlocks: a writer with nothing to commit indexes the messages it
 // wrote on its own.
 func TestIdleWriterIndexesItsBlocks(t *testing.T) {
 	s, path := openTemp(t)
 	db := rawDB(t, path)
 	writeSearchable(t, s, "wombat")
 	deadline := time.Now().Add(10 * time.Second)
-	for queryInt(t, db, `SELECT COUNT(*) FROM search_pending`) != 0 {
+	for queryInt(t, db, `SELECT COUNT(*) FROM body_pending`) != 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the idle writer never indexed the blocks it wrote")
 		}
 		time.Sleep(indexIdle)
 	}
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM message_search WHERE message_search MATCH 'wombat'`); n != 1 {
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM body_search WHERE body_search MATCH 'wombat'`); n != 1 {
 		t.Errorf("the index holds %d matches for the prompt, want 1", n)
 	}
 }
@@ -80,26 +80,32 @@ func TestIndexQueueOutlivesTheProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := rawDB(t, path)
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM search_pending`); n != 2 {
-		t.Fatalf("%d blocks queued after close, want 2", n)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM body_pending`); n != 2 {
+		t.Fatalf("%d messages queued after close, want 2", n)
 	}
 	again := openAt(t, path)
 	time.Sleep(3 * indexIdle)
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM search_pending`); n != 2 {
-		t.Errorf("opening the store indexed %d blocks unasked", 2-n)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM body_pending`); n != 2 {
+		t.Errorf("opening the store indexed %d messages unasked", 2-n)
 	}
 	if n := searchCount(t, again, "numbat"); n != 1 {
 		t.Errorf("first search after reopening: %d hits, want 1", n)
 	}
 }
 
-// TestChangedIndexedBlockIsReindexed: a block already indexed whose row changes (a retried
-// write, an edit by hand) leaves the index by its old text and is queued with the new.
+// TestChangedIndexedBlockIsReindexed: a journaled block (its message still streaming)
+// already indexed whose row changes (a retried write, an edit by hand) leaves the index by
+// its old text and is queued with the new.
 func TestChangedIndexedBlockIsReindexed(t *testing.T) {
 	s, path := openTemp(t)
 	db := rawDB(t, path)
-	writeSearchable(t, s, "echidna")
+	sess := mustCreate(t, session.NewManager(s), session.CreateOptions{})
+	mustIngest(t, sess, stream.Chunk{Kind: stream.ChunkMessageStart},
+		stream.Chunk{Kind: stream.ChunkToolUse, ID: "toolu_1", Name: "echidna", JSON: []byte(`{}`)})
 	indexed(t, s)
+	if n := searchCount(t, s, "echidna"); n != 1 {
+		t.Fatalf("the journaled block: %d hits, want 1", n)
+	}
 	exec(t, db, `UPDATE blocks SET body = '{"type":"text","text":"find the platypus"}' WHERE CAST(body AS TEXT) LIKE '%echidna%'`)
 	if n := searchCount(t, s, "echidna"); n != 0 {
 		t.Errorf("the old text is still found: %d hits", n)
@@ -121,10 +127,10 @@ func TestIndexForSearchEmptiesTheQueue(t *testing.T) {
 	if err := s.IndexForSearch(); err != nil {
 		t.Fatal(err)
 	}
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM search_pending`); n != 0 {
-		t.Fatalf("%d blocks still queued", n)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM body_pending`); n != 0 {
+		t.Fatalf("%d messages still queued", n)
 	}
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM message_search WHERE message_search MATCH 'bilby'`); n != 1 {
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM body_search WHERE body_search MATCH 'bilby'`); n != 1 {
 		t.Errorf("the index holds %d matches, want 1", n)
 	}
 }
@@ -136,7 +142,7 @@ func TestIndexFailureDoesNotStopWrites(t *testing.T) {
 	s, path := openTemp(t)
 	db := rawDB(t, path)
 	writeSearchable(t, s, "dingo")
-	exec(t, db, `DROP VIEW block_search_text`)
+	exec(t, db, `DROP VIEW body_search_text`)
 	if _, err := s.Search(catalog.SearchQuery{Text: "dingo", Limit: 1}); err == nil {
 		t.Fatal("a search over a missing index succeeded")
 	}
@@ -146,7 +152,7 @@ func TestIndexFailureDoesNotStopWrites(t *testing.T) {
 		t.Errorf("a write after the index failed took %v", took)
 	}
 	time.Sleep(3 * indexIdle)
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM search_pending`); n != 4 {
-		t.Errorf("%d blocks queued, want the 4 written: none is lost while the index is broken", n)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM body_pending`); n != 4 {
+		t.Errorf("%d messages queued, want the 4 written: none is lost while the index is broken", n)
 	}
 }

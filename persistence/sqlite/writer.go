@@ -27,7 +27,8 @@ type writer struct {
 	owner  string      // this process, recorded on the sessions it writes
 	sids   map[string]int64
 	bodies bodyBuilder
-	open   openBodies // messages begun and not ended (writer goroutine only)
+	open   openBodies            // messages begun and not ended (writer goroutine only)
+	ending map[batchMessage]bool // messages the batch being applied begins and ends (endingInBatch)
 
 	mu        sync.Mutex
 	changed   *sync.Cond
@@ -49,7 +50,7 @@ type writer struct {
 	indexWaiters  int     // searches waiting for the index to catch up
 	indexErr      error   // why the last slice failed to index; nil after one that did not
 	indexBusy     backoff // since when another connection's lock keeps indexing waiting
-	blocksInBatch bool    // the batch being applied wrote blocks (writer goroutine only)
+	blocksInBatch bool    // the batch being applied wrote blocks or bodies to index (writer goroutine only)
 	wake          chan struct{}
 	hurry         chan struct{} // someone waits: commit without waiting out the window
 }
