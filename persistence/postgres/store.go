@@ -25,8 +25,9 @@ type Store struct {
 	channel string // the NOTIFY channel of this store's commits
 	w       *writer
 
-	mu     sync.Mutex
-	closed bool
+	mu      sync.Mutex
+	closed  bool
+	watcher *watcher // started by the first Watch
 
 	recovered []RecoveredSession
 }
@@ -154,7 +155,11 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
+	watching := s.watcher
 	s.mu.Unlock()
+	if watching != nil {
+		watching.stop()
+	}
 	err := s.w.close()
 	s.pool.Close()
 	return err
