@@ -20,7 +20,7 @@ func init() {
 // watchable is a store that announces commits: the PostgreSQL backend.
 type watchable interface {
 	Watch(id string) (uint64, error)
-	WatchVersion(id string) uint64
+	WatchVersion(id string) (uint64, error)
 	Unwatch(id string)
 }
 
@@ -60,7 +60,11 @@ func sessionWatchVersion(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	return c.String(strconv.FormatUint(w.WatchVersion(s.ID()), 10)), nil
+	v, err := w.WatchVersion(s.ID())
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.String(strconv.FormatUint(v, 10)), nil
 }
 
 // sessionUnwatch(session): ends one sessionWatch.

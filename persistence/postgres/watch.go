@@ -49,20 +49,24 @@ func (s *Store) Watch(id string) (uint64, error) {
 }
 
 // WatchVersion returns the commit count of a watched session: it grows after each commit
-// that wrote to it, from any process on any host; 0 for a session not watched.
-func (s *Store) WatchVersion(id string) uint64 {
+// that wrote to it, from any process on any host; 0 for a session not watched. Once the
+// store is closed it is ErrStoreClosed, which ends a caller's watch.
+func (s *Store) WatchVersion(id string) (uint64, error) {
 	s.mu.Lock()
-	w := s.watcher
+	w, closed := s.watcher, s.closed
 	s.mu.Unlock()
+	if closed {
+		return 0, session.ErrStoreClosed
+	}
 	if w == nil {
-		return 0
+		return 0, nil
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if ws := w.watched[id]; ws != nil {
-		return ws.version
+		return ws.version, nil
 	}
-	return 0
+	return 0, nil
 }
 
 // Unwatch ends one Watch of session id.
