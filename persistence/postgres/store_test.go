@@ -253,3 +253,38 @@ func TestScanStops(t *testing.T) {
 		t.Errorf("ScanMessagesBackward stopped: err %v after %d calls, want nil after 1", err, calls)
 	}
 }
+
+// TestNULInAPrompt records a first prompt holding U+0000, which becomes the title:
+// PostgreSQL text cannot hold it, so the title gets U+FFFD and the message is kept exactly.
+func TestNULInAPrompt(t *testing.T) {
+	url := freshURL(t)
+	m := session.NewManager(openAt(t, url))
+	s, err := m.Create(session.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendUserMessage([]byte(`"before\u0000after"`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatalf("Flush: %v", err)
+	}
+	again, err := session.NewManager(openAt(t, url)).Open(s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := again.Messages(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), `before\u0000after`) {
+		t.Fatalf("messages: %s", got)
+	}
+	st, err := openAt(t, url).LoadSession(s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Info.Title != "before\uFFFDafter" {
+		t.Fatalf("title %q", st.Info.Title)
+	}
+}
