@@ -45,3 +45,34 @@ func benchSession(b *testing.B) *session.Session {
 	}
 	return s
 }
+
+// BenchmarkVisibleElsewhere is the time from recording a user message, without waiting for
+// anything, until another store on the same schema (another host) reads it: the durability
+// bound over a network, which SQLite keeps within 50 ms.
+func BenchmarkVisibleElsewhere(b *testing.B) {
+	url := freshURL(b)
+	m := session.NewManager(openAt(b, url))
+	s, err := m.Create(session.CreateOptions{Title: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	other := openAt(b, url)
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := s.AppendUserMessage(fmt.Appendf(nil, `"message %d"`, i)); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			st, err := other.LoadSession(s.ID())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if st.NextSeq == int64(i+1) {
+				break
+			}
+		}
+	}
+}
