@@ -2,10 +2,33 @@
 // to one session, four asking for one hosted agent's key, checkpoints out of order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { helper, openStore, runNodeJSON } from './helpers/common.mjs';
 import { freshPgURL, skipWithoutPG } from './helpers/pg.mjs';
 
 const child = helper('pg-child.mjs');
+
+/** onCue runs pg-child with args, its lines to read in order and a cue to write it. */
+function onCue(args) {
+  const proc = spawn(process.execPath, [child, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = [];
+  let buffered = '';
+  const waiting = [];
+  proc.stdout.setEncoding('utf8').on('data', (d) => {
+    buffered += d;
+    for (let i; (i = buffered.indexOf('\n')) >= 0; buffered = buffered.slice(i + 1)) lines.push(JSON.parse(buffered.slice(0, i)));
+    for (const w of waiting.splice(0)) w();
+  });
+  const line = async (n) => {
+    const deadline = Date.now() + 20000;
+    while (lines.length <= n) {
+      if (Date.now() > deadline) throw new Error(`pg-child ${args[0]}: no line ${n} in 20 s`);
+      await new Promise((r) => { waiting.push(r); setTimeout(r, 200); });
+    }
+    return lines[n];
+  };
+  return { line, cue: () => proc.stdin.end('go\n') };
+}
 
 test('two processes appending to one session: the second is refused with the code SQLite gives', { skip: skipWithoutPG }, async (t) => {
   const url = freshPgURL();
@@ -13,7 +36,11 @@ test('two processes appending to one session: the second is refused with the cod
   t.after(() => store.close());
   const s = store.createSession({ title: 'contended' });
   await store.flush();
-  const results = await Promise.all(['first', 'second'].map((who) => runNodeJSON(child, ['append', url, s.id, who, '5'])));
+  // Both open the session (both will write from seq 0) before either writes.
+  const writers = ['first', 'second'].map((who) => onCue(['append-on-cue', url, s.id, who, '5']));
+  await Promise.all(writers.map((w) => w.line(0)));
+  for (const w of writers) w.cue();
+  const results = await Promise.all(writers.map((w) => w.line(1)));
   const refused = results.filter((r) => !r.ok);
   // Both start at seq 0: whichever commits second conflicts with every message of the other.
   assert.equal(refused.length, 1, JSON.stringify(results));

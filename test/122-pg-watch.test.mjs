@@ -20,7 +20,11 @@ function startWatcher(url, id) {
   });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const line = async (n) => {
-    while (lines.length <= n) await new Promise((r) => { wake = r; });
+    const deadline = Date.now() + 10000;
+    while (lines.length <= n) {
+      if (Date.now() > deadline) throw new Error(`no line ${n} from the watcher in 10 s: ${JSON.stringify(lines)}`);
+      await new Promise((r) => { wake = r; setTimeout(r, 100); });
+    }
     return lines[n];
   };
   return { child, line, exited };

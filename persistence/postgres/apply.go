@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -19,10 +20,12 @@ type messageKey struct{ sid, seq int64 }
 // touched is what a batch changed of one session's listing (see the SQLite backend's
 // apply.go, whose rules this follows).
 type touched struct {
-	id          string
-	messages    int64
-	updatedAt   int64
-	interrupted bool
+	id            string
+	messages      int64
+	tools         int64 // tool uses noted
+	lastMessageAt int64 // the created_at of the last message begun
+	updatedAt     int64
+	interrupted   bool
 }
 
 // batchWriter applies one batch inside the writer's transaction. PostgreSQL aborts a
@@ -30,17 +33,22 @@ type touched struct {
 // say ON CONFLICT DO NOTHING and a row not inserted is the conflict.
 type batchWriter struct {
 	w        *writer
-	c        conn
+	tx       pgx.Tx
+	c        conn // on tx
+	careful  bool // each Op under a savepoint, its statements run at once
 	sessions map[int64]*touched
+
+	pending *pgx.Batch // statements queued for the next round trip (pipeline.go)
+	onDone  []func(changed int64)
 }
 
 // apply applies every Op, then updates the listings and notifies watchers. A careful
 // batch runs each Op under a savepoint, so that an Op PostgreSQL refuses (a value it cannot
 // store, a constraint) is skipped and reported rather than failing the batch for ever.
-func (b *batchWriter) apply(batch []session.Op, careful bool) error {
+func (b *batchWriter) apply(batch []session.Op) error {
 	for _, op := range batch {
 		var err error
-		if careful {
+		if b.careful {
 			err = b.applyGuarded(op)
 		} else {
 			err = b.applyOp(op)
@@ -53,17 +61,24 @@ func (b *batchWriter) apply(batch []session.Op, careful bool) error {
 			return err
 		}
 	}
-	return b.touch()
+	// What was refused is known once the queued statements ran; touch counts what was not.
+	if err := b.send(); err != nil {
+		return err
+	}
+	if err := b.touch(); err != nil {
+		return err
+	}
+	return b.send()
 }
 
 // applyGuarded applies op under a savepoint and turns a refusal of its data into a conflict.
 func (b *batchWriter) applyGuarded(op session.Op) error {
-	if _, err := b.c.exec(`SAVEPOINT op`); err != nil {
+	if _, err := b.exec(`SAVEPOINT op`); err != nil {
 		return err
 	}
 	err := b.applyOp(op)
 	if refused(err) {
-		if _, rerr := b.c.exec(`ROLLBACK TO SAVEPOINT op`); rerr != nil {
+		if _, rerr := b.exec(`ROLLBACK TO SAVEPOINT op`); rerr != nil {
 			return rerr
 		}
 		return fmt.Errorf("%w: %v", errConflict, err)
@@ -71,7 +86,7 @@ func (b *batchWriter) applyGuarded(op session.Op) error {
 	if err != nil {
 		return err
 	}
-	_, err = b.c.exec(`RELEASE SAVEPOINT op`)
+	_, err = b.exec(`RELEASE SAVEPOINT op`)
 	return err
 }
 
@@ -110,70 +125,70 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 		t.messages++
 		t.interrupted = false
 		h := op.Header
-		n, err := b.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider,
+		t.lastMessageAt = h.CreatedAt.UnixMilli()
+		key := messageKey{sid, h.Seq}
+		b.w.begun[key] = h.UUID
+		return b.queue(func(changed int64) {
+			if changed == 0 { // another writer has this seq: this message is refused, theirs kept
+				t.messages--
+				b.w.noteDropped(fmt.Errorf("%w: session %s already has a message at seq %d", errConflict, op.SessionID, h.Seq))
+			}
+		}, `INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider,
 				request_id, is_sidechain, continues, meta, extra)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, 'streaming', $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING`,
 			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
 			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
-		if err == nil && n == 0 {
-			t.messages--
-			b.w.refused[messageKey{sid, h.Seq}] = true
-			return fmt.Errorf("%w: session %s already has a message at seq %d", errConflict, op.SessionID, h.Seq)
-		}
-		return err
 	case session.PutBlock:
-		if b.w.refused[messageKey{sid, op.Seq}] {
-			return fmt.Errorf("%w: block %d of a message refused at seq %d", errConflict, op.Index, op.Seq)
-		}
-		return b.putBlock(sid, op)
+		return b.putBlock(sid, t, op)
 	case session.EndMessage:
-		if b.w.refused[messageKey{sid, op.Seq}] {
-			delete(b.w.refused, messageKey{sid, op.Seq})
-			return fmt.Errorf("%w: the end of a message refused at seq %d", errConflict, op.Seq)
-		}
 		u := op.Usage
-		_, err := b.c.exec(`UPDATE messages SET status = $1, meta = $2, extra = $3, input_tokens = $4, output_tokens = $5,
-			cache_read_tokens = $6, cache_creation_tokens = $7 WHERE sid = $8 AND seq = $9`,
+		key := messageKey{sid, op.Seq}
+		uuid := b.w.ownUUID(key)
+		delete(b.w.begun, key)
+		return b.queue(nil, `UPDATE messages SET status = $1, meta = $2, extra = $3, input_tokens = $4, output_tokens = $5,
+			cache_read_tokens = $6, cache_creation_tokens = $7 WHERE sid = $8 AND seq = $9 AND ($10::text IS NULL OR uuid = $10)`,
 			op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens,
-			u.CacheCreationInputTokens, sid, op.Seq)
-		return err
+			u.CacheCreationInputTokens, sid, op.Seq, uuid)
 	case session.SetTracker:
 		tr := op.Tracker
-		_, err := b.c.exec(`UPDATE sessions SET input_tokens = $1, output_tokens = $2, cache_read_tokens = $3,
+		return b.queue(nil, `UPDATE sessions SET input_tokens = $1, output_tokens = $2, cache_read_tokens = $3,
 			cache_creation_tokens = $4, context_tokens = $5 WHERE sid = $6`,
 			tr.InputTokens, tr.OutputTokens, tr.CacheReadInputTokens, tr.CacheCreationInputTokens, tr.ContextTokens, sid)
-		return err
 	case session.SetTitle:
 		// A title made from the first prompt never replaces one the user gave.
-		_, err := b.c.exec(`UPDATE sessions SET title = $1 WHERE sid = $2 AND title = ''`, storableText(op.Title), sid)
-		return err
+		return b.queue(nil, `UPDATE sessions SET title = $1 WHERE sid = $2 AND title = ''`, storableText(op.Title), sid)
 	case session.SetUpdatedAt:
 		t.updatedAt = op.Time.UnixMilli()
 		return nil
 	case session.MoveHead:
-		if _, err := b.c.exec(`INSERT INTO rewinds(sid, at_seq, uuid, created_at) VALUES ($1, $2, $3, $4)`,
+		if _, err := b.exec(`INSERT INTO rewinds(sid, at_seq, uuid, created_at) VALUES ($1, $2, $3, $4)`,
 			sid, op.AtSeq, op.UUID, op.At.UnixMilli()); err != nil {
 			return err
 		}
-		_, err := b.c.exec(`UPDATE sessions SET branched = true WHERE sid = $1`, sid)
+		_, err := b.exec(`UPDATE sessions SET branched = true WHERE sid = $1`, sid)
 		return err
 	case session.PutFileSnapshot:
 		return b.putFileSnapshot(sid, op.Snapshot)
 	case session.AddRedactions:
-		_, err := b.c.exec(`UPDATE sessions SET redactions = redactions + $1 WHERE sid = $2`, op.Count, sid)
-		return err
+		return b.queue(nil, `UPDATE sessions SET redactions = redactions + $1 WHERE sid = $2`, op.Count, sid)
 	}
 	return fmt.Errorf("unknown op %T", op)
 }
 
 // noteInterrupted notes a close that marks a session interrupted after messages of the
-// same batch, so that touch leaves the status it sets.
+// same batch, so that touch leaves the status it sets; and forgets the session's messages
+// left open, which will not end in this process.
 func (b *batchWriter) noteInterrupted(op session.ManagementOp) {
 	closed, ok := op.(session.CloseSession)
-	if !ok || !closed.Interrupted {
+	if !ok {
 		return
 	}
-	if sid, err := b.sid(closed.SessionID); err == nil && b.sessions[sid] != nil {
+	sid, err := b.sid(closed.SessionID)
+	if err != nil {
+		return
+	}
+	b.w.forgetBegun(sid)
+	if closed.Interrupted && b.sessions[sid] != nil {
 		b.sessions[sid].interrupted = true
 	}
 }
@@ -182,7 +197,7 @@ func (b *batchWriter) noteInterrupted(op session.ManagementOp) {
 // (ok false), and session.Manager then opens the session that holds the key.
 func (b *batchWriter) createSession(info session.SessionInfo) (ok bool, err error) {
 	sid := int64(-1)
-	err = b.c.query(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
+	err = b.query(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
 			last_accessed_at, status, owner, is_open, session_key)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, true, $12) ON CONFLICT DO NOTHING RETURNING sid`,
 		[]any{info.ID, info.ProjectPath, storableText(info.Title), info.Provider, info.Model, info.ContextWindow,
@@ -210,27 +225,32 @@ func (b *batchWriter) sid(id string) (int64, error) {
 	return sid, err
 }
 
-// putBlock stores a block, or replaces a partial checkpoint of it, with its search terms
-// once it is complete, and notes a tool_use for ToolUseSeq.
-func (b *batchWriter) putBlock(sid int64, op session.PutBlock) error {
+// putBlock stores a block, or replaces a partial checkpoint of it, with its search text
+// once it is complete, and notes a tool_use for ToolUseSeq. Both only land in the message
+// this writer began: a message refused for another writer's seq keeps that writer's blocks.
+func (b *batchWriter) putBlock(sid int64, t *touched, op session.PutBlock) error {
 	var text any // NULL: nothing to search
 	if !op.Partial {
 		if t, ok := searchText(op.JSON); ok {
 			text = t
 		}
 	}
-	_, err := b.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, search_text) VALUES ($1, $2, $3, $4, $5, $6)
+	uuid := b.w.ownUUID(messageKey{sid, op.Seq})
+	err := b.queue(nil, `INSERT INTO blocks(sid, seq, idx, partial, body, search_text)
+		SELECT $1, $2, $3, $4, $5, $6 WHERE $7::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND seq = $2 AND uuid = $7)
 		ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, search_text = excluded.search_text`,
-		sid, op.Seq, op.Index, op.Partial, op.JSON, text)
+		sid, op.Seq, op.Index, op.Partial, op.JSON, text, uuid)
 	if err != nil || op.ToolUseID == "" {
 		return err
 	}
-	_, err = b.c.exec(`INSERT INTO tool_uses(sid, tool_use_id, seq) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, sid, op.ToolUseID, op.Seq)
-	return err
+	return b.queue(func(changed int64) { t.tools += changed }, `INSERT INTO tool_uses(sid, tool_use_id, seq)
+		SELECT $1, $2, $3 WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND seq = $3 AND uuid = $4)
+		ON CONFLICT DO NOTHING`, sid, op.ToolUseID, op.Seq, uuid)
 }
 
-// touch updates the listing of every session the batch wrote to and notifies the store's
-// channel with each one's id.
+// touch updates the listing of every session the batch wrote to, once each (what SQLite's
+// triggers do per message: the last message, the tool count, open and not archived), and
+// notifies the store's channel with each one's id.
 func (b *batchWriter) touch() error {
 	now := time.Now().UnixMilli()
 	for sid, t := range b.sessions {
@@ -239,12 +259,16 @@ func (b *batchWriter) touch() error {
 			updated = t.updatedAt
 		}
 		active := t.messages > 0 && !t.interrupted
-		if _, err := b.c.exec(`UPDATE sessions SET message_count = message_count + $1, updated_at = $2, owner = $3,
-			status = CASE WHEN $4 THEN 'active' ELSE status END WHERE sid = $5`,
-			t.messages, updated, b.w.owner, active, sid); err != nil {
+		if err := b.queue(nil, `UPDATE sessions SET message_count = message_count + $1, updated_at = $2, owner = $3,
+			status = CASE WHEN $4 THEN 'active' ELSE status END, tool_count = tool_count + $5,
+			last_message_at = CASE WHEN $1 > 0 THEN $6 ELSE last_message_at END,
+			archived_at = CASE WHEN $1 > 0 THEN 0 ELSE archived_at END,
+			is_open = is_open OR $1 > 0
+			WHERE sid = $7`,
+			t.messages, updated, b.w.owner, active, t.tools, t.lastMessageAt, sid); err != nil {
 			return err
 		}
-		if _, err := b.c.exec(`SELECT pg_notify($1, $2)`, b.w.channel, t.id); err != nil {
+		if err := b.queue(nil, `SELECT pg_notify($1, $2)`, b.w.channel, t.id); err != nil {
 			return err
 		}
 	}

@@ -30,7 +30,7 @@ func (b *batchWriter) applyManagement(op session.ManagementOp) error {
 	case session.DeleteSession:
 		return b.deleteSession(op.SessionID)
 	case session.MoveProject:
-		_, err := b.c.exec(`UPDATE sessions SET project_path = $1 || substr(project_path, length($2) + 1)
+		_, err := b.exec(`UPDATE sessions SET project_path = $1 || substr(project_path, length($2) + 1)
 			WHERE project_path = $2 OR substr(project_path, 1, length($2) + 1) IN ($2 || '/', $2 || '\')`, op.To, op.From)
 		return err
 	}
@@ -57,10 +57,10 @@ func (b *batchWriter) applyHosted(op session.ManagementOp) error {
 			return err
 		}
 		at := op.At.UnixMilli()
-		if _, err := b.c.exec(`INSERT INTO history(sid, role, content, created_at) VALUES ($1, $2, $3, $4)`, sid, op.Role, op.Content, at); err != nil {
+		if _, err := b.exec(`INSERT INTO history(sid, role, content, created_at) VALUES ($1, $2, $3, $4)`, sid, op.Role, op.Content, at); err != nil {
 			return err
 		}
-		_, err = b.c.exec(`UPDATE sessions SET updated_at = GREATEST(updated_at, $1), status = 'active' WHERE sid = $2`, at, sid)
+		_, err = b.exec(`UPDATE sessions SET updated_at = GREATEST(updated_at, $1), status = 'active' WHERE sid = $2`, at, sid)
 		return err
 	case session.ClearHistory:
 		return b.update(op.SessionID, `DELETE FROM history WHERE sid = $1`)
@@ -74,7 +74,7 @@ func (b *batchWriter) update(id, query string, args ...any) error {
 	if err != nil {
 		return err
 	}
-	_, err = b.c.exec(query, append(args, sid)...)
+	_, err = b.exec(query, append(args, sid)...)
 	return err
 }
 
@@ -85,7 +85,7 @@ func (b *batchWriter) deleteSession(id string) error {
 		return err
 	}
 	var blobs []int64
-	err = b.c.query(`SELECT DISTINCT f.blob_id FROM snapshot_files f JOIN file_snapshots s ON s.fsid = f.fsid
+	err = b.query(`SELECT DISTINCT f.blob_id FROM snapshot_files f JOIN file_snapshots s ON s.fsid = f.fsid
 		WHERE s.sid = $1 AND f.blob_id IS NOT NULL`, []any{sid}, func(row []any) error {
 		blobs = append(blobs, row[0].(int64))
 		return nil
@@ -106,12 +106,12 @@ func (b *batchWriter) deleteSession(id string) error {
 		`DELETE FROM context_states WHERE sid = $1`,
 		`DELETE FROM sessions WHERE sid = $1`,
 	} {
-		if _, err := b.c.exec(stmt, sid); err != nil {
+		if _, err := b.exec(stmt, sid); err != nil {
 			return err
 		}
 	}
 	for _, blob := range blobs {
-		if _, err := b.c.exec(`DELETE FROM blobs WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM snapshot_files WHERE blob_id = $1)`, blob); err != nil {
+		if _, err := b.exec(`DELETE FROM blobs WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM snapshot_files WHERE blob_id = $1)`, blob); err != nil {
 			return err
 		}
 	}

@@ -49,14 +49,16 @@ func (b *batchWriter) fork(op session.ForkSession) error {
 		return errConflict
 	}
 	for _, copy := range forkCopies {
-		if _, err := b.c.exec(copy, from, to, op.Seqs); err != nil {
+		if _, err := b.exec(copy, from, to, op.Seqs); err != nil {
 			return err
 		}
 	}
 	origin := op.Info.ForkedFrom
 	t := op.Tracker
-	_, err = b.c.exec(`UPDATE sessions SET forked_from = $1, forked_from_uuid = $2, message_count = $3,
-			input_tokens = $4, output_tokens = $5, cache_read_tokens = $6, cache_creation_tokens = $7, context_tokens = $8
+	_, err = b.exec(`UPDATE sessions SET forked_from = $1, forked_from_uuid = $2, message_count = $3,
+			input_tokens = $4, output_tokens = $5, cache_read_tokens = $6, cache_creation_tokens = $7, context_tokens = $8,
+			tool_count = (SELECT count(*) FROM tool_uses WHERE sid = $9),
+			last_message_at = coalesce((SELECT created_at FROM messages WHERE sid = $9 ORDER BY seq DESC LIMIT 1), 0)
 		WHERE sid = $9`, origin.SessionID, origin.UUID, len(op.Seqs),
 		t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, to)
 	return err

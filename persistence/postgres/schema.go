@@ -11,8 +11,8 @@ package postgres
 //     session.MessageLog's ScanEncoded allows.
 //   - Search is a tsvector column generated from the block's searchable text (extracted by
 //     the writer, see searchText, and kept for snippets) with a GIN index, not FTS5.
-//   - Counters the SQLite triggers keep are kept by PL/pgSQL triggers, so the writer, forks
-//     and imports keep them alike.
+//   - What SQLite's triggers keep per message (last message, tool count, open) the writer
+//     keeps once per session per batch; a trigger keeps only the branched flag.
 var schemaV1 = []string{
 	`CREATE TABLE sessions (
 		sid              BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -181,23 +181,19 @@ var schemaV1 = []string{
 	EXCEPTION WHEN others THEN
 		RETURN NULL;
 	END $$`,
-	// A message written makes its session listed as active, open and not archived, and marks
-	// it branched when its parent is not the main-chain record written before it.
+	// A message whose parent is not the main-chain record written before it marks its session
+	// branched (see the SQLite backend's migration 5). The row is updated only when it changes:
+	// the writer updates each session's listing once per batch (batchWriter.touch), and an
+	// UPDATE per message would leave a dead version of the row per message until the commit.
 	`CREATE FUNCTION message_written() RETURNS trigger LANGUAGE plpgsql AS $$
 	BEGIN
-		UPDATE sessions SET last_message_at = NEW.created_at, archived_at = 0, is_open = true WHERE sid = NEW.sid;
-		IF NOT NEW.is_sidechain AND NEW.parent_uuid <> '' THEN
-			UPDATE sessions SET branched = true WHERE sid = NEW.sid AND NOT branched
-				AND NEW.parent_uuid IS DISTINCT FROM (SELECT p.uuid FROM messages p
-					WHERE p.sid = NEW.sid AND NOT p.is_sidechain AND p.seq < NEW.seq ORDER BY p.seq DESC LIMIT 1);
+		IF NOT NEW.is_sidechain AND NEW.parent_uuid <> ''
+			AND NOT (SELECT branched FROM sessions WHERE sid = NEW.sid)
+			AND NEW.parent_uuid IS DISTINCT FROM (SELECT p.uuid FROM messages p
+				WHERE p.sid = NEW.sid AND NOT p.is_sidechain AND p.seq < NEW.seq ORDER BY p.seq DESC LIMIT 1) THEN
+			UPDATE sessions SET branched = true WHERE sid = NEW.sid;
 		END IF;
 		RETURN NULL;
 	END $$`,
 	`CREATE TRIGGER messages_written AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION message_written()`,
-	`CREATE FUNCTION tool_use_written() RETURNS trigger LANGUAGE plpgsql AS $$
-	BEGIN
-		UPDATE sessions SET tool_count = tool_count + 1 WHERE sid = NEW.sid;
-		RETURN NULL;
-	END $$`,
-	`CREATE TRIGGER tool_uses_count AFTER INSERT ON tool_uses FOR EACH ROW EXECUTE FUNCTION tool_use_written()`,
 }

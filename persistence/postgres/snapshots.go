@@ -11,7 +11,7 @@ import (
 // hash. A snapshot id the session holds already leaves everything as it is.
 func (b *batchWriter) putFileSnapshot(sid int64, snap session.FileSnapshot) error {
 	fsid := int64(-1)
-	err := b.c.query(`INSERT INTO file_snapshots(sid, id, message_uuid, root, is_update, created_at, extra)
+	err := b.query(`INSERT INTO file_snapshots(sid, id, message_uuid, root, is_update, created_at, extra)
 		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (sid, id) DO NOTHING RETURNING fsid`,
 		[]any{sid, snap.ID, snap.MessageUUID, snap.Root, snap.IsUpdate, snap.CreatedAt.UnixMilli(), jsonObject(snap.Source)},
 		func(row []any) error {
@@ -31,7 +31,7 @@ func (b *batchWriter) putFileSnapshot(sid int64, snap session.FileSnapshot) erro
 		if f.Size != nil {
 			size = *f.Size
 		}
-		if _, err := b.c.exec(`INSERT INTO snapshot_files(fsid, path, state, hash, size, mode, blob_id, extra)
+		if _, err := b.exec(`INSERT INTO snapshot_files(fsid, path, state, hash, size, mode, blob_id, extra)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
 			fsid, f.Path, f.State, f.Hash, size, int64(f.Mode), blobID, jsonObject(f.Source)); err != nil {
 			return err
@@ -45,7 +45,7 @@ func (b *batchWriter) putFileSnapshot(sid int64, snap session.FileSnapshot) erro
 func (b *batchWriter) putBlob(data []byte) (int64, error) {
 	hash := sha256.Sum256(data)
 	id := int64(-1)
-	err := b.c.query(`WITH added AS (INSERT INTO blobs(hash, size, data) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING RETURNING id)
+	err := b.query(`WITH added AS (INSERT INTO blobs(hash, size, data) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING RETURNING id)
 		SELECT id FROM added UNION ALL SELECT id FROM blobs WHERE hash = $1`, []any{hash[:], len(data), data},
 		func(row []any) error {
 			if id < 0 {

@@ -34,18 +34,34 @@ type watch struct {
 }
 
 // Watch starts following session id (once per caller: Unwatch ends it) and returns its
-// commit count so far; WatchVersion then tells whether it moved.
+// commit count so far; WatchVersion then tells whether it moved. The first Watch of a store
+// returns once its listener listens, so that no commit made after Watch returns is missed.
 func (s *Store) Watch(id string) (uint64, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	w, closed := s.watcher, s.closed
+	s.mu.Unlock()
+	if closed {
 		return 0, session.ErrStoreClosed
 	}
-	if s.watcher == nil {
-		cfg := s.pool.Config().ConnConfig.Copy()
-		s.watcher = startWatcher(cfg, s.channel)
+	if w == nil {
+		started, err := startWatcher(s.pool.Config().ConnConfig.Copy(), s.channel)
+		if err != nil {
+			return 0, err
+		}
+		s.mu.Lock()
+		if s.watcher == nil && !s.closed {
+			s.watcher, started = started, nil
+		}
+		w, closed = s.watcher, s.closed
+		s.mu.Unlock()
+		if started != nil {
+			started.stop() // another Watch started one first, or the store closed meanwhile
+		}
+		if closed {
+			return 0, session.ErrStoreClosed
+		}
 	}
-	return s.watcher.add(id), nil
+	return w.add(id), nil
 }
 
 // WatchVersion returns the commit count of a watched session: it grows after each commit
@@ -86,11 +102,30 @@ func (s *Store) Unwatch(id string) {
 	}
 }
 
-func startWatcher(cfg *pgx.ConnConfig, channel string) *watcher {
+// startWatcher connects and listens, then follows the channel on a goroutine.
+func startWatcher(cfg *pgx.ConnConfig, channel string) (*watcher, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &watcher{cfg: cfg, channel: channel, cancel: cancel, done: make(chan struct{}), watched: map[string]*watch{}}
-	go w.run(ctx)
-	return w
+	c, err := w.connect(ctx)
+	if err != nil {
+		cancel()
+		return nil, storageError("listening for commits", err)
+	}
+	go w.run(ctx, c)
+	return w, nil
+}
+
+// connect opens a connection that listens on the channel.
+func (w *watcher) connect(ctx context.Context) (*pgx.Conn, error) {
+	c, err := pgx.ConnectConfig(ctx, w.cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.Exec(ctx, `LISTEN `+pgx.Identifier{w.channel}.Sanitize()); err != nil {
+		c.Close(context.Background())
+		return nil, err
+	}
+	return c, nil
 }
 
 func (w *watcher) add(id string) uint64 {
@@ -105,29 +140,23 @@ func (w *watcher) add(id string) uint64 {
 	return ws.version
 }
 
-// run listens until stopped, connecting again after a lost connection. Notifications sent
+// run listens on c until it fails, then connects again, until stopped. Notifications sent
 // while it was disconnected are lost, so every watched session counts as changed once it
 // listens again: a watcher re-reads rather than miss a write.
-func (w *watcher) run(ctx context.Context) {
+func (w *watcher) run(ctx context.Context, c *pgx.Conn) {
 	defer close(w.done)
-	for first := true; ctx.Err() == nil; first = false {
-		c, err := pgx.ConnectConfig(ctx, w.cfg)
-		if err == nil {
-			_, err = c.Exec(ctx, `LISTEN `+pgx.Identifier{w.channel}.Sanitize())
-		}
-		if err == nil {
-			if !first {
-				w.bumpAll()
+	for {
+		w.listen(ctx, c)
+		c.Close(context.Background())
+		for c = nil; c == nil; {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(watchReconnectDelay):
 			}
-			w.listen(ctx, c)
+			c, _ = w.connect(ctx)
 		}
-		if c != nil {
-			c.Close(context.Background())
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(watchReconnectDelay):
-		}
+		w.bumpAll()
 	}
 }
 

@@ -37,9 +37,9 @@ type writer struct {
 	ownerID int64
 	c       *pgx.Conn // nil while disconnected (writer goroutine only)
 	sids    map[string]int64
-	// refused are messages whose begin conflicted with another writer's: their blocks and
-	// end are refused too, so that they never land in the other writer's message.
-	refused map[messageKey]bool
+	// begun holds the uuid of each message this writer began and has not ended, so that its
+	// blocks and its end land only in that message, never in another writer's at the same seq.
+	begun map[messageKey]string
 
 	mu        sync.Mutex
 	changed   *sync.Cond
@@ -59,7 +59,7 @@ type writer struct {
 func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string) (*writer, error) {
 	id := rand.Int64()
 	w := &writer{cfg: cfg.ConnConfig.Copy(), channel: channel, ownerID: id, owner: strconv.FormatInt(id, 10),
-		sids: map[string]int64{}, refused: map[messageKey]bool{}, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
+		sids: map[string]int64{}, begun: map[messageKey]string{}, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
 	if err := w.connect(ctx); err != nil {
 		return nil, err
@@ -258,8 +258,8 @@ func (w *writer) commit(batch []session.Op, careful bool) error {
 	if err != nil {
 		return w.lost(storageError("starting a write", err))
 	}
-	b := &batchWriter{w: w, c: conn{tx, ctx}, sessions: map[int64]*touched{}}
-	if err := b.apply(batch, careful); err != nil {
+	b := &batchWriter{w: w, tx: tx, c: conn{tx, ctx}, careful: careful, sessions: map[int64]*touched{}, pending: &pgx.Batch{}}
+	if err := b.apply(batch); err != nil {
 		tx.Rollback(ctx)
 		if refused(err) {
 			return err // retried at once, op by op (see batchWriter.apply)
@@ -280,6 +280,23 @@ func (w *writer) lost(err error) error {
 		w.c = nil
 	}
 	return err
+}
+
+// ownUUID is the uuid of message key if this writer began it, else nil: no condition.
+func (w *writer) ownUUID(key messageKey) any {
+	if uuid, ok := w.begun[key]; ok {
+		return uuid
+	}
+	return nil
+}
+
+// forgetBegun drops the messages of session sid still open: they will not end here.
+func (w *writer) forgetBegun(sid int64) {
+	for key := range w.begun {
+		if key.sid == sid {
+			delete(w.begun, key)
+		}
+	}
 }
 
 // noteDropped records an Op skipped for conflicting with what is stored.

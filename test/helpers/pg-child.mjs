@@ -1,6 +1,8 @@
 // pg-child does one thing to a store as another process (or host) would, and prints one
 // JSON line saying what happened:
 //   append <url> <sessionId> <text> <count>   appends count user messages, then flushes
+//   append-on-cue <url> <sessionId> <text> <count>   the same, once the session is open and a
+//                                              line arrives on stdin (prints {opened} first)
 //   bykey <url> <key>                          sessionByKey(key, { create: true })
 //   checkpoint <url> <key> <pubsubId>          commits a checkpoint on the key's session
 //   watch <url> <sessionId>                    prints {ready}, then {seen, text} at the first change
@@ -14,9 +16,15 @@ const failure = (err) => ({ code: err.code ?? 'THROWN', message: String(err.mess
 
 const store = openStore(url);
 switch (command) {
-  case 'append': {
+  case 'append':
+  case 'append-on-cue': {
     const [id, text, count] = args;
     const s = store.openSession(id);
+    if (command === 'append-on-cue') {
+      print({ opened: true });
+      await new Promise((resolve) => process.stdin.once('data', resolve));
+      process.stdin.pause();
+    }
     for (let i = 0; i < Number(count); i++) s.appendUserMessage(`${text} ${i}`);
     try {
       await store.flush();
