@@ -6,7 +6,8 @@
 //   as a CLI:    node test/helpers/pg-cluster.mjs start <dir>   prints the URL, leaves it running
 //                node test/helpers/pg-cluster.mjs stop <dir>
 //
-// The server is for tests only: fsync and full_page_writes are off (a crash of the machine
+// Run as root, the server runs as `nobody`, which is given dir: every folder above dir must
+// let others through (as /tmp does). The server is for tests only: fsync and full_page_writes are off (a crash of the machine
 // may lose its data, which a throwaway cluster does not care about), and it listens on
 // 127.0.0.1 alone with trust auth for the user `sessionkeep`.
 import { execFileSync } from 'node:child_process';
