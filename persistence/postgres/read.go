@@ -14,9 +14,9 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	var st session.SessionState
 	err := s.read(func(c conn) error {
 		sid := int64(-1)
-		err := c.query(`SELECT sid, `+allInfo.sql()+` FROM sessions WHERE id = $1`, []any{id}, func(row []any) error {
+		err := c.query(`SELECT sid, `+allInfo.SQL()+` FROM sessions WHERE id = $1`, []any{id}, func(row []any) error {
 			sid = row[0].(int64)
-			st.Info = allInfo.scan(row[1:])
+			st.Info = scanInfo(allInfo, row[1:])
 			st.Tracker = st.Info.Tokens
 			return nil
 		})
