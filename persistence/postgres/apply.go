@@ -24,8 +24,11 @@ type touched struct {
 	messages      int64
 	tools         int64 // tool uses noted
 	lastMessageAt int64 // the created_at of the last message begun
-	updatedAt     int64
-	interrupted   bool
+	// unsettled: messages were begun since the listing last said so (open, not archived, the
+	// last message's time); settle says it before an Op that changes those, touch at the end.
+	unsettled   bool
+	updatedAt   int64
+	interrupted bool
 }
 
 // batchWriter applies one batch inside the writer's transaction. PostgreSQL aborts a
@@ -125,7 +128,7 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 		t.messages++
 		t.interrupted = false
 		h := op.Header
-		t.lastMessageAt = h.CreatedAt.UnixMilli()
+		t.lastMessageAt, t.unsettled = h.CreatedAt.UnixMilli(), true
 		key := messageKey{sid, h.Seq}
 		b.w.begun[key] = h.UUID
 		return b.queue(func(changed int64) {
@@ -261,11 +264,11 @@ func (b *batchWriter) touch() error {
 		active := t.messages > 0 && !t.interrupted
 		if err := b.queue(nil, `UPDATE sessions SET message_count = message_count + $1, updated_at = $2, owner = $3,
 			status = CASE WHEN $4 THEN 'active' ELSE status END, tool_count = tool_count + $5,
-			last_message_at = CASE WHEN $1 > 0 THEN $6 ELSE last_message_at END,
-			archived_at = CASE WHEN $1 > 0 THEN 0 ELSE archived_at END,
-			is_open = is_open OR $1 > 0
-			WHERE sid = $7`,
-			t.messages, updated, b.w.owner, active, t.tools, t.lastMessageAt, sid); err != nil {
+			last_message_at = CASE WHEN $6 THEN $7 ELSE last_message_at END,
+			archived_at = CASE WHEN $6 THEN 0 ELSE archived_at END,
+			is_open = is_open OR $6
+			WHERE sid = $8`,
+			t.messages, updated, b.w.owner, active, t.tools, t.unsettled, t.lastMessageAt, sid); err != nil {
 			return err
 		}
 		if err := b.queue(nil, `SELECT pg_notify($1, $2)`, b.w.channel, t.id); err != nil {
@@ -273,6 +276,18 @@ func (b *batchWriter) touch() error {
 		}
 	}
 	return nil
+}
+
+// settle updates what messages begun in this batch make of session sid's listing (open, not
+// archived, its last message's time) before an Op that may change it again: in Op order, as
+// SQLite's trigger does it per message.
+func (b *batchWriter) settle(sid int64) error {
+	t := b.sessions[sid]
+	if t == nil || !t.unsettled {
+		return nil
+	}
+	t.unsettled = false
+	return b.queue(nil, `UPDATE sessions SET last_message_at = $1, archived_at = 0, is_open = true WHERE sid = $2`, t.lastMessageAt, sid)
 }
 
 // jsonObject returns obj, or an empty JSON object for nil: meta and extra are never NULL.

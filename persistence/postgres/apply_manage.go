@@ -68,10 +68,14 @@ func (b *batchWriter) applyHosted(op session.ManagementOp) error {
 	return fmt.Errorf("unknown op %T", op)
 }
 
-// update runs a statement on one session whose last argument is the session's key.
+// update runs a statement on one session whose last argument is the session's key, after
+// what the batch's messages made of its listing (settle).
 func (b *batchWriter) update(id, query string, args ...any) error {
 	sid, err := b.sid(id)
 	if err != nil {
+		return err
+	}
+	if err := b.settle(sid); err != nil {
 		return err
 	}
 	_, err = b.exec(query, append(args, sid)...)

@@ -288,3 +288,34 @@ func TestNULInAPrompt(t *testing.T) {
 		t.Fatalf("title %q", st.Info.Title)
 	}
 }
+
+// TestCloseAfterMessagesInOneBatch records messages and closes the session before the
+// writer commits, so both are in one batch: the close wins, as on SQLite, and the next open
+// recovers nothing.
+func TestCloseAfterMessagesInOneBatch(t *testing.T) {
+	url := freshURL(t)
+	store := openAt(t, url)
+	m := session.NewManager(store)
+	s, err := m.Create(session.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendUserMessage([]byte(`"then closed"`)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	next := openAt(t, url)
+	if got := next.Recovered(); len(got) != 0 {
+		t.Fatalf("a session closed cleanly was recovered: %+v", got)
+	}
+	st, err := next.LoadSession(s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Info.Status != session.StatusActive {
+		t.Fatalf("status %q, want active", st.Info.Status)
+	}
+}
