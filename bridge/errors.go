@@ -30,6 +30,7 @@ var errorCodes = []struct {
 	{session.ErrSnapshotNotFound, "SNAPSHOT_NOT_FOUND", "Take one with session.snapshotFiles(); list them with session.fileSnapshots()."},
 	{session.ErrBackupMissing, "BACKUP_MISSING", ""},
 	{session.ErrFileNotInSnapshot, "FILE_NOT_FOUND", "List each snapshot's files with session.fileSnapshots()."},
+	{session.ErrUnsupported, "UNSUPPORTED", "session.watch() follows sessions of a PostgreSQL store (openStore('postgres://…'))."},
 	{session.ErrInvalidArgument, "INVALID_ARGUMENT", ""},
 	{session.ErrFileAccess, "FILE_ERROR", "Check the path and its permissions."},
 	{session.ErrSessionCorrupt, "SESSION_CORRUPT", "The session is marked corrupted; every other session is unaffected."},
@@ -38,6 +39,7 @@ var errorCodes = []struct {
 	{session.ErrDiskFull, "DISK_FULL", "Free space on the disk: queued writes are kept in memory and committed once there is room."},
 	{session.ErrReadOnly, "READ_ONLY", "Make the store's file and folder writable: queued writes are kept in memory and retried."},
 	{session.ErrStoreGone, "STORE_GONE", "The database file was deleted or moved while open; open the store again."},
+	{session.ErrStoreUnavailable, "STORE_UNAVAILABLE", "The database server cannot be reached: queued writes are kept in memory and retried."},
 	{session.ErrStorage, "STORAGE_ERROR", "Queued writes are kept in memory and retried."},
 	{native.ErrInternal, "INTERNAL", "This is a bug in sessionkeep; please report it."},
 }

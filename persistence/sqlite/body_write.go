@@ -113,12 +113,12 @@ func (w *writer) writeBody(sid, seq int64) error {
 			m.request_id, m.meta, m.extra, m.is_sidechain, m.continues, s.id
 		FROM messages m JOIN sessions s ON s.sid = m.sid WHERE m.sid = ? AND m.seq = ?`, []any{sid, seq}, func(row []driver.Value) error {
 		d := rowDecoder{row: row}
-		m = session.StoredMessage{Seq: seq, UUID: d.text(0, "uuid"), ParentUUID: d.text(1, "parent_uuid"),
-			Type: d.text(2, "type"), Role: d.text(3, "role"), Turn: d.integer(4, "turn"), Status: d.text(5, "status"),
-			CreatedAt: time.UnixMilli(d.integer(6, "created_at")), Provider: d.text(7, "provider"),
-			RequestID: d.text(8, "request_id"), Meta: asBytes(row[9]), Extra: asBytes(row[10]),
-			IsSidechain: d.integer(11, "is_sidechain") != 0, Continues: d.integer(12, "continues") != 0,
-			SessionID: d.text(13, "id")}
+		m = session.StoredMessage{Seq: seq, UUID: d.Text(0, "uuid"), ParentUUID: d.Text(1, "parent_uuid"),
+			Type: d.Text(2, "type"), Role: d.Text(3, "role"), Turn: d.Integer(4, "turn"), Status: d.Text(5, "status"),
+			CreatedAt: time.UnixMilli(d.Integer(6, "created_at")), Provider: d.Text(7, "provider"),
+			RequestID: d.Text(8, "request_id"), Meta: asBytes(row[9]), Extra: asBytes(row[10]),
+			IsSidechain: d.Integer(11, "is_sidechain") != 0, Continues: d.Integer(12, "continues") != 0,
+			SessionID: d.Text(13, "id")}
 		found = len(d.bad) == 0
 		return nil
 	})

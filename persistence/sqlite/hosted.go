@@ -40,7 +40,7 @@ func (s *Store) History(sessionID string, limit int) ([]hosted.HistoryEntry, err
 		err = c.query(`SELECT role, content, created_at FROM history WHERE sid = ? ORDER BY hid DESC LIMIT ?`, []any{sid, n},
 			func(row []driver.Value) error {
 				d := rowDecoder{row: row}
-				entries = append(entries, hosted.HistoryEntry{Role: d.text(0, "role"), Content: d.text(1, "content"), At: time.UnixMilli(d.integer(2, "created_at")).UTC()})
+				entries = append(entries, hosted.HistoryEntry{Role: d.Text(0, "role"), Content: d.Text(1, "content"), At: time.UnixMilli(d.Integer(2, "created_at")).UTC()})
 				return nil
 			})
 		return storageError("reading the history of session "+sessionID, err)
@@ -68,13 +68,13 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 			LEFT JOIN blobs bl ON bl.id = b.blob_id
 			WHERE m.sid = ? AND m.seq >= ? AND m.is_sidechain = 0 ORDER BY m.seq DESC, b.idx`, []any{sid, fromSeq}, func(row []driver.Value) error {
 			d := rowDecoder{row: row}
-			if seq := d.integer(0, "seq"); seq != current {
+			if seq := d.Integer(0, "seq"); seq != current {
 				if current >= 0 && !fn(&m) {
 					return errStopScan
 				}
 				current = seq
-				m = session.StoredMessage{Seq: seq, UUID: d.text(1, "uuid"), SessionID: sessionID, Type: d.text(2, "type"),
-					Role: d.text(3, "role"), CreatedAt: time.UnixMilli(d.integer(4, "created_at")).UTC(), Blocks: m.Blocks[:0]}
+				m = session.StoredMessage{Seq: seq, UUID: d.Text(1, "uuid"), SessionID: sessionID, Type: d.Text(2, "type"),
+					Role: d.Text(3, "role"), CreatedAt: time.UnixMilli(d.Integer(4, "created_at")).UTC(), Blocks: m.Blocks[:0]}
 				if body := asBytes(row[6]); body != nil {
 					var err error
 					m.Blocks, err = bodyBlocks(body, asBytes(row[7]), m.Blocks, seq)

@@ -4,129 +4,31 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"strings"
-	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/infocolumns"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
-// infoColumn is a column of the sessions table read into a SessionInfo: the fields of the
-// listing that need it (0: only a listing of every field), and how it is read.
-type infoColumn struct {
-	name   string
-	fields session.InfoFields
-	read   func(d *rowDecoder, i int, info *session.SessionInfo)
-}
+// allInfo is the selection of every listing column, for reads of one whole listing.
+var allInfo = infocolumns.All
 
-// infoColumns are the columns a listing reads, those of the fields it wants.
-var infoColumns = []infoColumn{
-	textColumn("id", session.InfoID, func(i *session.SessionInfo) *string { return &i.ID }),
-	textColumn("project_path", session.InfoProjectPath, func(i *session.SessionInfo) *string { return &i.ProjectPath }),
-	textColumn("title", session.InfoTitle, func(i *session.SessionInfo) *string { return &i.Title }),
-	textColumn("provider", session.InfoProvider, func(i *session.SessionInfo) *string { return &i.Provider }),
-	textColumn("model", session.InfoModel, func(i *session.SessionInfo) *string { return &i.Model }),
-	intColumn("context_window", session.InfoContextWindow, func(i *session.SessionInfo) *int64 { return &i.ContextWindow }),
-	timeColumn("created_at", session.InfoCreatedAt, func(i *session.SessionInfo) *time.Time { return &i.CreatedAt }),
-	timeColumn("updated_at", session.InfoUpdatedAt, func(i *session.SessionInfo) *time.Time { return &i.UpdatedAt }),
-	timeColumn("last_message_at", session.InfoLastMessageAt, func(i *session.SessionInfo) *time.Time { return &i.LastMessageAt }),
-	timeColumn("last_accessed_at", session.InfoLastAccessedAt, func(i *session.SessionInfo) *time.Time { return &i.LastAccessedAt }),
-	timeColumn("archived_at", session.InfoArchivedAt|session.InfoStatus, func(i *session.SessionInfo) *time.Time { return &i.ArchivedAt }),
-	intColumn("message_count", session.InfoMessageCount, func(i *session.SessionInfo) *int64 { return &i.MessageCount }),
-	intColumn("tool_count", session.InfoToolCount, func(i *session.SessionInfo) *int64 { return &i.ToolCount }),
-	intColumn("input_tokens", session.InfoTokens, func(i *session.SessionInfo) *int64 { return &i.Tokens.InputTokens }),
-	intColumn("output_tokens", session.InfoTokens, func(i *session.SessionInfo) *int64 { return &i.Tokens.OutputTokens }),
-	intColumn("cache_read_tokens", session.InfoTokens, func(i *session.SessionInfo) *int64 { return &i.Tokens.CacheReadInputTokens }),
-	intColumn("cache_creation_tokens", session.InfoTokens, func(i *session.SessionInfo) *int64 { return &i.Tokens.CacheCreationInputTokens }),
-	intColumn("context_tokens", session.InfoTokens, func(i *session.SessionInfo) *int64 { return &i.Tokens.ContextTokens }),
-	textColumn("status", session.InfoStatus, func(i *session.SessionInfo) *string { return &i.Status }),
-	textColumn("corruption", session.InfoCorruption|session.InfoStatus, func(i *session.SessionInfo) *string { return &i.Corruption }),
-	{"session_key", session.InfoKey, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.Key = d.optionalText(i, "session_key")
-	}},
-	{"checkpoint", session.InfoCheckpoint, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		info.Checkpoint = d.optionalInteger(i, "checkpoint")
-	}},
-	textColumn("sdk_session_id", session.InfoSDKSession, func(i *session.SessionInfo) *string { return &i.SDKSession }),
-	intColumn("redactions", session.InfoRedactions, func(i *session.SessionInfo) *int64 { return &i.Redactions }),
-	intColumn("seen_seq", 0, func(i *session.SessionInfo) *int64 { return &i.SeenSeq }),
-	{"forked_from", session.InfoForkedFrom, func(d *rowDecoder, i int, info *session.SessionInfo) {
-		if from := d.text(i, "forked_from"); from != "" {
-			info.ForkedFrom = &session.ForkOrigin{SessionID: from, UUID: d.text(i+1, "forked_from_uuid")}
-		}
-	}},
-	{"forked_from_uuid", session.InfoForkedFrom, nil}, // read with forked_from
-}
-
-// textColumn, intColumn and timeColumn read a column of that type into the field of a
-// SessionInfo that to points at.
-func textColumn(name string, fields session.InfoFields, to func(*session.SessionInfo) *string) infoColumn {
-	return infoColumn{name, fields, func(d *rowDecoder, i int, info *session.SessionInfo) { *to(info) = d.text(i, name) }}
-}
-
-func intColumn(name string, fields session.InfoFields, to func(*session.SessionInfo) *int64) infoColumn {
-	return infoColumn{name, fields, func(d *rowDecoder, i int, info *session.SessionInfo) { *to(info) = d.integer(i, name) }}
-}
-
-func timeColumn(name string, fields session.InfoFields, to func(*session.SessionInfo) *time.Time) infoColumn {
-	return infoColumn{name, fields, func(d *rowDecoder, i int, info *session.SessionInfo) { *to(info) = d.time(i, name) }}
-}
-
-// infoSelection is the columns a listing of some fields reads, in the order selected.
-type infoSelection []infoColumn
-
-// selectInfo returns the columns the fields f need.
-func selectInfo(f session.InfoFields) infoSelection {
-	var sel infoSelection
-	for _, c := range infoColumns {
-		if c.fields&f != 0 || f == session.AllInfoFields {
-			sel = append(sel, c)
-		}
-	}
-	return sel
-}
-
-// allInfo is the selection of every column, for reads of one whole listing.
-var allInfo = selectInfo(session.AllInfoFields)
-
-// sql returns the selected column names, comma separated.
-func (sel infoSelection) sql() string {
-	names := make([]string, len(sel))
-	for i, c := range sel {
-		names[i] = c.name
-	}
-	return strings.Join(names, ", ")
-}
-
-// scan reads a session's listing from row. A column holding a value of the wrong type (the
-// file was damaged or edited by hand) does not fail the listing: the session is listed as
-// corrupted, saying which column is bad, so every other session still lists.
-func (sel infoSelection) scan(row []driver.Value) session.SessionInfo {
+// scanInfo reads a session's listing from row. A column holding a value of the wrong type
+// (the file was damaged or edited by hand) does not fail the listing: the session is listed
+// as corrupted, saying which column is bad, so every other session still lists.
+func scanInfo(sel infocolumns.Selection, row []driver.Value) session.SessionInfo {
 	d := rowDecoder{row: row}
-	var info session.SessionInfo
-	for i, c := range sel {
-		if c.read != nil {
-			c.read(&d, i, &info)
-		}
-	}
-	if len(d.bad) > 0 {
-		info.Corruption = strings.TrimPrefix(info.Corruption+"; ", "; ") + "unreadable columns: " + strings.Join(d.bad, ", ")
-	}
-	switch {
-	case info.Corruption != "":
-		info.Status = session.StatusCorrupted
-	case !info.ArchivedAt.IsZero():
-		info.Status = session.StatusArchived
-	}
-	return info
+	return sel.Scan(&d, func() []string { return d.bad })
 }
 
-// rowDecoder reads the columns of a row, noting the names of those of the wrong type.
+// rowDecoder reads the columns of a row, noting the names of those of the wrong type; it is
+// the infocolumns.Decoder of SQLite rows.
 type rowDecoder struct {
 	row []driver.Value
 	bad []string
 }
 
-func (d *rowDecoder) text(i int, name string) string {
+func (d *rowDecoder) Text(i int, name string) string {
 	switch v := d.row[i].(type) {
 	case string:
 		return v
@@ -137,14 +39,14 @@ func (d *rowDecoder) text(i int, name string) string {
 	return ""
 }
 
-func (d *rowDecoder) optionalText(i int, name string) string {
+func (d *rowDecoder) OptionalText(i int, name string) string {
 	if d.row[i] == nil {
 		return ""
 	}
-	return d.text(i, name)
+	return d.Text(i, name)
 }
 
-func (d *rowDecoder) integer(i int, name string) int64 {
+func (d *rowDecoder) Integer(i int, name string) int64 {
 	if v, ok := d.row[i].(int64); ok {
 		return v
 	}
@@ -152,21 +54,12 @@ func (d *rowDecoder) integer(i int, name string) int64 {
 	return 0
 }
 
-func (d *rowDecoder) optionalInteger(i int, name string) *int64 {
+func (d *rowDecoder) OptionalInteger(i int, name string) *int64 {
 	if d.row[i] == nil {
 		return nil
 	}
-	v := d.integer(i, name)
+	v := d.Integer(i, name)
 	return &v
-}
-
-// time reads milliseconds since the epoch; 0 is the zero time, "never".
-func (d *rowDecoder) time(i int, name string) time.Time {
-	ms := d.integer(i, name)
-	if ms == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms).UTC()
 }
 
 // ListSessions returns sessions newest first: by their last write, then newest created.
@@ -184,8 +77,8 @@ func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, 
 	if want == 0 {
 		want = session.AllInfoFields
 	}
-	sel := selectInfo(want)
-	query := `SELECT ` + sel.sql() + ` FROM sessions`
+	sel := infocolumns.Select(want)
+	query := `SELECT ` + sel.SQL() + ` FROM sessions`
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, ` AND `)
 	}
@@ -204,7 +97,7 @@ func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, 
 // FindSessions returns up to limit sessions whose id starts with prefix, in id order,
 // reading a range of the id index.
 func (s *Store) FindSessions(prefix string, limit int) ([]session.SessionInfo, error) {
-	query := `SELECT ` + allInfo.sql() + ` FROM sessions WHERE id >= ? AND `
+	query := `SELECT ` + allInfo.SQL() + ` FROM sessions WHERE id >= ? AND `
 	args := []any{prefix}
 	if upper, ok := prefixUpperBound(prefix); ok {
 		query += `id < ?`
@@ -228,11 +121,11 @@ func prefixUpperBound(prefix string) (string, bool) {
 	return prefix[:len(prefix)-1] + string(last+1), true
 }
 
-func (s *Store) listInfo(sel infoSelection, query string, args []any, what string) ([]session.SessionInfo, error) {
+func (s *Store) listInfo(sel infocolumns.Selection, query string, args []any, what string) ([]session.SessionInfo, error) {
 	list := []session.SessionInfo{}
 	err := s.read(func(c *conn) error {
 		return c.query(query, args, func(row []driver.Value) error {
-			list = append(list, sel.scan(row))
+			list = append(list, scanInfo(sel, row))
 			return nil
 		})
 	})

@@ -16,9 +16,9 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	var st session.SessionState
 	err := s.read(func(c *conn) error {
 		sid := int64(-1)
-		err := c.query(`SELECT sid, `+allInfo.sql()+` FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+		err := c.query(`SELECT sid, `+allInfo.SQL()+` FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
 			sid = row[0].(int64)
-			st.Info = allInfo.scan(row[1:])
+			st.Info = scanInfo(allInfo, row[1:])
 			st.Tracker = st.Info.Tokens
 			return nil
 		})
@@ -114,11 +114,11 @@ func scanFrom(c *conn, sid int64, sessionID string, fromSeq, toSeq int64, fn fun
 func scanMessageRow(row []driver.Value, sessionID string, blocks [][]byte) (session.StoredMessage, error) {
 	d := rowDecoder{row: row}
 	m := session.StoredMessage{
-		Seq: d.integer(0, "seq"), UUID: d.text(1, "uuid"), ParentUUID: d.text(2, "parent_uuid"), SessionID: sessionID,
-		Type: d.text(3, "type"), Role: d.text(4, "role"), Turn: d.integer(5, "turn"), Status: d.text(6, "status"),
-		CreatedAt: time.UnixMilli(d.integer(7, "created_at")), Provider: d.text(8, "provider"), RequestID: d.text(9, "request_id"),
+		Seq: d.Integer(0, "seq"), UUID: d.Text(1, "uuid"), ParentUUID: d.Text(2, "parent_uuid"), SessionID: sessionID,
+		Type: d.Text(3, "type"), Role: d.Text(4, "role"), Turn: d.Integer(5, "turn"), Status: d.Text(6, "status"),
+		CreatedAt: time.UnixMilli(d.Integer(7, "created_at")), Provider: d.Text(8, "provider"), RequestID: d.Text(9, "request_id"),
 		Meta: asBytes(row[10]), Extra: asBytes(row[11]), Blocks: blocks,
-		IsSidechain: d.integer(14, "is_sidechain") != 0, Continues: d.integer(15, "continues") != 0,
+		IsSidechain: d.Integer(14, "is_sidechain") != 0, Continues: d.Integer(15, "continues") != 0,
 	}
 	if len(d.bad) > 0 {
 		return m, fmt.Errorf("%w: the message at seq %v has unreadable columns: %s", session.ErrSessionCorrupt, row[0], strings.Join(d.bad, ", "))

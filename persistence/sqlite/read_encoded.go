@@ -46,11 +46,11 @@ type bodyReader struct {
 // message reads one row of ScanEncoded's query.
 func (r *bodyReader) message(row []driver.Value) (*session.StoredMessage, error) {
 	d := rowDecoder{row: row}
-	seq, body := d.integer(0, "seq"), asBytes(row[1])
+	seq, body := d.Integer(0, "seq"), asBytes(row[1])
 	if body == nil {
 		return r.whole(seq)
 	}
-	role, side, cont := d.text(3, "role"), d.integer(4, "is_sidechain") != 0, d.integer(5, "continues") != 0
+	role, side, cont := d.Text(3, "role"), d.Integer(4, "is_sidechain") != 0, d.Integer(5, "continues") != 0
 	l, err := decodeLayout(asBytes(row[2]), len(body), r.spans)
 	if err == nil && slices.ContainsFunc(l.blocks, func(s blockSpan) bool { return s.blob != 0 }) {
 		err = errBadLayout // a hole of a body older than migration 10, which filled them all
@@ -59,7 +59,7 @@ func (r *bodyReader) message(row []driver.Value) (*session.StoredMessage, error)
 		return nil, fmt.Errorf("%w: message %d of session %s has an unreadable body or columns", session.ErrSessionCorrupt, seq, r.sessionID)
 	}
 	r.spans = l.blocks
-	if len(l.blocks) == 0 && d.text(6, "status") == session.MessageInterrupted {
+	if len(l.blocks) == 0 && d.Text(6, "status") == session.MessageInterrupted {
 		return r.whole(seq) // so that readers see it is empty and interrupted
 	}
 	m := &r.m

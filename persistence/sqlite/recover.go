@@ -31,8 +31,8 @@ func markInterrupted(c *conn) ([]RecoveredSession, error) {
 		FROM sessions s
 		WHERE s.sid IN (SELECT sid FROM sessions WHERE is_open = 1 UNION SELECT sid FROM messages WHERE status = 'streaming')`, nil, func(row []driver.Value) error {
 		d := rowDecoder{row: row}
-		found = append(found, orphan{row[0].(int64), d.text(1, "owner"), RecoveredSession{
-			ID: d.text(2, "id"), ProjectPath: d.text(3, "project_path"), Title: d.text(4, "title"), InterruptedMessages: d.integer(5, "count"),
+		found = append(found, orphan{row[0].(int64), d.Text(1, "owner"), RecoveredSession{
+			ID: d.Text(2, "id"), ProjectPath: d.Text(3, "project_path"), Title: d.Text(4, "title"), InterruptedMessages: d.Integer(5, "count"),
 		}})
 		return nil
 	})

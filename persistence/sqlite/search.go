@@ -44,8 +44,8 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 		return c.query(query, args, func(row []driver.Value) error {
 			d := rowDecoder{row: row}
 			h := catalog.SearchHit{
-				SessionID: d.text(0, "id"), MessageUUID: d.text(1, "uuid"), Snippet: d.text(2, "snippet"), Role: d.text(3, "role"),
-				Timestamp: time.UnixMilli(d.integer(4, "created_at")).UTC(), SessionTitle: d.text(5, "title"), ProjectPath: d.text(6, "project_path"),
+				SessionID: d.Text(0, "id"), MessageUUID: d.Text(1, "uuid"), Snippet: d.Text(2, "snippet"), Role: d.Text(3, "role"),
+				Timestamp: time.UnixMilli(d.Integer(4, "created_at")).UTC(), SessionTitle: d.Text(5, "title"), ProjectPath: d.Text(6, "project_path"),
 			}
 			if seen[h.MessageUUID] {
 				return nil // another block of a message already found

@@ -40,10 +40,10 @@ func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) e
 			d := rowDecoder{row: row}
 			model, _ := row[1].(string)
 			r := catalog.UsageRecord{
-				Type: d.text(0, "type"), Model: model, SessionModel: d.text(2, "model"),
-				CreatedAt: time.UnixMilli(d.integer(3, "created_at")),
-				Usage: session.Usage{InputTokens: d.integer(4, "input_tokens"), OutputTokens: d.integer(5, "output_tokens"),
-					CacheReadInputTokens: d.integer(6, "cache_read_tokens"), CacheCreationInputTokens: d.integer(7, "cache_creation_tokens")},
+				Type: d.Text(0, "type"), Model: model, SessionModel: d.Text(2, "model"),
+				CreatedAt: time.UnixMilli(d.Integer(3, "created_at")),
+				Usage: session.Usage{InputTokens: d.Integer(4, "input_tokens"), OutputTokens: d.Integer(5, "output_tokens"),
+					CacheReadInputTokens: d.Integer(6, "cache_read_tokens"), CacheCreationInputTokens: d.Integer(7, "cache_creation_tokens")},
 			}
 			return fn(&r)
 		})

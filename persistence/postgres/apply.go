@@ -1,0 +1,314 @@
+package postgres
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// errConflict is an Op that conflicts with what is stored (a seq another writer took): it
+// is skipped and reported through Flush, as on SQLite.
+var errConflict = errors.New("conflict")
+
+// messageKey names a message of the database.
+type messageKey struct{ sid, seq int64 }
+
+// touched is what a batch changed of one session's listing (see the SQLite backend's
+// apply.go, whose rules this follows).
+type touched struct {
+	id            string
+	messages      int64
+	tools         int64 // tool uses noted
+	lastMessageAt int64 // the created_at of the last message begun
+	// unsettled: messages were begun since the listing last said so (open, not archived, the
+	// last message's time); settle says it before an Op that changes those, touch at the end.
+	unsettled   bool
+	updatedAt   int64
+	interrupted bool
+}
+
+// batchWriter applies one batch inside the writer's transaction. PostgreSQL aborts a
+// transaction at its first failed statement, so conflicts are found without one: inserts
+// say ON CONFLICT DO NOTHING and a row not inserted is the conflict.
+type batchWriter struct {
+	w        *writer
+	tx       pgx.Tx
+	c        conn // on tx
+	careful  bool // each Op under a savepoint, its statements run at once
+	sessions map[int64]*touched
+
+	pending *pgx.Batch // statements queued for the next round trip (pipeline.go)
+	onDone  []func(changed int64)
+}
+
+// apply applies every Op, then updates the listings and notifies watchers. A careful
+// batch runs each Op under a savepoint, so that an Op PostgreSQL refuses (a value it cannot
+// store, a constraint) is skipped and reported rather than failing the batch for ever.
+func (b *batchWriter) apply(batch []session.Op) error {
+	for _, op := range batch {
+		var err error
+		if b.careful {
+			err = b.applyGuarded(op)
+		} else {
+			err = b.applyOp(op)
+		}
+		if errors.Is(err, errConflict) || errors.Is(err, errUnknownSession) {
+			b.w.noteDropped(err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+	// What was refused is known once the queued statements ran; touch counts what was not.
+	if err := b.send(); err != nil {
+		return err
+	}
+	if err := b.touch(); err != nil {
+		return err
+	}
+	return b.send()
+}
+
+// applyGuarded applies op under a savepoint and turns a refusal of its data into a conflict.
+func (b *batchWriter) applyGuarded(op session.Op) error {
+	if _, err := b.exec(`SAVEPOINT op`); err != nil {
+		return err
+	}
+	err := b.applyOp(op)
+	if refused(err) {
+		if _, rerr := b.exec(`ROLLBACK TO SAVEPOINT op`); rerr != nil {
+			return rerr
+		}
+		return fmt.Errorf("%w: %v", errConflict, err)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = b.exec(`RELEASE SAVEPOINT op`)
+	return err
+}
+
+func (b *batchWriter) applyOp(op session.Op) error {
+	switch op := op.(type) {
+	case session.CreateSession:
+		_, err := b.createSession(op.Info)
+		return err
+	case session.ForkSession:
+		return b.fork(op)
+	case session.ManagementOp:
+		b.noteInterrupted(op)
+		return b.applyManagement(op)
+	case session.ContextOp:
+		return b.applyContextOp(op)
+	}
+	sessionOp, ok := op.(session.SessionOp)
+	if !ok {
+		return fmt.Errorf("unknown op %T", op)
+	}
+	sid, err := b.sid(sessionOp.SessionOf())
+	if err != nil {
+		return err
+	}
+	t := b.sessions[sid]
+	if t == nil {
+		t = &touched{id: sessionOp.SessionOf()}
+		b.sessions[sid] = t
+	}
+	return b.applySessionOp(sid, t, op)
+}
+
+func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error {
+	switch op := op.(type) {
+	case session.BeginMessage:
+		t.messages++
+		t.interrupted = false
+		h := op.Header
+		t.lastMessageAt, t.unsettled = h.CreatedAt.UnixMilli(), true
+		key := messageKey{sid, h.Seq}
+		b.w.begun[key] = h.UUID
+		return b.queue(func(changed int64) {
+			if changed == 0 { // another writer has this seq: this message is refused, theirs kept
+				t.messages--
+				b.w.noteDropped(fmt.Errorf("%w: session %s already has a message at seq %d", errConflict, op.SessionID, h.Seq))
+			}
+		}, `INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider,
+				request_id, is_sidechain, continues, meta, extra)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, 'streaming', $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING`,
+			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
+			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
+	case session.PutBlock:
+		return b.putBlock(sid, t, op)
+	case session.EndMessage:
+		u := op.Usage
+		key := messageKey{sid, op.Seq}
+		uuid := b.w.ownUUID(key)
+		delete(b.w.begun, key)
+		return b.queue(nil, `UPDATE messages SET status = $1, meta = $2, extra = $3, input_tokens = $4, output_tokens = $5,
+			cache_read_tokens = $6, cache_creation_tokens = $7 WHERE sid = $8 AND seq = $9 AND ($10::text IS NULL OR uuid = $10)`,
+			op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens,
+			u.CacheCreationInputTokens, sid, op.Seq, uuid)
+	case session.SetTracker:
+		tr := op.Tracker
+		return b.queue(nil, `UPDATE sessions SET input_tokens = $1, output_tokens = $2, cache_read_tokens = $3,
+			cache_creation_tokens = $4, context_tokens = $5 WHERE sid = $6`,
+			tr.InputTokens, tr.OutputTokens, tr.CacheReadInputTokens, tr.CacheCreationInputTokens, tr.ContextTokens, sid)
+	case session.SetTitle:
+		// A title made from the first prompt never replaces one the user gave.
+		return b.queue(nil, `UPDATE sessions SET title = $1 WHERE sid = $2 AND title = ''`, storableText(op.Title), sid)
+	case session.SetUpdatedAt:
+		t.updatedAt = op.Time.UnixMilli()
+		return nil
+	case session.MoveHead:
+		if _, err := b.exec(`INSERT INTO rewinds(sid, at_seq, uuid, created_at) VALUES ($1, $2, $3, $4)`,
+			sid, op.AtSeq, op.UUID, op.At.UnixMilli()); err != nil {
+			return err
+		}
+		_, err := b.exec(`UPDATE sessions SET branched = true WHERE sid = $1`, sid)
+		return err
+	case session.PutFileSnapshot:
+		return b.putFileSnapshot(sid, op.Snapshot)
+	case session.AddRedactions:
+		return b.queue(nil, `UPDATE sessions SET redactions = redactions + $1 WHERE sid = $2`, op.Count, sid)
+	}
+	return fmt.Errorf("unknown op %T", op)
+}
+
+// noteInterrupted notes a close that marks a session interrupted after messages of the
+// same batch, so that touch leaves the status it sets; and forgets the session's messages
+// left open, which will not end in this process.
+func (b *batchWriter) noteInterrupted(op session.ManagementOp) {
+	closed, ok := op.(session.CloseSession)
+	if !ok {
+		return
+	}
+	sid, err := b.sid(closed.SessionID)
+	if err != nil {
+		return
+	}
+	b.w.forgetBegun(sid)
+	if closed.Interrupted && b.sessions[sid] != nil {
+		b.sessions[sid].interrupted = true
+	}
+}
+
+// createSession inserts a session; a key another host took first leaves it uncreated
+// (ok false), and session.Manager then opens the session that holds the key.
+func (b *batchWriter) createSession(info session.SessionInfo) (ok bool, err error) {
+	sid := int64(-1)
+	err = b.query(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
+			last_accessed_at, status, owner, is_open, session_key)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, true, $12) ON CONFLICT DO NOTHING RETURNING sid`,
+		[]any{info.ID, info.ProjectPath, storableText(info.Title), info.Provider, info.Model, info.ContextWindow,
+			info.CreatedAt.UnixMilli(), info.UpdatedAt.UnixMilli(), info.CreatedAt.UnixMilli(), info.Status, b.w.owner, nullable(info.Key)},
+		func(row []any) error {
+			sid = row[0].(int64)
+			return nil
+		})
+	if err != nil || sid < 0 {
+		return false, err
+	}
+	b.w.sids[info.ID] = sid
+	return true, nil
+}
+
+// sid returns the database key of a session.
+func (b *batchWriter) sid(id string) (int64, error) {
+	if sid, ok := b.w.sids[id]; ok {
+		return sid, nil
+	}
+	sid, err := lookupSID(b.c, id)
+	if err == nil {
+		b.w.sids[id] = sid
+	}
+	return sid, err
+}
+
+// putBlock stores a block, or replaces a partial checkpoint of it, with its search text
+// once it is complete, and notes a tool_use for ToolUseSeq. Both only land in the message
+// this writer began: a message refused for another writer's seq keeps that writer's blocks.
+func (b *batchWriter) putBlock(sid int64, t *touched, op session.PutBlock) error {
+	var text any // NULL: nothing to search
+	if !op.Partial {
+		if t, ok := searchText(op.JSON); ok {
+			text = t
+		}
+	}
+	uuid := b.w.ownUUID(messageKey{sid, op.Seq})
+	err := b.queue(nil, `INSERT INTO blocks(sid, seq, idx, partial, body, search_text)
+		SELECT $1, $2, $3, $4, $5, $6 WHERE $7::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND seq = $2 AND uuid = $7)
+		ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, search_text = excluded.search_text`,
+		sid, op.Seq, op.Index, op.Partial, op.JSON, text, uuid)
+	if err != nil || op.ToolUseID == "" {
+		return err
+	}
+	return b.queue(func(changed int64) { t.tools += changed }, `INSERT INTO tool_uses(sid, tool_use_id, seq)
+		SELECT $1, $2, $3 WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND seq = $3 AND uuid = $4)
+		ON CONFLICT DO NOTHING`, sid, op.ToolUseID, op.Seq, uuid)
+}
+
+// touch updates the listing of every session the batch wrote to, once each (what SQLite's
+// triggers do per message: the last message, the tool count, open and not archived), and
+// notifies the store's channel with each one's id.
+func (b *batchWriter) touch() error {
+	now := time.Now().UnixMilli()
+	for sid, t := range b.sessions {
+		updated := now
+		if t.updatedAt != 0 {
+			updated = t.updatedAt
+		}
+		active := t.messages > 0 && !t.interrupted
+		if err := b.queue(nil, `UPDATE sessions SET message_count = message_count + $1, updated_at = $2, owner = $3,
+			status = CASE WHEN $4 THEN 'active' ELSE status END, tool_count = tool_count + $5,
+			last_message_at = CASE WHEN $6 THEN $7 ELSE last_message_at END,
+			archived_at = CASE WHEN $6 THEN 0 ELSE archived_at END,
+			is_open = is_open OR $6
+			WHERE sid = $8`,
+			t.messages, updated, b.w.owner, active, t.tools, t.unsettled, t.lastMessageAt, sid); err != nil {
+			return err
+		}
+		if err := b.queue(nil, `SELECT pg_notify($1, $2)`, b.w.channel, t.id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settle updates what messages begun in this batch make of session sid's listing (open, not
+// archived, its last message's time) before an Op that may change it again: in Op order, as
+// SQLite's trigger does it per message.
+func (b *batchWriter) settle(sid int64) error {
+	t := b.sessions[sid]
+	if t == nil || !t.unsettled {
+		return nil
+	}
+	t.unsettled = false
+	return b.queue(nil, `UPDATE sessions SET last_message_at = $1, archived_at = 0, is_open = true WHERE sid = $2`, t.lastMessageAt, sid)
+}
+
+// jsonObject returns obj, or an empty JSON object for nil: meta and extra are never NULL.
+func jsonObject(obj []byte) []byte {
+	if len(obj) == 0 {
+		return []byte("{}")
+	}
+	return obj
+}
+
+// storableText is a title as PostgreSQL text can hold it: a NUL character, or bytes that are
+// not UTF-8, become U+FFFD. A title is often made from the first prompt, which may hold
+// either; refusing the title would refuse the session.
+func storableText(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+}
+
+// nullable is s, or NULL when s is empty.
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
