@@ -11,6 +11,7 @@ export type * from './management-types';
 export { handleSignals } from './shutdown';
 export type * from './message-state';
 export type * from './interop-types';
+export type * from './migrate-types';
 export type { RedactOptions } from './redact';
 export { parseResumeArgs, resolveSession, promptResume } from './resume';
 export type { ResumeRequest, Resolution, ResolveSessionOptions, PromptResumeOptions } from './resume';
