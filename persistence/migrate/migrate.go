@@ -1,12 +1,10 @@
 package migrate
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"time"
 
-	"github.com/sessionkeep/sessionkeep/persistence/archive"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/importing"
@@ -86,39 +84,29 @@ type sourceError struct{ err error }
 func (e sourceError) Error() string { return e.err.Error() }
 func (e sourceError) Unwrap() error { return e.err }
 
-// moveSession copies one session: its records through sessionkeep's own archive format
-// (the same writer and reader as export and import, so a moved session reads exactly as
-// an exported and re-imported one), then what the archive does not hold.
+// moveSession copies one session: its records through an import (records the target
+// holds already, by uuid, are left as they are), then the rest of what it holds.
 func moveSession(from, to *session.Manager, src, dst store, info session.SessionInfo) (added, existing int, err error) {
 	if info.Corruption != "" {
 		return 0, 0, sourceError{fmt.Errorf("the session is corrupted: %s", info.Corruption)}
 	}
-	var buf bytes.Buffer
-	if err := from.Export(info.ID, func(st session.SessionState, scan session.Scan) error {
-		return archive.WriteJSONL(&buf, st, scan)
-	}); err != nil {
-		return 0, 0, sourceError{err}
-	}
-	file, err := archive.ReadJSONL(&buf, info.ID, nil)
+	target, recs, err := readSession(from, info.ID)
 	if err != nil {
 		return 0, 0, sourceError{err}
-	}
-	if len(file.Skipped) > 0 {
-		return 0, 0, sourceError{fmt.Errorf("record at line %d cannot be read back: %s", file.Skipped[0].Line, file.Skipped[0].Reason)}
 	}
 	state, err := src.LoadSession(info.ID)
 	if err != nil {
 		return 0, 0, sourceError{err}
 	}
-	if len(file.Records) == 0 {
+	if len(recs) == 0 {
 		// An import of nothing creates nothing: an empty session is created here.
-		s, _, err := to.OpenOrCreate(file.Target.Info)
+		s, _, err := to.OpenOrCreate(target.Info)
 		if err != nil {
 			return 0, 0, err
 		}
 		s.Close()
 	} else {
-		count, err := importing.Import(to, file.Target, file.Records)
+		count, err := importing.Import(to, target, recs)
 		if err != nil {
 			return 0, 0, err
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 )
 
-// copyRest puts on the target what a session's archive does not carry, each piece only
+// copyRest puts on the target what an import of a session's records does not carry, each piece only
 // when the target lacks it, so that a second run adds nothing: state is the source's.
 func copyRest(src, dst store, state session.SessionState) error {
 	id := state.Info.ID

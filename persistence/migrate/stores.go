@@ -11,7 +11,7 @@ import (
 )
 
 // store is what a move needs of each of its two stores beyond what an export and an
-// import use: the pieces of a session its archive does not hold, read from the source and
+// import use: the pieces of a session an import of its records does not carry, read from the source and
 // from the target (to tell what the target holds already).
 type store interface {
 	session.Store

@@ -37,6 +37,7 @@ if (ON_POSTGRES && !PG_URL) {
  */
 export function storeLocation(file) {
   if (!ON_POSTGRES || typeof file !== 'string' || file === '') return file; // bad input stays bad
+  if (/^postgres(ql)?:\/\//i.test(file)) return file; // mapped already (a store's own .path)
   const url = new URL(PG_URL);
   const hash = crypto.createHash('sha256').update(path.resolve(file)).digest('hex').slice(0, 16);
   url.searchParams.set('search_path', `t_${hash}`);
