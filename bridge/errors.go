@@ -38,6 +38,7 @@ var errorCodes = []struct {
 	{session.ErrDiskFull, "DISK_FULL", "Free space on the disk: queued writes are kept in memory and committed once there is room."},
 	{session.ErrReadOnly, "READ_ONLY", "Make the store's file and folder writable: queued writes are kept in memory and retried."},
 	{session.ErrStoreGone, "STORE_GONE", "The database file was deleted or moved while open; open the store again."},
+	{session.ErrStoreUnavailable, "STORE_UNAVAILABLE", "The database server cannot be reached: queued writes are kept in memory and retried."},
 	{session.ErrStorage, "STORAGE_ERROR", "Queued writes are kept in memory and retried."},
 	{native.ErrInternal, "INTERNAL", "This is a bug in sessionkeep; please report it."},
 }

@@ -45,6 +45,9 @@ var (
 	// ErrStoreGone: the database file was deleted or moved while the store was open. What
 	// was queued after that cannot be committed to it; open the store again.
 	ErrStoreGone = errors.New("store file is gone")
+	// ErrStoreUnavailable: a store on a server (PostgreSQL) cannot be reached: the network
+	// or the server is down. Queued writes stay in memory and are retried.
+	ErrStoreUnavailable = errors.New("store unavailable")
 	// ErrStorage: any other failure to read or write the database.
 	ErrStorage = errors.New("storage failure")
 )

@@ -1,0 +1,63 @@
+package postgres
+
+import (
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// forkCopies copy the rows of the records a fork shares with its origin, one statement per
+// table, inside the database: $3 is the origin seqs in fork order (record $3[i] becomes
+// record i-1, unnest's ordinality counting from 1). The columns are named, so that what a
+// session's rows derive (running token totals) is derived afresh rather than copied wrong.
+var forkCopies = []string{
+	// $1 is the origin, $2 the fork.
+	`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
+			meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, is_sidechain, continues)
+		SELECT $2, f.new - 1, r.uuid, r.parent_uuid, r.type, r.role, r.turn,
+			CASE r.status WHEN 'streaming' THEN 'interrupted' ELSE r.status END, r.created_at, r.provider, r.request_id,
+			r.meta, r.extra, r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_creation_tokens, r.is_sidechain, r.continues
+		FROM unnest($3::bigint[]) WITH ORDINALITY f(old, new) JOIN messages r ON r.sid = $1 AND r.seq = f.old ORDER BY f.new`,
+	`INSERT INTO blocks(sid, seq, idx, partial, body, search_text)
+		SELECT $2, f.new - 1, r.idx, r.partial, r.body, r.search_text
+		FROM unnest($3::bigint[]) WITH ORDINALITY f(old, new) JOIN blocks r ON r.sid = $1 AND r.seq = f.old ORDER BY f.new, r.idx`,
+	`INSERT INTO tool_uses(sid, tool_use_id, seq)
+		SELECT $2, r.tool_use_id, f.new - 1 FROM unnest($3::bigint[]) WITH ORDINALITY f(old, new)
+		JOIN tool_uses r ON r.sid = $1 AND r.seq = f.old ON CONFLICT DO NOTHING`,
+	// The file snapshots taken at the copied records, their contents shared blobs.
+	`WITH copied AS (
+		INSERT INTO file_snapshots(sid, id, message_uuid, root, is_update, created_at, extra)
+		SELECT $2, s.id, s.message_uuid, s.root, s.is_update, s.created_at, s.extra FROM file_snapshots s
+		WHERE s.sid = $1 AND s.message_uuid IN (SELECT r.uuid FROM messages r WHERE r.sid = $1 AND r.seq = ANY($3::bigint[]))
+		ORDER BY s.fsid
+		RETURNING fsid, id)
+	INSERT INTO snapshot_files(fsid, path, state, hash, size, mode, blob_id, extra)
+		SELECT c.fsid, f.path, f.state, f.hash, f.size, f.mode, f.blob_id, f.extra
+		FROM copied c JOIN file_snapshots s ON s.sid = $1 AND s.id = c.id JOIN snapshot_files f ON f.fsid = s.fsid`,
+}
+
+// fork creates a forked session and copies into it the records, and the file snapshots of
+// those records, it shares with its origin.
+func (b *batchWriter) fork(op session.ForkSession) error {
+	from, err := b.sid(op.From)
+	if err != nil {
+		return err
+	}
+	if _, err := b.createSession(op.Info); err != nil {
+		return err
+	}
+	to, ok := b.w.sids[op.Info.ID]
+	if !ok {
+		return errConflict
+	}
+	for _, copy := range forkCopies {
+		if _, err := b.c.exec(copy, from, to, op.Seqs); err != nil {
+			return err
+		}
+	}
+	origin := op.Info.ForkedFrom
+	t := op.Tracker
+	_, err = b.c.exec(`UPDATE sessions SET forked_from = $1, forked_from_uuid = $2, message_count = $3,
+			input_tokens = $4, output_tokens = $5, cache_read_tokens = $6, cache_creation_tokens = $7, context_tokens = $8
+		WHERE sid = $9`, origin.SessionID, origin.UUID, len(op.Seqs),
+		t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, to)
+	return err
+}

@@ -1,0 +1,239 @@
+package postgres
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// LoadSession returns what a Session needs to continue id.
+func (s *Store) LoadSession(id string) (session.SessionState, error) {
+	var st session.SessionState
+	err := s.read(func(c conn) error {
+		sid := int64(-1)
+		err := c.query(`SELECT sid, `+allInfo.sql()+` FROM sessions WHERE id = $1`, []any{id}, func(row []any) error {
+			sid = row[0].(int64)
+			st.Info = allInfo.scan(row[1:])
+			st.Tracker = st.Info.Tokens
+			return nil
+		})
+		if err != nil {
+			return storageError("loading session "+id, err)
+		}
+		if sid < 0 {
+			return fmt.Errorf("%w: no session has id %q", session.ErrSessionNotFound, id)
+		}
+		err = c.query(`SELECT MAX(seq) FROM messages WHERE sid = $1`, []any{sid}, func(row []any) error {
+			if last, ok := row[0].(int64); ok {
+				st.NextSeq = last + 1
+			}
+			return nil
+		})
+		if err != nil {
+			return storageError("loading the last message of session "+id, err)
+		}
+		// The next message continues the main conversation, whatever sidechain came last.
+		return storageError("loading the head of session "+id, loadHead(c, sid, &st))
+	})
+	return st, err
+}
+
+// loadHead sets the head of a session being loaded: its newest main-chain record, unless a
+// rewind moved the head after that record was written.
+func loadHead(c conn, sid int64, st *session.SessionState) error {
+	lastSeq := int64(-1)
+	err := c.query(`SELECT seq, uuid, turn FROM messages WHERE sid = $1 AND NOT is_sidechain ORDER BY seq DESC LIMIT 1`, []any{sid},
+		func(row []any) error {
+			lastSeq, st.LastUUID, st.LastTurn = row[0].(int64), row[1].(string), row[2].(int64)
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	return c.query(`SELECT r.uuid, (SELECT m.turn FROM messages m WHERE m.uuid = r.uuid AND m.sid = r.sid ORDER BY m.seq LIMIT 1)
+		FROM rewinds r WHERE r.sid = $1 AND r.at_seq > $2 ORDER BY r.rid DESC LIMIT 1`, []any{sid, lastSeq},
+		func(row []any) error {
+			st.LastUUID = row[0].(string)
+			if turn, ok := row[1].(int64); ok {
+				st.LastTurn = turn
+			}
+			return nil
+		})
+}
+
+// ScanMessages calls fn for each message of a session, in order.
+func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) error) error {
+	return s.ScanMessagesFrom(sessionID, 0, fn)
+}
+
+// ScanEncoded is ScanMessagesFrom: this store keeps no pre-encoded bodies, and whole
+// messages are what the contract allows in their place.
+func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
+	return s.ScanMessagesFrom(sessionID, fromSeq, fn)
+}
+
+// ScanMessagesFrom is ScanMessages from message fromSeq on, through the primary key. fn
+// ends the scan early by returning session.StopScan.
+func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
+	err := s.readSession(sessionID, "reading messages", func(c conn, sid int64) error {
+		return scanFrom(c, sid, sessionID, fromSeq, math.MaxInt64, fn)
+	})
+	if errors.Is(err, session.StopScan) {
+		return nil
+	}
+	return err
+}
+
+// scanFrom calls fn for each message of session sid from seq fromSeq to toSeq, in order,
+// with its blocks.
+func scanFrom(c conn, sid int64, sessionID string, fromSeq, toSeq int64, fn func(*session.StoredMessage) error) error {
+	var m session.StoredMessage
+	current := int64(-1)
+	err := c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
+			m.provider, m.request_id, m.meta, m.extra, b.body, m.is_sidechain, m.continues
+		FROM messages m LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
+		WHERE m.sid = $1 AND m.seq >= $2 AND m.seq <= $3 ORDER BY m.seq, b.idx`, []any{sid, fromSeq, toSeq}, func(row []any) error {
+		if seq := row[0].(int64); seq != current {
+			if current >= 0 {
+				if err := fn(&m); err != nil {
+					return err
+				}
+			}
+			current = seq
+			m = session.StoredMessage{
+				Seq: seq, UUID: row[1].(string), ParentUUID: row[2].(string), SessionID: sessionID,
+				Type: row[3].(string), Role: row[4].(string), Turn: row[5].(int64), Status: row[6].(string),
+				CreatedAt: time.UnixMilli(row[7].(int64)), Provider: row[8].(string), RequestID: row[9].(string),
+				Meta: row[10].([]byte), Extra: row[11].([]byte), Blocks: m.Blocks[:0],
+				IsSidechain: row[13].(bool), Continues: row[14].(bool),
+			}
+		}
+		if body, ok := row[12].([]byte); ok {
+			m.Blocks = append(m.Blocks, body)
+		}
+		return nil
+	})
+	if err == nil && current >= 0 {
+		err = fn(&m)
+	}
+	return err
+}
+
+// ScanMessagesBackward calls fn for the messages of a session's main conversation (not its
+// sidechains) from the last back to seq fromSeq, until fn returns false.
+func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*session.StoredMessage) bool) error {
+	err := s.readSession(sessionID, "reading messages", func(c conn, sid int64) error {
+		var m session.StoredMessage
+		current := int64(-1)
+		err := c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.created_at, b.body
+			FROM messages m LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
+			WHERE m.sid = $1 AND m.seq >= $2 AND NOT m.is_sidechain ORDER BY m.seq DESC, b.idx`, []any{sid, fromSeq}, func(row []any) error {
+			if seq := row[0].(int64); seq != current {
+				if current >= 0 && !fn(&m) {
+					return session.StopScan
+				}
+				current = seq
+				m = session.StoredMessage{Seq: seq, UUID: row[1].(string), SessionID: sessionID, Type: row[2].(string),
+					Role: row[3].(string), CreatedAt: time.UnixMilli(row[4].(int64)).UTC(), Blocks: m.Blocks[:0]}
+			}
+			if body, ok := row[5].([]byte); ok {
+				m.Blocks = append(m.Blocks, body)
+			}
+			return nil
+		})
+		if err == nil && current >= 0 {
+			fn(&m)
+		}
+		return err
+	})
+	if errors.Is(err, session.StopScan) {
+		return nil
+	}
+	return err
+}
+
+// Turns returns a session's turns as positions in its main conversation (see the SQLite
+// backend's Turns, whose rules this query keeps).
+func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
+	turns := []session.Turn{}
+	err := s.readSession(sessionID, "reading turns", func(c conn, sid int64) error {
+		return c.query(`SELECT turn, MIN(pos), MAX(pos) FROM (
+				SELECT turn, SUM(CASE WHEN continues THEN 0 ELSE 1 END) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) - 1 AS pos
+				FROM messages m WHERE sid = $1 AND NOT is_sidechain AND role <> ''
+					AND NOT (status = 'interrupted' AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq))) t
+			GROUP BY turn ORDER BY turn`, []any{sid}, func(row []any) error {
+			turns = append(turns, session.Turn{Index: row[0].(int64), StartIndex: row[1].(int64), EndIndex: row[2].(int64)})
+			return nil
+		})
+	})
+	return turns, err
+}
+
+// ToolUseSeq returns the seq of the record of a session holding the tool_use block
+// toolUseID, and whether there is one.
+func (s *Store) ToolUseSeq(sessionID, toolUseID string) (seq int64, found bool, err error) {
+	err = s.read(func(c conn) error {
+		return c.query(`SELECT seq FROM tool_uses WHERE sid = (SELECT sid FROM sessions WHERE id = $1) AND tool_use_id = $2`,
+			[]any{sessionID, toolUseID}, func(row []any) error {
+				seq, found = row[0].(int64)
+				return nil
+			})
+	})
+	return seq, found, storageError("looking up a tool use", err)
+}
+
+// MessageUUIDs returns the uuids of a session's messages and records.
+func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
+	uuids := map[string]struct{}{}
+	err := s.readSession(sessionID, "reading the records", func(c conn, sid int64) error {
+		return c.query(`SELECT uuid FROM messages WHERE sid = $1`, []any{sid}, func(row []any) error {
+			uuids[row[0].(string)] = struct{}{}
+			return nil
+		})
+	})
+	return uuids, err
+}
+
+// Branched reports whether a session may hold records off the branch that ends at its
+// newest main-chain record.
+func (s *Store) Branched(sessionID string) (bool, error) {
+	branched, found := false, false
+	err := s.read(func(c conn) error {
+		return c.query(`SELECT branched FROM sessions WHERE id = $1`, []any{sessionID}, func(row []any) error {
+			found, branched = true, row[0].(bool)
+			return nil
+		})
+	})
+	if err == nil && !found {
+		return false, notFound(sessionID, errUnknownSession)
+	}
+	return branched, storageError("reading the branches of session "+sessionID, err)
+}
+
+// ScanLinks calls fn for each record of a session, in order, with its place in the tree;
+// for a sidechain record, the seq of the tool call that started it.
+func (s *Store) ScanLinks(sessionID string, fn func(*session.Link) error) error {
+	return s.readSession(sessionID, "reading the tree", func(c conn, sid int64) error {
+		var l session.Link
+		return c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.is_sidechain, m.continues,
+				m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_creation_tokens,
+				CASE WHEN m.is_sidechain THEN (SELECT t.seq FROM tool_uses t WHERE t.sid = m.sid
+					AND t.tool_use_id = json_field(m.extra, 'parentToolUseId')) END
+			FROM messages m WHERE m.sid = $1 ORDER BY m.seq`, []any{sid}, func(row []any) error {
+			l = session.Link{
+				Seq: row[0].(int64), UUID: row[1].(string), ParentUUID: row[2].(string), Type: row[3].(string),
+				Role: row[4].(string), Turn: row[5].(int64), IsSidechain: row[6].(bool), Continues: row[7].(bool),
+				Usage: session.Usage{InputTokens: row[8].(int64), OutputTokens: row[9].(int64),
+					CacheReadInputTokens: row[10].(int64), CacheCreationInputTokens: row[11].(int64)},
+				ToolUseSeq: -1,
+			}
+			if seq, ok := row[12].(int64); ok {
+				l.ToolUseSeq = seq
+			}
+			return fn(&l)
+		})
+	})
+}

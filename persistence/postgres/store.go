@@ -1,0 +1,208 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
+	"github.com/sessionkeep/sessionkeep/session/contextbuild"
+	"github.com/sessionkeep/sessionkeep/session/hosted"
+	"github.com/sessionkeep/sessionkeep/session/importing"
+	"github.com/sessionkeep/sessionkeep/session/snapshots"
+	"github.com/sessionkeep/sessionkeep/session/tokens"
+)
+
+// Store is the PostgreSQL implementation of session.Store: one schema of one database.
+type Store struct {
+	pool    *pgxpool.Pool
+	schema  string
+	channel string // the NOTIFY channel of this store's commits
+	w       *writer
+
+	mu     sync.Mutex
+	closed bool
+
+	recovered []RecoveredSession
+}
+
+// Store implements each of the session package's store interfaces, and so their composition.
+var (
+	_ session.MessageLog = (*Store)(nil)
+	_ session.Store      = (*Store)(nil)
+)
+
+// The stores of the packages beside session, which a Store implements on the same value.
+var (
+	_ catalog.Listing         = (*Store)(nil)
+	_ catalog.Searcher        = (*Store)(nil)
+	_ catalog.UsageLog        = (*Store)(nil)
+	_ catalog.Store           = (*Store)(nil)
+	_ contextbuild.CacheStore = (*Store)(nil)
+	_ tokens.Store            = (*Store)(nil)
+	_ snapshots.Store         = (*Store)(nil)
+	_ hosted.Store            = (*Store)(nil)
+	_ importing.Store         = (*Store)(nil)
+)
+
+// defaultConnectTimeout bounds a connection attempt when the URL sets no connect_timeout,
+// so that a server that does not answer is an error and not a hang.
+const defaultConnectTimeout = 10 * time.Second
+
+// IsURL reports whether name is a PostgreSQL connection URL rather than a SQLite path.
+func IsURL(name string) bool {
+	return strings.HasPrefix(name, "postgres://") || strings.HasPrefix(name, "postgresql://")
+}
+
+// Open opens the store at a postgres:// URL: a pool with the URL's settings (pgxpool's
+// pool_max_conns, pool_min_conns, pool_max_conn_lifetime, pool_max_conn_idle_time and
+// libpq's connect_timeout), the schema its search_path names created and migrated when
+// needed, and sessions left open by writers that are gone marked interrupted.
+func Open(url string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s is not a PostgreSQL URL pgx can read: %v", session.ErrInvalidArgument, redactURL(url), err)
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = defaultConnectTimeout
+	}
+	schema := firstSchema(cfg.ConnConfig.RuntimeParams["search_path"])
+	ctx := context.Background()
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, storageError("connecting to "+redactURL(url), err)
+	}
+	if err := migrate(ctx, pool, schema); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	s := &Store{pool: pool, schema: schema, channel: channelName(schema)}
+	if s.w, err = newWriter(ctx, cfg, s.channel); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if s.recovered, err = markInterrupted(conn{pool, ctx}); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// firstSchema is the schema a search_path names first (where tables are created), public
+// when it names none.
+func firstSchema(searchPath string) string {
+	first, _, _ := strings.Cut(searchPath, ",")
+	first = strings.Trim(strings.TrimSpace(first), `"`)
+	if first == "" || first == "$user" {
+		return "public"
+	}
+	return first
+}
+
+// channelName is the NOTIFY channel of the store in schema: an identifier, so at most 63
+// bytes.
+func channelName(schema string) string {
+	name := "sessionkeep_" + schema
+	if len(name) > 63 {
+		name = name[:63]
+	}
+	return name
+}
+
+// redactURL is url without its password, for error messages.
+func redactURL(url string) string {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil || cfg.ConnConfig.Password == "" {
+		return url
+	}
+	return strings.Replace(url, cfg.ConnConfig.Password, "****", 1)
+}
+
+// Recovered returns the sessions that opening the store found left open by a writer that
+// is gone, and marked interrupted.
+func (s *Store) Recovered() []RecoveredSession { return s.recovered }
+
+// Apply queues ops for the writer; it never waits on the network.
+func (s *Store) Apply(ops ...session.Op) { s.w.enqueue(ops) }
+
+// Sync waits until every Op queued so far is committed.
+func (s *Store) Sync() error { return s.w.sync() }
+
+// Flush waits until every Op queued so far is durable: committed, since PostgreSQL makes a
+// commit durable before it returns.
+func (s *Store) Flush() error { return s.w.flush() }
+
+// TakeWriteError returns why queued writes are failing to commit, the first time it is
+// asked during a run of failures; nil after that, and while commits succeed.
+func (s *Store) TakeWriteError() error { return s.w.takeError() }
+
+// IndexForSearch does nothing: blocks are indexed for search in the transaction that
+// writes them. It is here so both backends offer the same methods.
+func (s *Store) IndexForSearch() error { return nil }
+
+// Close commits what is queued and closes the writer's connection and the pool. Closing
+// twice is a no-op.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	err := s.w.close()
+	s.pool.Close()
+	return err
+}
+
+// read runs fn on the pool, unless the store is closed.
+func (s *Store) read(fn func(c conn) error) error {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return session.ErrStoreClosed
+	}
+	return fn(conn{s.pool, context.Background()})
+}
+
+// readSession runs fn with the database key of a session.
+func (s *Store) readSession(sessionID, what string, fn func(c conn, sid int64) error) error {
+	return s.read(func(c conn) error {
+		sid, err := lookupSID(c, sessionID)
+		if err != nil {
+			return notFound(sessionID, err)
+		}
+		return storageError(what+" of session "+sessionID, fn(c, sid))
+	})
+}
+
+// errUnknownSession is an Op or a read for a session the database does not hold.
+var errUnknownSession = errors.New("no such session in the database")
+
+// lookupSID finds the database key of the session with id.
+func lookupSID(c conn, id string) (int64, error) {
+	sid := int64(-1)
+	err := c.query(`SELECT sid FROM sessions WHERE id = $1`, []any{id}, func(row []any) error {
+		sid = row[0].(int64)
+		return nil
+	})
+	if err == nil && sid < 0 {
+		err = fmt.Errorf("%w: %s", errUnknownSession, id)
+	}
+	return sid, err
+}
+
+// notFound turns a failed session lookup into ErrSessionNotFound when the session is
+// missing, and a storage error otherwise.
+func notFound(id string, err error) error {
+	if errors.Is(err, errUnknownSession) {
+		return fmt.Errorf("%w: no session has id %q", session.ErrSessionNotFound, id)
+	}
+	return storageError("finding session "+id, err)
+}
