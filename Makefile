@@ -11,7 +11,7 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts example demo demo-agent pack test test-postgres test-go test-node test-node-postgres test-matrix torture fuzz fuzz-short bench bench-context clean
+.PHONY: all deps build addon ts example demo demo-agent pack test test-postgres test-go test-node test-node-postgres test-matrix torture fuzz fuzz-short bench bench-steps bench-context clean
 
 all: build
 
@@ -191,7 +191,7 @@ clean:
 # BENCH_ARGS passes options to the harness (e.g. BENCH_ARGS=--quick).
 BENCH_HARNESS := build/shared-bench
 BENCH_DATA    := build/bench-data
-BENCH_STORES  := sessionkeep=$(CURDIR)/bench/adapter.mjs
+BENCH_STORES  := sessionkeep=$(CURDIR)/bench/adapter.mjs,sessionkeep-pg=$(CURDIR)/bench/adapter-postgres.mjs
 
 $(BENCH_HARNESS)/node_modules/.package-lock.json: ../shared/bench/package.json ../shared/bench/package-lock.json
 	rm -rf $(BENCH_HARNESS) && mkdir -p $(BENCH_HARNESS)
@@ -199,10 +199,18 @@ $(BENCH_HARNESS)/node_modules/.package-lock.json: ../shared/bench/package.json .
 	cd $(BENCH_HARNESS) && if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi && \
 		$(NPM) ci --no-audit --no-fund
 
+# The harness runs sessionkeep twice, on a SQLite file and on PostgreSQL (bench/adapter-postgres.mjs)
+# on a throwaway server on loopback that with-pg-cluster.sh starts and always stops; so does
+# bench/writers.mjs, 8 writer processes on each.
 bench: build $(BENCH_HARNESS)/node_modules/.package-lock.json
+	sh test/helpers/with-pg-cluster.sh $(MAKE) bench-steps
+
+bench-steps:
+	@test -n "$${SESSIONKEEP_TEST_PG_URL:-}" || { echo "bench-steps needs a server: run make bench" >&2; exit 2; }
 	mkdir -p $(BENCH_DATA)
-	cd $(BENCH_HARNESS) && BENCH_STORES=$(BENCH_STORES) node check.mjs
-	cd $(BENCH_HARNESS) && BENCH_STORES=$(BENCH_STORES) node run.mjs --fresh --data $(CURDIR)/$(BENCH_DATA) $(BENCH_ARGS)
+	cd $(BENCH_HARNESS) && SESSIONKEEP_BENCH_PG_URL=$$SESSIONKEEP_TEST_PG_URL BENCH_STORES=$(BENCH_STORES) node check.mjs
+	cd $(BENCH_HARNESS) && SESSIONKEEP_BENCH_PG_URL=$$SESSIONKEEP_TEST_PG_URL BENCH_STORES=$(BENCH_STORES) node run.mjs --fresh --data $(CURDIR)/$(BENCH_DATA) $(BENCH_ARGS)
+	SESSIONKEEP_BENCH_PG_URL=$$SESSIONKEEP_TEST_PG_URL node bench/writers.mjs --writers 8 --seconds 20 --data $(BENCH_DATA)
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./session/ | tee $(BENCH_DATA)/go-bench.txt
 	node bench/ours.mjs --data $(BENCH_DATA)
 	node bench/report.mjs --data $(BENCH_DATA)
