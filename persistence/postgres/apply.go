@@ -12,6 +12,9 @@ import (
 // is skipped and reported through Flush, as on SQLite.
 var errConflict = errors.New("conflict")
 
+// messageKey names a message of the database.
+type messageKey struct{ sid, seq int64 }
+
 // touched is what a batch changed of one session's listing (see the SQLite backend's
 // apply.go, whose rules this follows).
 type touched struct {
@@ -113,12 +116,20 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
 		if err == nil && n == 0 {
 			t.messages--
+			b.w.refused[messageKey{sid, h.Seq}] = true
 			return fmt.Errorf("%w: session %s already has a message at seq %d", errConflict, op.SessionID, h.Seq)
 		}
 		return err
 	case session.PutBlock:
+		if b.w.refused[messageKey{sid, op.Seq}] {
+			return fmt.Errorf("%w: block %d of a message refused at seq %d", errConflict, op.Index, op.Seq)
+		}
 		return b.putBlock(sid, op)
 	case session.EndMessage:
+		if b.w.refused[messageKey{sid, op.Seq}] {
+			delete(b.w.refused, messageKey{sid, op.Seq})
+			return fmt.Errorf("%w: the end of a message refused at seq %d", errConflict, op.Seq)
+		}
 		u := op.Usage
 		_, err := b.c.exec(`UPDATE messages SET status = $1, meta = $2, extra = $3, input_tokens = $4, output_tokens = $5,
 			cache_read_tokens = $6, cache_creation_tokens = $7 WHERE sid = $8 AND seq = $9`,

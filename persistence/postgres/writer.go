@@ -37,6 +37,9 @@ type writer struct {
 	ownerID int64
 	c       *pgx.Conn // nil while disconnected (writer goroutine only)
 	sids    map[string]int64
+	// refused are messages whose begin conflicted with another writer's: their blocks and
+	// end are refused too, so that they never land in the other writer's message.
+	refused map[messageKey]bool
 
 	mu        sync.Mutex
 	changed   *sync.Cond
@@ -56,7 +59,7 @@ type writer struct {
 func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string) (*writer, error) {
 	id := rand.Int64()
 	w := &writer{cfg: cfg.ConnConfig.Copy(), channel: channel, ownerID: id, owner: strconv.FormatInt(id, 10),
-		sids: map[string]int64{}, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
+		sids: map[string]int64{}, refused: map[messageKey]bool{}, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
 	if err := w.connect(ctx); err != nil {
 		return nil, err

@@ -1,0 +1,58 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// testURL is the throwaway server's URL from SESSIONKEEP_TEST_PG_URL (make test starts one
+// with test/helpers/pg-cluster.mjs); the test is skipped when it is unset.
+func testURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv("SESSIONKEEP_TEST_PG_URL")
+	if u == "" {
+		t.Skip("SESSIONKEEP_TEST_PG_URL is unset: start a server with `node test/helpers/pg-cluster.mjs start <dir>` and export its URL")
+	}
+	return u
+}
+
+// freshURL is the URL of a new, empty store: a schema of its own in the test server,
+// dropped at cleanup.
+func freshURL(t testing.TB) string {
+	t.Helper()
+	base := testURL(t)
+	schema := fmt.Sprintf("t_%x", rand.Uint64())
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	t.Cleanup(func() {
+		c, err := pgx.Connect(context.Background(), base)
+		if err != nil {
+			return
+		}
+		defer c.Close(context.Background())
+		c.Exec(context.Background(), `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`)
+	})
+	return u.String()
+}
+
+// openAt opens the store at url, closed at cleanup.
+func openAt(t testing.TB, url string) *Store {
+	t.Helper()
+	s, err := Open(url)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", url, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
