@@ -4,7 +4,6 @@ import (
 	"sync/atomic"
 
 	"github.com/sessionkeep/sessionkeep/native"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -16,7 +15,7 @@ var (
 
 // storeHandle is an open store as JavaScript holds it.
 type storeHandle struct {
-	store    *sqlite.Store
+	store    backend
 	sessions *session.Manager
 }
 

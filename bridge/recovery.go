@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"github.com/sessionkeep/sessionkeep/native"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -18,9 +17,5 @@ func recoveredSessions(c *native.Call) (native.Value, error) {
 	if err != nil {
 		return native.Value{}, err
 	}
-	recovered := h.store.Recovered()
-	if recovered == nil {
-		recovered = []sqlite.RecoveredSession{}
-	}
-	return jsonResult(c, recovered)
+	return jsonResult(c, h.store.RecoveredSessions())
 }

@@ -18,7 +18,9 @@ func init() {
 	native.Register("listSessions", listSessions)
 }
 
-// openStore(path?: string, redactJSON?: string) -> [store, resolvedPath]
+// openStore(path?: string, redactJSON?: string) -> [store, resolvedPath]: a postgres:// or
+// postgresql:// URL (also from SESSIONKEEP_DB) opens a PostgreSQL store, anything else the
+// SQLite file at that path.
 func openStore(c *native.Call) (native.Value, error) {
 	path, _, err := c.OptStringArg(0, "path")
 	if err != nil {
@@ -37,7 +39,7 @@ func openStore(c *native.Call) (native.Value, error) {
 			return native.Value{}, err
 		}
 	}
-	store, err := sqlite.Open(path)
+	store, err := openBackend(path)
 	if err != nil {
 		return native.Value{}, err
 	}

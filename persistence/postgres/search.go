@@ -70,4 +70,3 @@ func tsQuery(text string) string {
 	}
 	return strings.Join(terms, " & ")
 }
-
