@@ -23,6 +23,9 @@ func copyRest(src, dst store, state session.SessionState) error {
 			return err
 		}
 	}
+	// The ops above count as activity in a listing: the session was last active when the
+	// source says, not now.
+	dst.Apply(session.SetUpdatedAt{SessionID: id, Time: state.Info.UpdatedAt})
 	return nil
 }
 
