@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 export const sk = require('../../dist/index.js');
 export const { SessionError } = sk;
 
-export { BACKEND, ON_POSTGRES, storeLocation, storeEnv, sqliteFileOnly } from './store-location.mjs';
+export { BACKEND, ON_POSTGRES, storeLocation, storeEnv, sqliteFileOnly, packagingOnly } from './store-location.mjs';
 
 /** openStore opens the store of a file path through the switch; other arguments as sk.openStore. */
 export function openStore(file, ...rest) {

@@ -56,3 +56,12 @@ export function storeEnv(file, env = process.env) {
 export function sqliteFileOnly(reason) {
   return ON_POSTGRES ? `about the SQLite file (${reason}): not run on PostgreSQL` : false;
 }
+
+/**
+ * packagingOnly is the `skip` option of a packaging or loading test, which opens no store the
+ * switch could move (it installs tarballs, loads the addon in other ways): it runs once, in
+ * the SQLite run, and is skipped on PostgreSQL.
+ */
+export function packagingOnly() {
+  return ON_POSTGRES ? 'packaging and loading: no store to switch, run once in the SQLite run' : false;
+}
