@@ -12,12 +12,17 @@ import path from 'node:path';
  * run that names one path reaches one store. Unset, or `sqlite`, the suite runs on files.
  *
  * On PostgreSQL the tests about the SQLite FILE itself are skipped, each saying why through
- * sqliteFileOnly(): its mode, size, WAL, integrity_check, damaged-file recovery, the disk
- * filling up or the file going away under the store, and SQLite's own locking. They are:
- *   01 file mode 0600 and its folder; 05 the WAL of a killed writer; 34 corrupt files;
- *   83 the file size of large strings; 100 integrity_check after each kill; 102 disk full;
- *   103 the store's folder removed; 10/90/91/92/93/94 packaging and loading (no store to
- *   switch); the Node-version matrix (test/matrix) runs on SQLite only.
+ * sqliteFileOnly():
+ *   01  the file's mode 0600 and its folder's 0700; the default file ~/.sessionkeep/sessions.db;
+ *       a file that is not a database (STORE_CORRUPT)
+ *   34  bytes of the file flipped (SESSION_CORRUPT)
+ *   102 the disk under the file filling up (DISK_FULL)
+ *   103 the file's folder deleted (STORE_GONE), made read-only, or on a read-only disk
+ * and, inside tests that otherwise run on both, the checks that read the file: 100 and 101
+ * (sqlite3's integrity_check after each kill), 104 (the record's status read with sqlite3),
+ * 107 (no secret among the file's bytes). The packaging and loading tests (90-94,
+ * packagingOnly()) open no store the switch could move: they run once, in the SQLite run, as
+ * does the Node 22/24/26 matrix (test/matrix).
  * Every other test runs on both backends.
  */
 export const BACKEND = process.env.SESSIONKEEP_TEST_BACKEND || 'sqlite';
