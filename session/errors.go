@@ -105,4 +105,7 @@ var (
 	ErrBackupMissing = errors.New("file backup missing")
 	// ErrFileNotInSnapshot: reading a file of a snapshot that does not track that path.
 	ErrFileNotInSnapshot = errors.New("file not in snapshot")
+	// ErrUnsupported: the store's backend does not offer the feature (session.watch() on a
+	// SQLite store).
+	ErrUnsupported = errors.New("not supported by this store")
 )

@@ -55,6 +55,9 @@ export interface NativeAddon {
   latestSession(store: Handle, projectPath: string): [Handle, string] | undefined;
   findSession(store: Handle, idOrPrefix: string): [Handle, string];
   sessionInfo(session: Handle, optionsJSON: string | undefined): string;
+  sessionWatch(session: Handle): string;
+  sessionWatchVersion(session: Handle): string;
+  sessionUnwatch(session: Handle): void;
   sessionInfoAsync(session: Handle, optionsJSON: string): Promise<string>;
   resolveSession(store: Handle, idOrPrefix: string): string;
   renameSession(store: Handle, id: string, title: string): void;

@@ -11,6 +11,7 @@ import type {
   HistoryEntry, MissedContext, MissedContextOptions, PriceOptions, ResumeSummary, ResumeSummaryOptions, SessionDetails,
 } from './management-types';
 import { optionsJSON } from './options';
+import { watchSession } from './watch';
 import { resumeSummary } from './resume-summary';
 import type { MessageContext, MessageOptions } from './message-state';
 import type { SessionTree } from './branches';
@@ -226,6 +227,15 @@ export class Session {
   /** flush resolves once everything ingested so far is durable on disk. */
   async flush(): Promise<void> {
     return native.flush(this.#h);
+  }
+
+  /**
+   * watch calls onChange after each commit to this session by any process on any host, and
+   * returns the function that stops watching; see docs/api.md. PostgreSQL stores only: on a
+   * SQLite store it throws UNSUPPORTED.
+   */
+  watch(onChange: () => void): () => void {
+    return watchSession(this.#h, onChange);
   }
 
   /** close releases the session; an unfinished message is kept and marked interrupted. */

@@ -25,8 +25,9 @@ type Store struct {
 	channel string // the NOTIFY channel of this store's commits
 	w       *writer
 
-	mu     sync.Mutex
-	closed bool
+	mu      sync.Mutex
+	closed  bool
+	watcher *watcher // started by the first Watch
 
 	recovered []RecoveredSession
 }
@@ -66,7 +67,8 @@ func IsURL(name string) bool {
 func Open(url string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s is not a PostgreSQL URL pgx can read: %v", session.ErrInvalidArgument, redactURL(url), err)
+		// pgx's error shows the URL with its password masked.
+		return nil, fmt.Errorf("%w: not a PostgreSQL URL pgx can read: %v", session.ErrInvalidArgument, err)
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = defaultConnectTimeout
@@ -75,7 +77,7 @@ func Open(url string) (*Store, error) {
 	ctx := context.Background()
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, storageError("connecting to "+redactURL(url), err)
+		return nil, storageError("connecting to "+redactURL(url, cfg), err)
 	}
 	if err := migrate(ctx, pool, schema); err != nil {
 		pool.Close()
@@ -114,10 +116,9 @@ func channelName(schema string) string {
 	return name
 }
 
-// redactURL is url without its password, for error messages.
-func redactURL(url string) string {
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil || cfg.ConnConfig.Password == "" {
+// redactURL is url, which pgx has read as cfg, without its password, for error messages.
+func redactURL(url string, cfg *pgxpool.Config) string {
+	if cfg.ConnConfig.Password == "" {
 		return url
 	}
 	return strings.Replace(url, cfg.ConnConfig.Password, "****", 1)
@@ -154,7 +155,11 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
+	watching := s.watcher
 	s.mu.Unlock()
+	if watching != nil {
+		watching.stop()
+	}
 	err := s.w.close()
 	s.pool.Close()
 	return err

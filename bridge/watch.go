@@ -1,0 +1,78 @@
+package bridge
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/sessionkeep/sessionkeep/native"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// Following a session written by other processes (session.watch()): the store counts the
+// commits to each watched session as its server announces them (PostgreSQL's NOTIFY), and
+// JavaScript compares counts on a timer that never keeps the process alive.
+func init() {
+	native.Register("sessionWatch", sessionWatch)
+	native.Register("sessionWatchVersion", sessionWatchVersion)
+	native.Register("sessionUnwatch", sessionUnwatch)
+}
+
+// watchable is a store that announces commits: the PostgreSQL backend.
+type watchable interface {
+	Watch(id string) (uint64, error)
+	WatchVersion(id string) (uint64, error)
+	Unwatch(id string)
+}
+
+// watchedStore returns the session's store as a watchable one, or ErrUnsupported; a closed
+// session is ErrStoreClosed unless closedToo.
+func watchedStore(c *native.Call, closedToo bool) (watchable, *session.Session, error) {
+	ref, err := sessionRefArg(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ref.closed.Load() && !closedToo {
+		return nil, nil, session.ErrStoreClosed
+	}
+	w, ok := ref.s.Store().(watchable)
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: session.watch() needs a PostgreSQL store: a SQLite store has no way to hear of another process's writes", session.ErrUnsupported)
+	}
+	return w, ref.s, nil
+}
+
+// sessionWatch(session) -> the session's commit count, as a string; starts following it.
+func sessionWatch(c *native.Call) (native.Value, error) {
+	w, s, err := watchedStore(c, false)
+	if err != nil {
+		return native.Value{}, err
+	}
+	v, err := w.Watch(s.ID())
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.String(strconv.FormatUint(v, 10)), nil
+}
+
+// sessionWatchVersion(session) -> the session's commit count now.
+func sessionWatchVersion(c *native.Call) (native.Value, error) {
+	w, s, err := watchedStore(c, false)
+	if err != nil {
+		return native.Value{}, err
+	}
+	v, err := w.WatchVersion(s.ID())
+	if err != nil {
+		return native.Value{}, err
+	}
+	return c.String(strconv.FormatUint(v, 10)), nil
+}
+
+// sessionUnwatch(session): ends one sessionWatch.
+func sessionUnwatch(c *native.Call) (native.Value, error) {
+	w, s, err := watchedStore(c, true)
+	if err != nil {
+		return native.Value{}, err
+	}
+	w.Unwatch(s.ID())
+	return c.Undefined(), nil
+}
