@@ -4,6 +4,7 @@
 // bench's W1-W4 run on PostgreSQL beside the SQLite file and the baselines.
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { openAt } from './adapter.mjs';
 
@@ -24,14 +25,20 @@ function serverURL() {
 export function open(dir) {
   const url = new URL(serverURL());
   const schema = schemaOf(dir);
+  // A folder the harness made afresh (no id map yet) is a fresh store, as a new file is: the
+  // schema of an earlier run in the same folder is dropped.
+  if (!fs.existsSync(path.join(dir, 'bench-ids.tsv'))) psql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   url.searchParams.set('search_path', schema);
   return openAt(dir, url.toString(), () => schemaSize(schema));
 }
 
-/** schemaSize asks the server, through psql, how many bytes the schema's tables take. */
+/** psql runs one statement on the server and returns what it prints. */
+function psql(sql) {
+  return execFileSync('psql', [serverURL(), '-qtAc', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** schemaSize asks the server how many bytes the schema's tables take. */
 function schemaSize(schema) {
-  const out = execFileSync('psql', [serverURL(), '-tAc',
-    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '${schema}' AND c.relkind IN ('r', 'm')`],
-  { encoding: 'utf8' });
-  return Number(out.trim());
+  return Number(psql(`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
+    JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '${schema}' AND c.relkind IN ('r', 'm')`).trim());
 }
