@@ -68,9 +68,11 @@ func refused(err error) bool {
 	return errors.As(err, &pe) && (strings.HasPrefix(pe.Code, "23") || strings.HasPrefix(pe.Code, "22"))
 }
 
-// isDomainError reports whether err already says what it means for the caller.
+// isDomainError reports whether err already says what it means for the caller (or, for
+// session.StopScan, is a scan's caller ending it).
 func isDomainError(err error) bool {
 	for _, s := range []error{
+		session.StopScan,
 		session.ErrSessionNotFound, session.ErrStoreClosed, session.ErrInvalidArgument, session.ErrSessionCorrupt,
 		session.ErrBusy, session.ErrCorrupt, session.ErrDiskFull, session.ErrReadOnly, session.ErrStoreUnavailable, session.ErrStorage,
 	} {

@@ -38,15 +38,23 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, schema string) error {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('sessionkeep migrate ' || $1, 0))`, schema); err != nil {
 		return storageError("waiting for other hosts migrating the store", err)
 	}
-	for _, stmt := range []string{
-		`CREATE SCHEMA IF NOT EXISTS ` + pgx.Identifier{schema}.Sanitize(),
-		`CREATE TABLE IF NOT EXISTS schema_version (
-			version     BIGINT PRIMARY KEY,
-			description TEXT NOT NULL,
-			applied_at  BIGINT NOT NULL)`,
-	} {
-		if _, err := tx.Exec(ctx, stmt); err != nil {
-			return storageError("creating the store's schema "+schema, err)
+	// Created only when missing: a role that may use a schema an operator made for it need not
+	// be allowed to create schemas, which CREATE SCHEMA IF NOT EXISTS checks even when it exists.
+	var made bool
+	if err := tx.QueryRow(ctx, `SELECT to_regclass(quote_ident($1) || '.schema_version') IS NOT NULL`, schema).Scan(&made); err != nil {
+		return storageError("reading the store's schema "+schema, err)
+	}
+	if !made {
+		for _, stmt := range []string{
+			`CREATE SCHEMA IF NOT EXISTS ` + pgx.Identifier{schema}.Sanitize(),
+			`CREATE TABLE IF NOT EXISTS schema_version (
+				version     BIGINT PRIMARY KEY,
+				description TEXT NOT NULL,
+				applied_at  BIGINT NOT NULL)`,
+		} {
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return storageError("creating the store's schema "+schema, err)
+			}
 		}
 	}
 	if err := applyMigrations(ctx, conn{tx, ctx}); err != nil {

@@ -222,3 +222,69 @@ func TestOpenRefusesABadURL(t *testing.T) {
 		t.Fatalf("Open = %v", err)
 	}
 }
+
+// TestScanStops ends scans early with session.StopScan: no error, no more calls.
+func TestScanStops(t *testing.T) {
+	store := openAt(t, freshURL(t))
+	m := session.NewManager(store)
+	s, err := m.Create(session.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := s.AppendUserMessage(fmt.Appendf(nil, `"message %d"`, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	for name, scan := range map[string]func(func(*session.StoredMessage) error) error{
+		"ScanMessagesFrom": func(fn func(*session.StoredMessage) error) error { return store.ScanMessagesFrom(s.ID(), 0, fn) },
+		"ScanEncoded":      func(fn func(*session.StoredMessage) error) error { return store.ScanEncoded(s.ID(), 0, fn) },
+	} {
+		calls := 0
+		if err := scan(func(*session.StoredMessage) error { calls++; return session.StopScan }); err != nil || calls != 1 {
+			t.Errorf("%s stopped: err %v after %d calls, want nil after 1", name, err, calls)
+		}
+	}
+	calls := 0
+	if err := store.ScanMessagesBackward(s.ID(), 0, func(*session.StoredMessage) bool { calls++; return false }); err != nil || calls != 1 {
+		t.Errorf("ScanMessagesBackward stopped: err %v after %d calls, want nil after 1", err, calls)
+	}
+}
+
+// TestNULInAPrompt records a first prompt holding U+0000, which becomes the title:
+// PostgreSQL text cannot hold it, so the title gets U+FFFD and the message is kept exactly.
+func TestNULInAPrompt(t *testing.T) {
+	url := freshURL(t)
+	m := session.NewManager(openAt(t, url))
+	s, err := m.Create(session.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendUserMessage([]byte(`"before\u0000after"`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatalf("Flush: %v", err)
+	}
+	again, err := session.NewManager(openAt(t, url)).Open(s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := again.Messages(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), `before\u0000after`) {
+		t.Fatalf("messages: %s", got)
+	}
+	st, err := openAt(t, url).LoadSession(s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Info.Title != "before\uFFFDafter" {
+		t.Fatalf("title %q", st.Info.Title)
+	}
+}

@@ -4,6 +4,7 @@
 //   bykey <url> <key>                          sessionByKey(key, { create: true })
 //   checkpoint <url> <key> <pubsubId>          commits a checkpoint on the key's session
 //   watch <url> <sessionId>                    prints {ready}, then {seen, text} at the first change
+//   stream <url>                               leaves a reply half streamed, prints {id}, and waits to be killed
 import { createRequire } from 'node:module';
 
 const { openStore } = createRequire(import.meta.url)('../../dist/index.js');
@@ -49,6 +50,16 @@ switch (command) {
       store.close();
     });
     print({ ready: true });
+    break;
+  }
+  case 'stream': {
+    const s = store.createSession({ title: 'killed mid-reply' });
+    s.appendUserMessage('tell me a long story');
+    s.ingest({ type: 'message_start', id: 'msg_1', model: 'm' });
+    s.ingest({ type: 'text', text: 'Once upon a ' });
+    await s.flush(); // the partial block is committed; the message stays streaming
+    print({ id: s.id });
+    setInterval(() => {}, 1000); // until SIGKILL
     break;
   }
   default:
