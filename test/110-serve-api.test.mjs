@@ -479,7 +479,7 @@ process.stdin.once('data', async () => {
 
 /** spawnWriter runs a writerScript on the store at `db` in a child process of this checkout's package. */
 function spawnWriter(script, db) {
-  return spawn(process.execPath, ['-e', script, path.join(ROOT, 'dist', 'index.js'), db], { stdio: ['pipe', 'pipe', 'inherit'] });
+  return spawn(process.execPath, ['-e', script, path.join(ROOT, 'dist', 'index.js'), storeLocation(db)], { stdio: ['pipe', 'pipe', 'inherit'] });
 }
 
 /** A writer in another process: a prompt and half a reply, then, on a line of stdin, the rest. */
