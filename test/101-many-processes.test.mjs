@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { openStore, tempDir, helper, runNode } from './helpers/common.mjs';
+import { openStore, tempDir, helper, runNode, ON_POSTGRES } from './helpers/common.mjs';
 import { integrity } from './helpers/torture-kill.mjs';
 
 const SECONDS = Number(process.env.TORTURE_SECONDS ?? 10);
@@ -36,7 +36,7 @@ test(`${WRITERS} writers and a reader on one store for ${SECONDS} s: 0 errors, 0
   assert.ok(sessions.length >= WRITERS, 'every writer finished a session');
   assert.ok(reader.reads > 0, 'the reader read sessions');
 
-  assert.equal(integrity(db), 'ok');
+  if (!ON_POSTGRES) assert.equal(integrity(db), 'ok'); // the file's own check
   const store = openStore(db);
   const listed = new Set(store.listSessions().map((i) => i.id));
   const lost = sessions.filter((w) => {

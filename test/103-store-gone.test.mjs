@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openStore, tempDir, sleep } from './helpers/common.mjs';
+import { openStore, tempDir, sleep, sqliteFileOnly } from './helpers/common.mjs';
 import { mountTmpfs, remount } from './helpers/tmpfs.mjs';
 
 function record(s, text) {
@@ -13,7 +13,7 @@ function record(s, text) {
   s.ingest({ type: 'done', stopReason: 'end_turn' });
 }
 
-test("the store's folder deleted while open: STORE_GONE through flush() and onError, no crash", async (t) => {
+test("the store's folder deleted while open: STORE_GONE through flush() and onError, no crash", { skip: sqliteFileOnly('its folder is deleted') }, async (t) => {
   const dir = path.join(tempDir(t), 'project');
   const db = path.join(dir, 'sessions.db');
   const reported = [];
@@ -36,7 +36,7 @@ test("the store's folder deleted while open: STORE_GONE through flush() and onEr
   again.close();
 });
 
-test("the store's folder and file made read-only while open: writes go on through the open files", async (t) => {
+test("the store's folder and file made read-only while open: writes go on through the open files", { skip: sqliteFileOnly('its folder is made read-only') }, async (t) => {
   const dir = path.join(tempDir(t), 'project');
   const db = path.join(dir, 'sessions.db');
   const store = openStore(db);
@@ -55,7 +55,7 @@ test("the store's folder and file made read-only while open: writes go on throug
   }
 });
 
-test('a store on a read-only disk: openStore throws READ_ONLY', async (t) => {
+test('a store on a read-only disk: openStore throws READ_ONLY', { skip: sqliteFileOnly('a read-only disk') }, async (t) => {
   const { dir, skipReason } = mountTmpfs(t, '1m');
   if (!dir) return t.skip(skipReason);
   const db = path.join(dir, 'sessions.db');

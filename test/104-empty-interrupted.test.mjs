@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { openStore, tempDir, helper, killAfterFirstLine } from './helpers/common.mjs';
+import { openStore, tempDir, helper, killAfterFirstLine, ON_POSTGRES } from './helpers/common.mjs';
 
 const PROMPT = { role: 'user', content: [{ type: 'text', text: 'Run the tests' }] };
 const REPLY = {
@@ -28,7 +28,7 @@ test('a kill right after message_start leaves no empty message in the reads', as
   const context = s.buildContext({ contextWindow: 200000 });
   assert.equal(context.messages.length, 3); // the call's synthetic interrupted result
   assert.ok(!context.debug.repairs.some((r) => r.kind === 'dropped_empty_message'), 'it never reached the builder');
-  assert.deepEqual(storedStatuses(db), ['complete', 'complete', 'interrupted'], 'the record stays');
+  if (!ON_POSTGRES) assert.deepEqual(storedStatuses(db), ['complete', 'complete', 'interrupted'], 'the record stays'); // read from the file
 
   // The conversation goes on after it.
   s.appendUserMessage('go on');
@@ -44,7 +44,7 @@ test('a close right after message_start leaves no empty message in the reads', a
   s.ingest({ type: 'message_start', id: 'msg_cut' });
   s.close();
   store.close();
-  assert.deepEqual(storedStatuses(db), ['complete', 'interrupted']);
+  if (!ON_POSTGRES) assert.deepEqual(storedStatuses(db), ['complete', 'interrupted']); // read from the file
 
   store = openStore(db);
   s = store.openSession(store.listSessions()[0].id);

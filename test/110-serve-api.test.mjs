@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore, runNode } from './helpers/common.mjs';
+import { openStore, runNode, storeLocation } from './helpers/common.mjs';
 import { FIXTURE, api, fillViewerStore, request, startServe } from './helpers/browser.mjs';
 import { CODEX, jsonlFiles, readRecords } from './helpers/transcripts.mjs';
 
@@ -53,10 +53,10 @@ test('serve prints one line: the URL on 127.0.0.1 with a 32-byte token', () => {
 
 test('serve refuses a port in use or out of range (exit 2) and a store that is not there (exit 1)', async () => {
   const cli = path.join(ROOT, 'dist', 'cli', 'main.js');
-  const inUse = await runNode(cli, ['serve', '--db', db, '--no-open', '--port', String(server.port)]);
+  const inUse = await runNode(cli, ['serve', '--db', storeLocation(db), '--no-open', '--port', String(server.port)]);
   assert.equal(inUse.code, 2);
   assert.match(inUse.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${server.port}`));
-  const tooBig = await runNode(cli, ['serve', '--db', db, '--no-open', '--port', '70000']);
+  const tooBig = await runNode(cli, ['serve', '--db', storeLocation(db), '--no-open', '--port', '70000']);
   assert.equal(tooBig.code, 2);
   assert.match(tooBig.stderr, /--port must be at most 65535/);
   const missing = path.join(dir, 'missing.db');
@@ -479,7 +479,7 @@ process.stdin.once('data', async () => {
 
 /** spawnWriter runs a writerScript on the store at `db` in a child process of this checkout's package. */
 function spawnWriter(script, db) {
-  return spawn(process.execPath, ['-e', script, path.join(ROOT, 'dist', 'index.js'), db], { stdio: ['pipe', 'pipe', 'inherit'] });
+  return spawn(process.execPath, ['-e', script, path.join(ROOT, 'dist', 'index.js'), storeLocation(db)], { stdio: ['pipe', 'pipe', 'inherit'] });
 }
 
 /** A writer in another process: a prompt and half a reply, then, on a line of stdin, the rest. */

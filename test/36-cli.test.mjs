@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore, runNode } from './helpers/common.mjs';
+import { openStore, runNode, storeLocation } from './helpers/common.mjs';
 
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js');
 const pkg = JSON.parse(fs.readFileSync(path.join(path.dirname(BIN), '..', '..', 'package.json'), 'utf8'));
@@ -62,22 +62,22 @@ test('the package names the CLI as its bin', () => {
 });
 
 test('ls --all --json lists all 1,000, newest first; ls filters by project', async () => {
-  const r = await cli(['ls', '--db', db, '--all', '--json']);
+  const r = await cli(['ls', '--db', storeLocation(db), '--all', '--json']);
   assert.equal(r.code, 0, r.stderr);
   const list = JSON.parse(r.stdout);
   assert.equal(list.length, 1000);
   assert.deepEqual(list.map((i) => i.id), [...ids].reverse());
   assert.equal(list[0].toolCount, 1);
 
-  const p3 = JSON.parse((await cli(['ls', '--db', db, '--project', '/work/p3', '--json'])).stdout);
+  const p3 = JSON.parse((await cli(['ls', '--db', storeLocation(db), '--project', '/work/p3', '--json'])).stdout);
   assert.equal(p3.length, 100);
   assert.ok(p3.every((i) => i.projectPath === '/work/p3'));
-  const page = JSON.parse((await cli(['ls', '--db', db, '--all', '--json', '--limit', '10', '--offset', '5'])).stdout);
+  const page = JSON.parse((await cli(['ls', '--db', storeLocation(db), '--all', '--json', '--limit', '10', '--offset', '5'])).stdout);
   assert.deepEqual(page.map((i) => i.id), [...ids].reverse().slice(5, 15));
 });
 
 test('ls for people: a table of the newest 50, plainly when not on a terminal, coloured on demand', async () => {
-  const r = await cli(['ls', '--db', db, '--all']);
+  const r = await cli(['ls', '--db', storeLocation(db), '--all']);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trimEnd().split('\n');
   assert.match(lines[0], /^UPDATED\s+MSGS\s+TOOLS\s+STATUS\s+ID\s+PROJECT\s+TITLE$/);
@@ -87,15 +87,15 @@ test('ls for people: a table of the newest 50, plainly when not on a terminal, c
   assert.equal(lines[51], '… more sessions: --offset 50, or --limit 0 for all');
   assert.doesNotMatch(r.stdout, ANSI, 'no colours off a terminal');
 
-  const coloured = await cli(['ls', '--db', db, '--all', '--limit', '2'], { FORCE_COLOR: '1' });
+  const coloured = await cli(['ls', '--db', storeLocation(db), '--all', '--limit', '2'], { FORCE_COLOR: '1' });
   assert.match(coloured.stdout, ANSI);
-  const here = await cli(['ls', '--db', db]);
+  const here = await cli(['ls', '--db', storeLocation(db)]);
   assert.match(here.stdout, /^No sessions in .*`sessionkeep ls --all` lists every project\.\n$/);
 });
 
 test('show renders the conversation with its tool call and result', async () => {
   const prefix = tooled.slice(0, 30);
-  const r = await cli(['show', prefix, '--db', db]);
+  const r = await cli(['show', prefix, '--db', storeLocation(db)]);
   assert.equal(r.code, 0, r.stderr);
   const out = r.stdout;
   assert.match(out, /^Task number 999\n/);
@@ -109,10 +109,10 @@ test('show renders the conversation with its tool call and result', async () => 
   assert.deepEqual(out.split('\n').filter((l) => l.startsWith('▌')).map((l) => l.replace(/ \d\d:\d\d:\d\d$/, '')),
     ['▌ You', '▌ Assistant', '▌ Tool results', '▌ Assistant']);
 
-  const full = await cli(['show', tooled, '--db', db, '--full']);
+  const full = await cli(['show', tooled, '--db', storeLocation(db), '--full']);
   assert.ok(full.stdout.split('\n').includes('    file29.ts'));
 
-  const json = JSON.parse((await cli(['show', tooled, '--db', db, '--json'])).stdout);
+  const json = JSON.parse((await cli(['show', tooled, '--db', storeLocation(db), '--json'])).stdout);
   const store = openStore(db);
   try {
     const s = store.openSession(tooled);
@@ -124,7 +124,7 @@ test('show renders the conversation with its tool call and result', async () => 
 });
 
 test('export as JSONL, JSON, Markdown and Claude Code, to stdout, a file, or a folder of 1,000', async () => {
-  const jsonl = await cli(['export', tooled, '--db', db, '--format', 'jsonl']);
+  const jsonl = await cli(['export', tooled, '--db', storeLocation(db), '--format', 'jsonl']);
   assert.equal(jsonl.code, 0, jsonl.stderr);
   const [header, ...envelopes] = jsonl.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
   assert.equal(header.session.id, tooled, 'the backup format leads with the session');
@@ -132,25 +132,25 @@ test('export as JSONL, JSON, Markdown and Claude Code, to stdout, a file, or a f
   assert.equal(envelopes[2].message.content[0].content.split('\n').length, 30);
 
   const file = path.join(dir, 'one.json');
-  assert.equal((await cli(['export', tooled.slice(0, 32), '--db', db, '--format', 'json', '-o', file])).code, 0);
+  assert.equal((await cli(['export', tooled.slice(0, 32), '--db', storeLocation(db), '--format', 'json', '-o', file])).code, 0);
   const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
   assert.equal(doc.session.id, tooled);
   assert.deepEqual(doc.envelopes, envelopes);
   assert.equal(fs.statSync(file).mode & 0o777, 0o600);
 
-  const md = (await cli(['export', tooled, '--db', db, '--format', 'md'])).stdout;
+  const md = (await cli(['export', tooled, '--db', storeLocation(db), '--format', 'md'])).stdout;
   assert.match(md, /^# Task number 999\n/);
   assert.match(md, /\n## Assistant\n\n\*.*\*\n\nLet me look\.\n\n\*\*Tool call\*\* `bash` \(`toolu_ls`\)\n\n```json\n\{\n {2}"command": "ls -1 src"\n\}\n```\n/);
   assert.match(md, /\*\*Result\*\* of `bash` \(`toolu_ls`\)\n\n```\nfile0\.ts\n(file\d+\.ts\n){28}file29\.ts\n```/);
 
-  const claude = (await cli(['export', tooled, '--db', db, '--format', 'claude-code'])).stdout;
+  const claude = (await cli(['export', tooled, '--db', storeLocation(db), '--format', 'claude-code'])).stdout;
   const records = claude.trimEnd().split('\n').map((l) => JSON.parse(l));
   assert.ok(records.some((r) => r.type === 'assistant' && r.message.content.some((b) => b.type === 'tool_use' && b.id === 'toolu_ls')));
 
   const folder = path.join(dir, 'all');
   // 1,000 files: 2-5 s alone, but past 20 s with three Node versions' suites side by side
   // (make test-matrix) on two busy cores; the limit only guards against a hang.
-  const all = await cli(['export', '--all', '--db', db, '--format', 'jsonl', '-o', folder], {}, 60000);
+  const all = await cli(['export', '--all', '--db', storeLocation(db), '--format', 'jsonl', '-o', folder], {}, 60000);
   assert.equal(all.code, 0, all.stderr);
   assert.match(all.stderr, /exported 1000 sessions to/);
   assert.doesNotMatch(all.stderr, /\r/, 'no progress bar off a terminal');
@@ -160,66 +160,66 @@ test('export as JSONL, JSON, Markdown and Claude Code, to stdout, a file, or a f
   const needleLines = fs.readFileSync(path.join(folder, `${needle}.jsonl`), 'utf8').trimEnd().split('\n');
   assert.equal(JSON.parse(needleLines[1]).message.content[0].text, 'Why does the flux capacitor overheat?');
 
-  assert.equal((await cli(['export', tooled, '--db', db, '--format', 'pdf'])).code, 2);
-  assert.equal((await cli(['export', ids[0], ids[1], '--db', db])).code, 2, 'several sessions need a folder');
+  assert.equal((await cli(['export', tooled, '--db', storeLocation(db), '--format', 'pdf'])).code, 2);
+  assert.equal((await cli(['export', ids[0], ids[1], '--db', storeLocation(db)])).code, 2, 'several sessions need a folder');
 });
 
 test('search finds the one message among 1,000 sessions', async () => {
-  const r = await cli(['search', 'flux', 'capacitor', '--db', db]);
+  const r = await cli(['search', 'flux', 'capacitor', '--db', storeLocation(db)]);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trimEnd().split('\n');
   assert.equal(lines.length, 2);
   assert.match(lines[0], new RegExp(`^just now\\s+${needle}  Why does the flux capacitor overheat\\?$`));
   assert.equal(lines[1], '  user: Why does the flux capacitor overheat?');
-  const json = JSON.parse((await cli(['search', 'capacitor', '--db', db, '--json'])).stdout);
+  const json = JSON.parse((await cli(['search', 'capacitor', '--db', storeLocation(db), '--json'])).stdout);
   assert.deepEqual(json.map((h) => h.sessionId), [needle]);
-  const many = JSON.parse((await cli(['search', 'Task', '--db', db, '--json', '--limit', '7'])).stdout);
+  const many = JSON.parse((await cli(['search', 'Task', '--db', storeLocation(db), '--json', '--limit', '7'])).stdout);
   assert.equal(many.length, 7);
-  assert.match((await cli(['search', 'nothing-like-this', '--db', db])).stdout, /^Nothing matches/);
+  assert.match((await cli(['search', 'nothing-like-this', '--db', storeLocation(db)])).stdout, /^Nothing matches/);
 });
 
 test('info, stats, rename, archive, unarchive and delete', async () => {
   const prices = path.join(dir, 'prices.json');
   fs.writeFileSync(prices, JSON.stringify({ 'claude-sonnet-4-5': { input: 3, output: 15 } }));
-  const info = JSON.parse((await cli(['info', tooled, '--db', db, '--json', '--prices', prices])).stdout);
+  const info = JSON.parse((await cli(['info', tooled, '--db', storeLocation(db), '--json', '--prices', prices])).stdout);
   assert.equal(info.interactions, 1);
   assert.equal(info.toolCount, 1);
   assert.ok(Math.abs(info.cost - (2500 * 3 + 48 * 15) / 1e6) < 1e-12);
   assert.match(info.resumeSummary.text, /Total Tokens Used: 2,548/);
-  const infoText = (await cli(['info', tooled, '--db', db])).stdout;
+  const infoText = (await cli(['info', tooled, '--db', storeLocation(db)])).stdout;
   assert.match(infoText, /interactions\s+1\n/);
   assert.match(infoText, /Session Resumed/);
 
-  const st = JSON.parse((await cli(['stats', '--db', db, '--json', '--prices', prices])).stdout);
+  const st = JSON.parse((await cli(['stats', '--db', storeLocation(db), '--json', '--prices', prices])).stdout);
   assert.equal(st.totals.requests, 999 + 2);
   assert.equal(st.totals.inputTokens, 999 * 100 + 2500);
-  assert.match((await cli(['stats', '--db', db, '--days', '1'])).stdout, /^DAY\s+MODEL\s+REQS\s+INPUT.*\n\d{4}-\d\d-\d\d\s+claude-sonnet-4-5\s+1,001\s+102,400\s+/);
+  assert.match((await cli(['stats', '--db', storeLocation(db), '--days', '1'])).stdout, /^DAY\s+MODEL\s+REQS\s+INPUT.*\n\d{4}-\d\d-\d\d\s+claude-sonnet-4-5\s+1,001\s+102,400\s+/);
 
   const victim = ids[10];
-  assert.equal((await cli(['rename', victim, 'A', 'better', 'title', '--db', db])).code, 0);
-  assert.equal(JSON.parse((await cli(['info', victim, '--db', db, '--json'])).stdout).title, 'A better title');
-  assert.equal((await cli(['archive', victim, '--db', db])).code, 0);
-  assert.ok(!JSON.parse((await cli(['ls', '--db', db, '--all', '--json'])).stdout).some((i) => i.id === victim));
-  assert.ok(JSON.parse((await cli(['ls', '--db', db, '--all', '--archived', '--json'])).stdout).some((i) => i.id === victim && i.status === 'archived'));
-  assert.equal((await cli(['unarchive', victim, '--db', db])).code, 0);
+  assert.equal((await cli(['rename', victim, 'A', 'better', 'title', '--db', storeLocation(db)])).code, 0);
+  assert.equal(JSON.parse((await cli(['info', victim, '--db', storeLocation(db), '--json'])).stdout).title, 'A better title');
+  assert.equal((await cli(['archive', victim, '--db', storeLocation(db)])).code, 0);
+  assert.ok(!JSON.parse((await cli(['ls', '--db', storeLocation(db), '--all', '--json'])).stdout).some((i) => i.id === victim));
+  assert.ok(JSON.parse((await cli(['ls', '--db', storeLocation(db), '--all', '--archived', '--json'])).stdout).some((i) => i.id === victim && i.status === 'archived'));
+  assert.equal((await cli(['unarchive', victim, '--db', storeLocation(db)])).code, 0);
 
-  const refused = await cli(['delete', victim, '--db', db]);
+  const refused = await cli(['delete', victim, '--db', storeLocation(db)]);
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /needs --yes/);
-  const deleted = await cli(['delete', victim, '--db', db, '--yes']);
+  const deleted = await cli(['delete', victim, '--db', storeLocation(db), '--yes']);
   assert.equal(deleted.code, 0, deleted.stderr);
   assert.equal(deleted.stdout, `deleted ${victim}\n`);
-  const gone = await cli(['show', victim, '--db', db]);
+  const gone = await cli(['show', victim, '--db', storeLocation(db)]);
   assert.equal(gone.code, 1);
   assert.match(gone.stderr, /SESSION_NOT_FOUND/);
 });
 
 test('errors: ambiguous prefixes, unknown commands and options, a missing store', async () => {
-  const ambiguous = await cli(['show', ids[0].slice(0, 4), '--db', db]);
+  const ambiguous = await cli(['show', ids[0].slice(0, 4), '--db', storeLocation(db)]);
   assert.equal(ambiguous.code, 1);
   assert.match(ambiguous.stderr, /AMBIGUOUS_ID/);
-  assert.equal((await cli(['frobnicate', '--db', db])).code, 2);
-  const bad = await cli(['ls', '--db', db, '--bogus']);
+  assert.equal((await cli(['frobnicate', '--db', storeLocation(db)])).code, 2);
+  const bad = await cli(['ls', '--db', storeLocation(db), '--bogus']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /usage: sessionkeep ls/);
   const missing = await cli(['ls', '--db', path.join(dir, 'nope.db')]);
@@ -231,6 +231,6 @@ test('errors: ambiguous prefixes, unknown commands and options, a missing store'
   for (const c of ['ls', 'show', 'info', 'search', 'export', 'rename', 'archive', 'unarchive', 'delete', 'stats']) {
     assert.match(help.stdout, new RegExp(`\\n  ${c} `));
   }
-  const dflt = await cli(['ls', '--all', '--json'], { SESSIONKEEP_DB: db });
+  const dflt = await cli(['ls', '--all', '--json'], { SESSIONKEEP_DB: storeLocation(db) });
   assert.equal(JSON.parse(dflt.stdout).length, 999, 'the default store is $SESSIONKEEP_DB, as for openStore()');
 });

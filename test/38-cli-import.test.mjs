@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore, runNode } from './helpers/common.mjs';
+import { openStore, runNode, storeLocation } from './helpers/common.mjs';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -32,7 +32,7 @@ const tempDB = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sessionkee
 
 test('import creates the store, reports every session, and a second run adds nothing', async () => {
   const db = tempDB();
-  const first = await runNode(BIN, ['import', CLAUDE_CODE, '--db', db, '--json']);
+  const first = await runNode(BIN, ['import', CLAUDE_CODE, '--db', storeLocation(db), '--json']);
   assert.equal(first.code, 0, first.stderr);
   const [result] = JSON.parse(first.stdout);
   assert.equal(result.source, CLAUDE_CODE);
@@ -47,14 +47,14 @@ test('import creates the store, reports every session, and a second run adds not
     store.close();
   }
 
-  const again = await runNode(BIN, ['import', CLAUDE_CODE, '--db', db]);
+  const again = await runNode(BIN, ['import', CLAUDE_CODE, '--db', storeLocation(db)]);
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, new RegExp(`${result.sessions.length} sessions, 0 records added, ${result.records} already stored`));
 });
 
 test('import draws a progress bar on a terminal', () => {
   const db = tempDB();
-  const cmd = [process.execPath, BIN, 'import', CLAUDE_CODE, '--db', db].map((a) => `'${a}'`).join(' ');
+  const cmd = [process.execPath, BIN, 'import', CLAUDE_CODE, '--db', storeLocation(db)].map((a) => `'${a}'`).join(' ');
   const run = spawnSync('script', ['-qfec', cmd, '/dev/null'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '100' } });
   assert.equal(run.status, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /\rimporting .*claude_code \[[=> ]+\] \d+\/\d+/);
@@ -63,10 +63,10 @@ test('import draws a progress bar on a terminal', () => {
 
 test('import names a bad format and a missing path', async () => {
   const db = tempDB();
-  const bad = await runNode(BIN, ['import', CLAUDE_CODE, '--db', db, '--format', 'pdf']);
+  const bad = await runNode(BIN, ['import', CLAUDE_CODE, '--db', storeLocation(db), '--format', 'pdf']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--format must be one of claude-code, codex, jsonl, json/);
-  const missing = await runNode(BIN, ['import', path.join(CLAUDE_CODE, 'no-such-file.jsonl'), '--db', db]);
+  const missing = await runNode(BIN, ['import', path.join(CLAUDE_CODE, 'no-such-file.jsonl'), '--db', storeLocation(db)]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /sessionkeep import: .*\(FILE_ERROR\)/);
 });

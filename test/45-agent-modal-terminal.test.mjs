@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore, tempDir } from './helpers/common.mjs';
+import { openStore, tempDir, storeLocation } from './helpers/common.mjs';
 import { Terminal, tmuxVersion } from './helpers/tmux.mjs';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../examples/agent-modal/dist/main.js');
@@ -29,7 +29,7 @@ function project(t, { delayMs = 5, contextWindow } = {}) {
   fs.writeFileSync(path.join(root, 'README.md'), '# Shop\nTODO: explain the config\n');
   fs.writeFileSync(path.join(root, 'src', 'server.js'), 'const host = "localhost";\nlisten(8080);\n');
   const db = path.join(dir, 'sessions.db');
-  const env = { ...process.env, SESSIONKEEP_DB: db };
+  const env = { ...process.env, SESSIONKEEP_DB: storeLocation(db) };
   delete env.ANTHROPIC_API_KEY;
   const term = new Terminal(t, { cwd: root, env });
   /** agent starts the agent in the terminal; `pace` overrides the model's delay for this run. */

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tempStore, tempDir, openStore, helper, runNode, killAfterFirstLine } from './helpers/common.mjs';
+import { tempStore, tempDir, openStore, helper, runNode, killAfterFirstLine, storeLocation } from './helpers/common.mjs';
 
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js');
 
@@ -77,7 +77,7 @@ test('text written by a process that then closed its store and exited is found b
   assert.deepEqual(hits.map((h) => h.role).sort(), ['assistant', 'user'], 'the prompt and the reply');
   assert.equal(store.search('filler', { limit: 1000 }).length, 300);
 
-  const c = await cli(['search', 'photonrelay', '--db', db, '--json']);
+  const c = await cli(['search', 'photonrelay', '--db', storeLocation(db), '--json']);
   assert.equal(c.code, 0, c.stderr);
   assert.deepEqual(new Set(JSON.parse(c.stdout).map((h) => h.sessionId)), new Set([id]));
 });
@@ -86,7 +86,7 @@ test('text written by a process killed while its writer was busy (never idle to 
   const db = path.join(tempDir(t), 'sessions.db');
   const { id, signal } = await killAfterFirstLine(helper('search-writer-child.mjs'), [db, 'killed-busy', 'gluonmatrix']);
   assert.equal(signal, 'SIGKILL');
-  const c = await cli(['search', 'gluonmatrix', '--db', db, '--json']);
+  const c = await cli(['search', 'gluonmatrix', '--db', storeLocation(db), '--json']);
   assert.equal(c.code, 0, c.stderr);
   assert.deepEqual(JSON.parse(c.stdout).map((h) => h.sessionId), [id, id]);
   const store = openStore(db);
@@ -108,7 +108,7 @@ test('the CLI finds text written just before by a process whose store is still o
   busy.ingest({ type: 'message_start', model: 'claude-sonnet-4-5' });
   const timer = setInterval(() => busy.ingest({ type: 'text', text: '.' }), 5);
   t.after(() => clearInterval(timer));
-  const c = await cli(['search', 'tachyonqueue', '--db', db]);
+  const c = await cli(['search', 'tachyonqueue', '--db', storeLocation(db)]);
   clearInterval(timer);
   assert.equal(c.code, 0, c.stderr);
   const lines = c.stdout.trimEnd().split('\n');

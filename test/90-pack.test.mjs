@@ -9,12 +9,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, pkg, platforms, shipped, tarball, tarFiles, tarRead } from './helpers/pack.mjs';
-import { tempDir } from './helpers/common.mjs';
+import { tempDir, packagingOnly } from './helpers/common.mjs';
 import { OLDEST_GLIBC, compareVersions, glibcVersions, tooNew } from '../native/packaging/glibc.mjs';
 
 const TEST_FILE = /(^|\/)(test|tests|testdata)\/|_test\.go$|\.test\.m?js$/;
 
-test('npm pack --dry-run of this checkout lists no test files, no generated vocabulary, and what a source build needs', () => {
+test('npm pack --dry-run of this checkout lists no test files, no generated vocabulary, and what a source build needs', { skip: packagingOnly() }, () => {
   const [listing] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' }));
   const files = listing.files.map((f) => f.path);
   assert.deepEqual(files.filter((f) => TEST_FILE.test(f)), []);
@@ -28,7 +28,7 @@ test('npm pack --dry-run of this checkout lists no test files, no generated voca
   assert.deepEqual(files.filter((f) => f.startsWith('native/packaging/') || f.startsWith('build/') || f.endsWith('.tsbuildinfo')), []);
 });
 
-test('the main tarball lists every shipped platform package as an optional dependency at its version', () => {
+test('the main tarball lists every shipped platform package as an optional dependency at its version', { skip: packagingOnly() }, () => {
   const files = tarFiles(tarball());
   assert.deepEqual(files.filter((f) => TEST_FILE.test(f)), []);
   const manifest = JSON.parse(tarRead(tarball(), 'package/package.json'));
@@ -36,7 +36,7 @@ test('the main tarball lists every shipped platform package as an optional depen
   assert.equal(manifest.scripts.install, 'node dist/install.js');
 });
 
-test('each platform package carries os, cpu and libc and just its addon', () => {
+test('each platform package carries os, cpu and libc and just its addon', { skip: packagingOnly() }, () => {
   for (const p of shipped) {
     const file = tarball(p.id);
     assert.deepEqual(tarFiles(file).sort(), ['package/README.md', 'package/package.json', 'package/sessionkeep.node']);
@@ -59,7 +59,7 @@ function addonOf(id, dir) {
   return file;
 }
 
-test('the Linux glibc addons are stripped, for their CPU, and need nothing newer than glibc 2.28', (t) => {
+test('the Linux glibc addons are stripped, for their CPU, and need nothing newer than glibc 2.28', { skip: packagingOnly() }, (t) => {
   const dir = tempDir(t);
   const machine = { x64: 'Advanced Micro Devices X86-64', arm64: 'AArch64' };
   for (const p of shipped.filter((p) => p.libc === 'glibc')) {
@@ -72,7 +72,7 @@ test('the Linux glibc addons are stripped, for their CPU, and need nothing newer
   }
 });
 
-test('the glibc check catches a library built against this machine\'s glibc without the pins', (t) => {
+test('the glibc check catches a library built against this machine\'s glibc without the pins', { skip: packagingOnly() }, (t) => {
   const dir = tempDir(t);
   fs.writeFileSync(path.join(dir, 'threads.c'), '#include <pthread.h>\nint start(pthread_t *t, void *(*f)(void *)) { return pthread_create(t, 0, f, 0); }\n');
   const lib = path.join(dir, 'threads.so');
@@ -84,7 +84,7 @@ test('the glibc check catches a library built against this machine\'s glibc with
   assert.deepEqual(tooNew(lib), []);
 });
 
-test('the Windows addon is an x86-64 DLL that imports Node-API from NODE.EXE and exports the module entry', (t) => {
+test('the Windows addon is an x86-64 DLL that imports Node-API from NODE.EXE and exports the module entry', { skip: packagingOnly() }, (t) => {
   const addon = addonOf('win32-x64', tempDir(t));
   const pe = execFileSync('x86_64-w64-mingw32-objdump', ['-p', addon], { encoding: 'utf8', maxBuffer: 64 << 20 });
   assert.match(execFileSync('x86_64-w64-mingw32-objdump', ['-f', addon], { encoding: 'utf8' }), /file format pei-x86-64/);

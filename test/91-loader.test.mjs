@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './helpers/pack.mjs';
-import { tempDir } from './helpers/common.mjs';
+import { tempDir, packagingOnly } from './helpers/common.mjs';
 
 const require = createRequire(import.meta.url);
 const loader = require('../dist/loader.js');
@@ -17,7 +17,7 @@ const platform = require('../dist/platform.js');
 const { SessionError } = require('../dist/errors.js');
 const ADDON = path.join(ROOT, 'build', 'Release', 'sessionkeep.node');
 
-test('platformId follows the napi-rs names: os, cpu and, on Linux, the libc', () => {
+test('platformId follows the napi-rs names: os, cpu and, on Linux, the libc', { skip: packagingOnly() }, () => {
   assert.equal(platform.platformId('linux', 'arm64', 'musl'), 'linux-arm64-musl');
   assert.equal(platform.platformId('linux', 'x64', 'gnu'), 'linux-x64-gnu');
   assert.equal(platform.platformId('win32', 'x64'), 'win32-x64');
@@ -26,7 +26,7 @@ test('platformId follows the napi-rs names: os, cpu and, on Linux, the libc', ()
   assert.equal(platform.platformId(), `${process.platform}-${process.arch}-gnu`, 'this machine runs Node on glibc');
 });
 
-test('this Node is found to run on glibc by each way of asking, and they agree', () => {
+test('this Node is found to run on glibc by each way of asking, and they agree', { skip: packagingOnly() }, () => {
   const head = fs.readFileSync(process.execPath).subarray(0, 4096);
   assert.equal(platform.libcFromInterpreter(head), 'gnu');
   assert.equal(platform.libcFromReportHeader(process.report.getReport().header), 'gnu');
@@ -35,7 +35,7 @@ test('this Node is found to run on glibc by each way of asking, and they agree',
   assert.equal(platform.libcFromReportHeader({}), 'musl', 'a Node built on musl reports no glibc');
 });
 
-test('a musl executable and musl\'s own ldd are recognised as musl', (t) => {
+test('a musl executable and musl\'s own ldd are recognised as musl', { skip: packagingOnly() }, (t) => {
   const dir = tempDir(t);
   fs.writeFileSync(path.join(dir, 'main.c'), 'int main(void) { return 0; }\n');
   execFileSync('musl-gcc', ['-o', path.join(dir, 'main'), path.join(dir, 'main.c')]);
@@ -48,7 +48,7 @@ test('a musl executable and musl\'s own ldd are recognised as musl', (t) => {
   assert.equal(platform.libcFromInterpreter(Buffer.from('\x7fELF no loader named')), undefined);
 });
 
-test('asarUnpacked maps paths inside app.asar to app.asar.unpacked and leaves others alone', () => {
+test('asarUnpacked maps paths inside app.asar to app.asar.unpacked and leaves others alone', { skip: packagingOnly() }, () => {
   assert.equal(loader.asarUnpacked('/opt/App/resources/app.asar/node_modules/x/a.node'), '/opt/App/resources/app.asar.unpacked/node_modules/x/a.node');
   assert.equal(loader.asarUnpacked('C:\\App\\resources\\app.asar\\node_modules\\x\\a.node'), 'C:\\App\\resources\\app.asar.unpacked\\node_modules\\x\\a.node');
   assert.equal(loader.asarUnpacked('/opt/App/resources/app.asar.unpacked/x/a.node'), '/opt/App/resources/app.asar.unpacked/x/a.node');
@@ -69,7 +69,7 @@ function loadInChild(search) {
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
 }
 
-test('in an Electron app the platform package is loaded from app.asar.unpacked', (t) => {
+test('in an Electron app the platform package is loaded from app.asar.unpacked', { skip: packagingOnly() }, (t) => {
   const resources = path.join(tempDir(t), 'resources');
   const inside = path.join(resources, 'app.asar', 'node_modules', 'sessionkeep-linux-x64-gnu', 'sessionkeep.node');
   const unpacked = path.join(resources, 'app.asar.unpacked', 'node_modules', 'sessionkeep-linux-x64-gnu', 'sessionkeep.node');
@@ -81,7 +81,7 @@ test('in an Electron app the platform package is loaded from app.asar.unpacked',
   assert.ok(got.functions > 50);
 });
 
-test('the platform package comes first; one that does not load gives way to the local build', (t) => {
+test('the platform package comes first; one that does not load gives way to the local build', { skip: packagingOnly() }, (t) => {
   const dir = tempDir(t);
   const broken = path.join(dir, 'sessionkeep-linux-x64-gnu', 'sessionkeep.node');
   fs.mkdirSync(path.dirname(broken), { recursive: true });
@@ -97,7 +97,7 @@ test('the platform package comes first; one that does not load gives way to the 
   assert.match(failed.message, /sessionkeep-linux-x64-gnu\/sessionkeep\.node: .*(invalid ELF header|too short)/);
 });
 
-test('with neither a platform package nor a local build, loading throws ADDON_NOT_FOUND in one line', () => {
+test('with neither a platform package nor a local build, loading throws ADDON_NOT_FOUND in one line', { skip: packagingOnly() }, () => {
   const search = { platform: 'linux-arm64-gnu', resolve: (r) => require.resolve(r), localBuild: '/nonexistent/sessionkeep.node' };
   assert.throws(() => loader.loadAddon(search), (err) => {
     assert.ok(err instanceof SessionError);
@@ -110,7 +110,7 @@ test('with neither a platform package nor a local build, loading throws ADDON_NO
   });
 });
 
-test('on musl loading throws ADDON_UNSUPPORTED naming the Go issues, before trying any file', () => {
+test('on musl loading throws ADDON_UNSUPPORTED naming the Go issues, before trying any file', { skip: packagingOnly() }, () => {
   assert.throws(() => loader.loadAddon({ platform: 'linux-x64-musl', localBuild: ADDON }), (err) => {
     assert.equal(err.code, 'ADDON_UNSUPPORTED');
     assert.match(err.message, /golang\/go#54805/);

@@ -8,12 +8,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { extract, tarball } from './helpers/pack.mjs';
-import { tempDir, helper } from './helpers/common.mjs';
+import { tempDir, helper, packagingOnly } from './helpers/common.mjs';
 
 const NODE_ARM64 = process.env.NODE_ARM64;
 const QEMU = ['qemu-aarch64-static', '-L', '/usr/aarch64-linux-gnu'];
 
-test('an arm64 Node under qemu loads sessionkeep-linux-arm64-gnu: open, ingest, restore, reopen', { timeout: 300_000 }, (t) => {
+test('an arm64 Node under qemu loads sessionkeep-linux-arm64-gnu: open, ingest, restore, reopen', { skip: packagingOnly(),  timeout: 300_000 }, (t) => {
   assert.ok(NODE_ARM64 && fs.existsSync(NODE_ARM64), 'NODE_ARM64 names the arm64 node binary (make test-node sets it)');
   const dir = tempDir(t, 'sessionkeep-arm64-');
   const modules = path.join(dir, 'app', 'node_modules');

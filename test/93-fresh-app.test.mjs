@@ -11,7 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pkg, pathWithoutBuildTools, tarball } from './helpers/pack.mjs';
-import { tempDir } from './helpers/common.mjs';
+import { tempDir, packagingOnly } from './helpers/common.mjs';
 
 const HOST = 'linux-x64-gnu';
 // The versions this checkout builds with, so npm finds them in its cache.
@@ -40,7 +40,7 @@ function npmInstall({ app, env }, specs) {
 
 const node = ({ app, env }, args) => execFileSync(process.execPath, args, { cwd: app, env, encoding: 'utf8' });
 
-test('a fresh app without Go or a C compiler installs the tarballs and uses every entry point', { timeout: 240_000 }, (t) => {
+test('a fresh app without Go or a C compiler installs the tarballs and uses every entry point', { skip: packagingOnly(),  timeout: 240_000 }, (t) => {
   const ctx = newApp(t);
   for (const tool of ['go', 'gcc', 'cc']) {
     assert.equal(spawnSync(tool, ['--version'], { env: ctx.env }).error?.code, 'ENOENT', `${tool} is out of PATH`);
@@ -101,7 +101,7 @@ export { code, options, usePersistentSession };
   assert.ok(!fs.existsSync(path.join(installed, 'build')), 'still nothing compiled');
 });
 
-test('without the platform package and without Go, the install explains and the loader throws ADDON_NOT_FOUND', { timeout: 120_000 }, (t) => {
+test('without the platform package and without Go, the install explains and the loader throws ADDON_NOT_FOUND', { skip: packagingOnly(),  timeout: 120_000 }, (t) => {
   const ctx = newApp(t);
   const log = npmInstall(ctx, ['--omit=optional', tarball()]);
   assert.match(log, new RegExp(`no prebuilt addon for ${HOST} is installed, and a source build needs\\s+Go 1\\.26\\+ \\(go\\), a C compiler`));
@@ -115,7 +115,7 @@ test('without the platform package and without Go, the install explains and the 
   assert.match(forced.stdout + forced.stderr, /a source build needs/);
 });
 
-test('without the platform package but with Go and a C compiler, the install builds the addon from the shipped source', { timeout: 600_000 }, (t) => {
+test('without the platform package but with Go and a C compiler, the install builds the addon from the shipped source', { skip: packagingOnly(),  timeout: 600_000 }, (t) => {
   const ctx = newApp(t, { buildTools: true });
   const log = npmInstall(ctx, ['--omit=optional', tarball()]);
   assert.match(log, /building the native addon from source/);

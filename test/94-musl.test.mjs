@@ -11,7 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, platforms } from './helpers/pack.mjs';
-import { tempDir, helper } from './helpers/common.mjs';
+import { tempDir, helper, packagingOnly } from './helpers/common.mjs';
 
 const require = createRequire(import.meta.url);
 const OWN = new Set(['napi_set_instance_data', 'napi_add_env_cleanup_hook', 'napi_create_function', 'napi_set_named_property']);
@@ -27,7 +27,7 @@ function buildHost(dir, name, cc) {
   return out;
 }
 
-test('napi-host built with glibc loads the glibc addon and its Go module init registers every function', (t) => {
+test('napi-host built with glibc loads the glibc addon and its Go module init registers every function', { skip: packagingOnly() }, (t) => {
   const host = buildHost(tempDir(t), 'host-gnu', ['gcc']);
   const got = JSON.parse(execFileSync(host, [path.join(ROOT, 'build', 'Release', 'sessionkeep.node')], { encoding: 'utf8' }));
   const functions = Object.keys(require('../build/Release/sessionkeep.node')).length;
@@ -40,7 +40,7 @@ const musl = {
 };
 
 for (const p of platforms.filter((p) => p.libc === 'musl')) {
-  test(`${p.id}: musl's loader still refuses a Go c-shared addon, as platforms.json says`, (t) => {
+  test(`${p.id}: musl's loader still refuses a Go c-shared addon, as platforms.json says`, { skip: packagingOnly() }, (t) => {
     assert.match(p.blocked ?? '', /golang\/go#54805/);
     const host = buildHost(tempDir(t), `host-${p.id}`, musl[p.id].cc);
     const addon = path.join(ROOT, 'build', 'pack', p.id, 'sessionkeep.node');

@@ -9,6 +9,7 @@ import { trackStore, untrackStore } from './shutdown';
 import { watchWriteErrors } from './write-errors';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
 import type { ExportOptions, ImportOptions, ImportResult } from './interop-types';
+import type { MigrateOptions, MigrateResult } from './migrate-types';
 import type {
   RecoveredSession, SearchHit, SearchOptions, SessionByKeyOptions, Stats, StatsOptions, WorkspaceStoreOptions,
 } from './management-types';
@@ -198,6 +199,31 @@ export class Store {
       }
     });
     const result = await native.importTranscripts(this.#h, nodePath.resolve(path), encode({ format, fileHistoryDir: fileHistoryDir && nodePath.resolve(fileHistoryDir) }), report);
+    if (thrown) throw thrown.error;
+    return JSON.parse(result);
+  }
+
+  /**
+   * migrateTo copies every session of this store (archived ones too) into `target`, off the
+   * JS thread: records with their uuids, file snapshots, hosted-agent keys, checkpoints and
+   * history, the head of a rewound session, cached summaries and compactions. It is
+   * resumable: run again after an interruption, it copies only what `target` lacks.
+   */
+  async migrateTo(target: Store, options: MigrateOptions = {}): Promise<MigrateResult> {
+    if (!(target instanceof Store)) throw argTypeError('target', 'a Store');
+    if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object');
+    const { onProgress } = options;
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw argTypeError('options.onProgress', 'a function');
+    let thrown: { error: unknown } | undefined;
+    const report = onProgress && ((json: string) => {
+      if (thrown) return;
+      try {
+        onProgress(JSON.parse(json));
+      } catch (error) {
+        thrown = { error };
+      }
+    });
+    const result = await native.migrateStore(this.#h, target.#h, report);
     if (thrown) throw thrown.error;
     return JSON.parse(result);
   }

@@ -5,6 +5,7 @@
 // error that is neither a SessionError nor a TypeError (or is one saying sessionkeep failed), and each time a rejected call
 // changed a session or the messages of the first session lost what they held.
 import { createRequire } from 'node:module';
+import { storeLocation } from './store-location.mjs';
 import { mulberry32 } from './torture-script.mjs';
 
 // `node --test test/` runs every script under test/ as a test file; run that way, with no
@@ -12,7 +13,8 @@ import { mulberry32 } from './torture-script.mjs';
 if (process.argv.length < 5) process.exit(0);
 
 const require = createRequire(import.meta.url);
-const { openStore, SessionError } = require('../../dist/index.js');
+const { SessionError } = require('../../dist/index.js');
+const openStore = (db, ...rest) => require('../../dist/index.js').openStore(storeLocation(db), ...rest);
 const [db, seedArg, callsArg] = process.argv.slice(2);
 
 // Seeded, so a run can be replayed from its seed.

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { openStore } from './common.mjs';
+import { openStore, storeLocation } from './common.mjs';
 import { CLAUDE_CODE, CODEX } from './transcripts.mjs';
 
 const require = createRequire(import.meta.url);
@@ -76,7 +76,7 @@ function answer(session, text, inputTokens) {
  */
 export function startServe(db, args = [], cli = CLI) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--no-open', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'serve', '--db', storeLocation(db), '--no-open', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const ended = new Promise((r) => child.on('exit', (code, signal) => r({ code, signal, out, err })));

@@ -3,12 +3,13 @@
 // parent terminates it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createRequire } from 'node:module';
+import { storeLocation } from './store-location.mjs';
 
 // `node --test test/` also runs this file on the main thread, where it has nothing to do.
 if (!parentPort) process.exit(0);
 
 const require = createRequire(import.meta.url);
-const { openStore } = require('../../dist/index.js');
+const openStore = (db, ...rest) => require('../../dist/index.js').openStore(storeLocation(db), ...rest);
 const store = openStore(workerData.db);
 const s = store.createSession();
 for (let i = 0; i < workerData.messages; i++) s.appendUserMessage(`prompt ${i} ${'x'.repeat(2000)}`);

@@ -7,11 +7,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { storeLocation } from './store-location.mjs';
+
 const require = createRequire(import.meta.url);
 
 /** The package as users get it: dist/index.js, which loads build/Release/sessionkeep.node. */
 export const sk = require('../../dist/index.js');
-export const { openStore, SessionError } = sk;
+export const { SessionError } = sk;
+
+export { BACKEND, ON_POSTGRES, storeLocation, storeEnv, sqliteFileOnly, packagingOnly } from './store-location.mjs';
+
+/** openStore opens the store of a file path through the switch; other arguments as sk.openStore. */
+export function openStore(file, ...rest) {
+  return sk.openStore(storeLocation(file), ...rest);
+}
+
 
 export const HELPERS = path.dirname(fileURLToPath(import.meta.url));
 export const helper = (name) => path.join(HELPERS, name);

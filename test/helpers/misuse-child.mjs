@@ -4,6 +4,7 @@
 // a closed handle) and prints, for each call, how it failed. The parent checks that each
 // call threw and that this process got to the end and exited normally.
 import { createRequire } from 'node:module';
+import { storeLocation } from './store-location.mjs';
 
 // `node --test test/` runs every script under test/ as a test file; run that way, with no
 // arguments, this helper has nothing to do.
@@ -11,7 +12,7 @@ if (process.argv.length < 3) process.exit(0);
 
 const require = createRequire(import.meta.url);
 const { native } = require('../../dist/native.js');
-const { openStore } = require('../../dist/index.js');
+const openStore = (db, ...rest) => require('../../dist/index.js').openStore(storeLocation(db), ...rest);
 
 const outcomes = {};
 function attempt(name, fn) {

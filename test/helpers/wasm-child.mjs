@@ -4,6 +4,7 @@
 // second worker. Prints every result as JSON.
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
+import { storeLocation } from './store-location.mjs';
 import path from 'node:path';
 import { wasmTrap } from './wasm.mjs';
 
@@ -23,7 +24,7 @@ const runWorker = (name) => new Promise((resolve, reject) => {
 
 const result = { mainBefore: wasmTrap() };
 result.firstWorker = await runWorker('first'); // loads the addon into the process
-const { openStore } = require('../../dist/index.js');
+const openStore = (db, ...rest) => require('../../dist/index.js').openStore(storeLocation(db), ...rest);
 result.mainAfterLoad = wasmTrap();
 const store = openStore(path.join(dir, 'main.db'));
 const s = store.createSession();

@@ -4,6 +4,7 @@
 // reply and just returns, to show the environment's cleanup makes the writes durable.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createRequire } from 'node:module';
+import { storeLocation } from './store-location.mjs';
 import { wasmTrap } from './wasm.mjs';
 
 // `node --test test/` also runs this file on the main thread, where it has nothing to do.
@@ -12,7 +13,7 @@ if (!parentPort) process.exit(0);
 const require = createRequire(import.meta.url);
 const { db, exchanges, trap, exitWithoutFlush } = workerData;
 const before = trap ? wasmTrap() : null;
-const { openStore } = require('../../dist/index.js');
+const openStore = (db, ...rest) => require('../../dist/index.js').openStore(storeLocation(db), ...rest);
 const store = openStore(db);
 const s = store.createSession({ projectPath: '/work/worker' });
 for (let i = 0; i < exchanges; i++) {

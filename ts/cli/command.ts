@@ -12,5 +12,7 @@ export interface Command {
   options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
   /** The command may create the store: it runs when --db names a file that does not exist yet. */
   createsStore?: boolean;
+  /** The option naming the store the command runs on, `db` unless it says otherwise. */
+  storeOption?: string;
   run(ctx: Context, args: Parsed): Promise<void>;
 }

@@ -21,12 +21,13 @@ import { search } from './search';
 import { importCommand } from './import';
 import { debugContext } from './debug-context';
 import { serve } from './serve';
+import { migrate } from './migrate';
 
 /**
  * The commands, in the order `sessionkeep help` lists them. A new command is a file in this
  * folder and a line here.
  */
-const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats, debugContext, serve];
+const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats, debugContext, serve, migrate];
 
 function usage(): string {
   const lines = ['usage: sessionkeep <command> [options]', '', 'commands:'];
@@ -34,12 +35,17 @@ function usage(): string {
   lines.push(
     '',
     'every command takes:',
-    '  --db <path>  the store (default: $SESSIONKEEP_DB, else ~/.sessionkeep/sessions.db)',
+    '  --db <path>  the store: a file, or a postgres:// URL (default: $SESSIONKEEP_DB, else ~/.sessionkeep/sessions.db)',
     '  --json       JSON for scripts instead of text for people',
     '',
     'a session is named by its id or the first characters of it; `sessionkeep <command> --help` for more',
   );
   return lines.join('\n') + '\n';
+}
+
+/** isServerURL reports whether a store is named by a database server's URL, not a file. */
+function isServerURL(db: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(db);
 }
 
 /** main runs one command line and returns the exit status: 0, 1 on an error, 2 on bad usage. */
@@ -57,12 +63,14 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const args = parse(rest, command.options);
     if (flag(args, 'help')) {
-      process.stdout.write(`usage: sessionkeep ${command.usage} [--db <path>]\n\n${command.summary}\n`);
+      const dbOption = command.storeOption ? '' : ' [--db <path>]';
+      process.stdout.write(`usage: sessionkeep ${command.usage}${dbOption}\n\n${command.summary}\n`);
       return 0;
     }
-    const db = stringOption(args, 'db') ?? native.defaultStorePath();
-    if (!command.createsStore && !fs.existsSync(db)) {
-      process.stderr.write(`sessionkeep: no store at ${db}; give one with --db <path>\n`);
+    const storeOption = command.storeOption ?? 'db';
+    const db = stringOption(args, storeOption) ?? native.defaultStorePath();
+    if (!command.createsStore && !isServerURL(db) && !fs.existsSync(db)) {
+      process.stderr.write(`sessionkeep: no store at ${db}; give one with --${storeOption} <path>\n`);
       return 1;
     }
     const store = openStore(db);
