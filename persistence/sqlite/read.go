@@ -160,7 +160,7 @@ func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 				SELECT turn, SUM(1 - continues) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) - 1 AS pos
 				FROM messages m WHERE sid = ? AND is_sidechain = 0 AND role != ''
 					AND NOT (status = 'interrupted' AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq)
-						AND coalesce(CASE WHEN json_valid(body) THEN json_array_length(body, '$.message.content') ELSE 1 END, 0) = 0))
+						AND coalesce(CASE WHEN json_valid(body) THEN json_array_length(body, '$.message.content') WHEN body IS NOT NULL THEN 1 END, 0) = 0))
 			GROUP BY turn ORDER BY turn`,
 			[]any{sid}, func(row []driver.Value) error {
 				turns = append(turns, session.Turn{Index: row[0].(int64), StartIndex: row[1].(int64), EndIndex: row[2].(int64)})
