@@ -13,17 +13,20 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
-// copyV9Store copies testdata/v9.db, written by the code before migration 10
-// (testdata/v9store), into a temporary folder, and returns its path and the messages its
-// sessions held when it was written.
+// copyV9Store makes a store from testdata/v9.sql, the `sqlite3 .dump` of a store written by
+// the code before migration 10 (testdata/v9store), in a temporary folder, and returns its
+// path and the messages its sessions held when it was written. The dump, not the file, is
+// kept: text a reviewer can read, which the SQLite shell made from the old code's file.
 func copyV9Store(t *testing.T) (string, map[string]json.RawMessage) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "v9.db"))
+	dump, err := os.ReadFile(filepath.Join("testdata", "v9.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "sessions.db")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
+	db := rawDB(t, path)
+	exec(t, db, string(dump))
+	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
 	raw, err := os.ReadFile(filepath.Join("testdata", "v9-messages.json"))

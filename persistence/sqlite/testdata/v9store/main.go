@@ -1,5 +1,6 @@
 // Command v9store writes v9.db, a small store in the schema of migration 9 (the storage
-// model before message bodies became the only record of a completed message), and
+// model before message bodies became the only record of a completed message; the
+// repository keeps it as its `sqlite3 .dump`, v9.sql, not as the file), and
 // v9-messages.json, what Messages(false) returned for each of its sessions when it was
 // written. It was run once from a checkout of the commit before migration 10
 // (5554c94: `go run ./persistence/sqlite/testdata/v9store persistence/sqlite/testdata`);
