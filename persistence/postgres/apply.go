@@ -3,7 +3,6 @@ package postgres
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -159,7 +158,7 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 			tr.InputTokens, tr.OutputTokens, tr.CacheReadInputTokens, tr.CacheCreationInputTokens, tr.ContextTokens, sid)
 	case session.SetTitle:
 		// A title made from the first prompt never replaces one the user gave.
-		return b.queue(nil, `UPDATE sessions SET title = $1 WHERE sid = $2 AND title = ''`, storableText(op.Title), sid)
+		return b.queue(nil, `UPDATE sessions SET title = $1 WHERE sid = $2 AND title = ''`, op.Title, sid)
 	case session.SetUpdatedAt:
 		t.updatedAt = op.Time.UnixMilli()
 		return nil
@@ -203,7 +202,7 @@ func (b *batchWriter) createSession(info session.SessionInfo) (ok bool, err erro
 	err = b.query(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
 			last_accessed_at, status, owner, is_open, session_key)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, true, $12) ON CONFLICT DO NOTHING RETURNING sid`,
-		[]any{info.ID, info.ProjectPath, storableText(info.Title), info.Provider, info.Model, info.ContextWindow,
+		[]any{info.ID, info.ProjectPath, info.Title, info.Provider, info.Model, info.ContextWindow,
 			info.CreatedAt.UnixMilli(), info.UpdatedAt.UnixMilli(), info.CreatedAt.UnixMilli(), info.Status, b.w.owner, nullable(info.Key)},
 		func(row []any) error {
 			sid = row[0].(int64)
@@ -296,13 +295,6 @@ func jsonObject(obj []byte) []byte {
 		return []byte("{}")
 	}
 	return obj
-}
-
-// storableText is a title as PostgreSQL text can hold it: a NUL character, or bytes that are
-// not UTF-8, become U+FFFD. A title is often made from the first prompt, which may hold
-// either; refusing the title would refuse the session.
-func storableText(s string) string {
-	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // nullable is s, or NULL when s is empty.
