@@ -31,6 +31,10 @@ type Session struct {
 	nextSeq  int64
 	lastUUID string // the last message of the main conversation
 	lastTurn int64
+	// gathering is set during a call that records a whole step (Ingest, AddUserMessage): its
+	// Ops are kept in gathered and queued together at the end (see record).
+	gathering bool
+	gathered  []Op
 	talking  bool              // the main conversation has a message: the next prompt starts a turn
 	accessed bool              // opened or created for use, not only imported into or exported
 	sideLast map[string]string // the last message of each sidechain, by sidechain.key
@@ -280,7 +284,7 @@ func (s *Session) checkpoint() {
 		return // half a secret would not match: a tool block is stored once complete
 	}
 	s.blk.dirty = false
-	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: s.blk.json(), Partial: true})
+	s.record(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: s.blk.json(), Partial: true})
 }
 
 // beginMessage starts a message on chain side, with the envelope state extra, and queues
@@ -316,14 +320,14 @@ func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, req
 	}
 	s.lastSide = side
 	s.msg = &openMessage{hdr: hdr, side: side, meta: meta, extra: extra}
-	s.mgr.store.Apply(BeginMessage{SessionID: s.id, Header: hdr})
+	s.record(BeginMessage{SessionID: s.id, Header: hdr})
 }
 
 // putBlock adds a complete block to the open message, its secrets redacted when the store
 // redacts.
 func (s *Session) putBlock(json []byte, toolUseID string) {
 	json = s.redact(s.mgr.redactor.Block(json))
-	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: json, ToolUseID: toolUseID})
+	s.record(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: json, ToolUseID: toolUseID})
 	s.msg.blocks++
 	s.msg.blockJSON = append(s.msg.blockJSON, json)
 	if toolUseID != "" && s.msg.hdr.Role == "assistant" {
@@ -354,7 +358,7 @@ func (s *Session) endMessage(status string) {
 	if meta == nil {
 		meta = m.meta.encode()
 	}
-	s.mgr.store.Apply(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.Encode(), Usage: m.usage})
+	s.record(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.Encode(), Usage: m.usage})
 	if m.hasUsage {
 		s.countUsage(m.usage)
 	}
@@ -378,7 +382,7 @@ func (s *Session) countTokens(m *openMessage) {
 // countUsage adds one request's usage to the token tracker and records the tracker.
 func (s *Session) countUsage(u Usage) {
 	s.tracker.Add(u)
-	s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
+	s.record(SetTracker{SessionID: s.id, Tracker: s.tracker})
 }
 
 // finishBlock completes the block streaming, if any.
