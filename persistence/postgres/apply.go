@@ -130,16 +130,26 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 		t.lastMessageAt, t.unsettled = h.CreatedAt.UnixMilli(), true
 		key := messageKey{sid, h.Seq}
 		b.w.begun[key] = h.UUID
+		// A message that follows one this writer began is stored only if that one was: once a
+		// message is refused for another writer's seq, the rest of this writer's turn in the
+		// session is refused with it, and the session keeps the other writer's messages only.
+		var mustFollow any // NULL: no condition
+		if last, ok := b.w.lastBegun[sid]; ok && last == h.ParentUUID {
+			mustFollow = last
+		}
+		b.w.lastBegun[sid] = h.UUID
 		return b.queue(func(changed int64) {
-			if changed == 0 { // another writer has this seq: this message is refused, theirs kept
+			if changed == 0 { // another writer has this seq, or the message before: this one is refused, theirs kept
 				t.messages--
-				b.w.noteDropped(fmt.Errorf("%w: session %s already has a message at seq %d", errConflict, op.SessionID, h.Seq))
+				b.w.noteDropped(fmt.Errorf("%w: session %s already has a message at seq %d, or another writer's before it", errConflict, op.SessionID, h.Seq))
 			}
 		}, `INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider,
 				request_id, is_sidechain, continues, meta, extra)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, 'streaming', $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING`,
+			SELECT $1, $2, $3, $4, $5, $6, $7, 'streaming', $8, $9, $10, $11, $12, $13, $14
+			WHERE $15::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND uuid = $15)
+			ON CONFLICT DO NOTHING`,
 			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
-			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
+			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra), mustFollow)
 	case session.PutBlock:
 		return b.putBlock(sid, t, op)
 	case session.EndMessage:
