@@ -31,26 +31,27 @@ type Session struct {
 	nextSeq  int64
 	lastUUID string // the last message of the main conversation
 	lastTurn int64
-	// gathering is set during a call that records a whole step (Ingest, AddUserMessage): its
-	// Ops are kept in gathered and queued together at the end (see record).
-	gathering bool
-	gathered  []Op
-	talking   bool              // the main conversation has a message: the next prompt starts a turn
-	accessed  bool              // opened or created for use, not only imported into or exported
-	sideLast  map[string]string // the last message of each sidechain, by sidechain.key
-	lastSide  sidechain         // the chain of the last message begun
-	context   []byte            // stamped on each new message: SetContext
-	tracker   TokenTracker
-	toolUses  map[string]knownCall // tool_use ids known to this process, with their chain
-	branch    *branchMemo          // the branch last worked out, for reads until the next write
-	hosted    HostedState
-	seenSeq   int64 // the first message a hosted agent has not seen
+	talking  bool              // the main conversation has a message: the next prompt starts a turn
+	accessed bool              // opened or created for use, not only imported into or exported
+	sideLast map[string]string // the last message of each sidechain, by sidechain.key
+	lastSide sidechain         // the chain of the last message begun
+	context  []byte            // stamped on each new message: SetContext
+	tracker  TokenTracker
+	toolUses map[string]knownCall // tool_use ids known to this process, with their chain
+	branch   *branchMemo          // the branch last worked out, for reads until the next write
+	hosted   HostedState
+	seenSeq  int64 // the first message a hosted agent has not seen
 
 	msg             *openMessage // the message being written, if any
 	blk             *openBlock   // the block streaming into msg, if any
 	checkpointArmed bool
 
 	lastReport any // of the last context built, for DebugContext (package contextbuild's)
+
+	// gathering is set during a call that records a whole step (Ingest, AddUserMessage): its
+	// Ops are kept in gathered and queued together at the end (see record).
+	gathering bool
+	gathered  []Op
 }
 
 func newSession(m *Manager, st SessionState) *Session {
