@@ -51,48 +51,54 @@ func markInterruptedWhere(c conn, where string, args ...any) ([]RecoveredSession
 	return recovered, storageError("recovering interrupted sessions", err)
 }
 
-// dyingWriterWait bounds how long opening a session waits for the server to let go of the
-// owner lock of a writer that has just died (see recoverSession).
-const dyingWriterWait = 300 * time.Millisecond
+// dyingWriterWait bounds how long opening a session waits for a writer that may have just
+// died (see recoverSession).
+const dyingWriterWait = 500 * time.Millisecond
 
 // recoverSession marks session sid interrupted if its writer is gone, as opening the store
 // does, so that a session whose writer died after this store opened, or only a moment
-// before, is not read as streaming for ever. A SIGKILLed writer's server process lets go of
-// its owner lock only once it has seen the connection close, which on a loaded machine takes
-// tens of milliseconds. So while a message is streaming and the owner lock is still held,
-// it looks again, for at most dyingWriterWait, unless the server process holding the lock
-// is seen working on (its state changed twice: a writer streaming commits every few
-// milliseconds, a dying one at most finishes the statement it was running). own is this
-// store's owner key: its own sessions are never waited for.
+// before, is not read as streaming for ever. A SIGKILLed writer's server process may still
+// be running what its client sent last (a commit that begins a message), and lets go of the
+// owner lock only once it has run and seen the connection close: on a loaded machine up to
+// hundreds of milliseconds later. So while the session is open or streaming and its owner
+// lock is held, it looks again, for at most dyingWriterWait, until the server process
+// holding the lock has been idle for 250 ms (a writer waiting for its caller) or begins two
+// transactions (a writer streaming; a dead writer's can at most run the one its client had
+// sent BEGIN for, the next being sent only after a COMMIT's reply). A writer whose server
+// process this role may not see costs the whole wait. own is this store's owner key: its
+// own sessions are never waited for.
 func recoverSession(c conn, sid int64, own string) error {
 	deadline := time.Now().Add(dyingWriterWait)
-	var seen time.Time
-	changes := 0
-	for {
-		if _, err := markInterruptedWhere(c, "s.sid = $1", sid); err != nil {
-			return err
-		}
-		var changed time.Time
-		held := false
-		err := c.query(`SELECT a.state_change FROM sessions s, pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+	var first time.Time
+	begun := map[time.Time]bool{} // the transactions seen begun since the first look
+	for looked := false; ; looked = true {
+		var began time.Time
+		held, settled := false, false
+		err := c.query(`SELECT a.xact_start, coalesce(a.state = 'idle' AND a.state_change < clock_timestamp() - interval '250 milliseconds', false)
+			FROM sessions s, pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
 			WHERE s.sid = $1 AND s.owner <> $2 AND s.owner ~ '^-?[0-9]+$'
-				AND EXISTS (SELECT 1 FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming')
+				AND (s.is_open OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming'))
 				AND l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
 				AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 				AND ((l.classid::bigint << 32) | l.objid::bigint) = s.owner::bigint`,
 			[]any{sid, own}, func(row []any) error {
 				held = true
-				changed, _ = row[0].(time.Time) // NULL when the process is not ours to see, or exiting
+				began, _ = row[0].(time.Time) // NULL between transactions, or not ours to see
+				settled = row[1].(bool)
 				return nil
 			})
-		if changed.After(seen) && !seen.IsZero() {
-			changes++
+		if !looked {
+			first = began
+		} else if !began.IsZero() && !began.Equal(first) {
+			begun[began] = true
 		}
-		if err != nil || !held || changes >= 2 || time.Now().After(deadline) {
+		if err != nil {
 			return err
 		}
-		if !changed.IsZero() {
-			seen = changed
+		if !held || settled || len(begun) >= 2 || time.Now().After(deadline) {
+			// Marked after the last look: the lock may have been let go just before it.
+			_, err := markInterruptedWhere(c, "s.sid = $1", sid)
+			return err
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
