@@ -55,6 +55,10 @@ func markInterruptedWhere(c conn, where string, args ...any) ([]RecoveredSession
 // died (see recoverSession).
 const dyingWriterWait = 500 * time.Millisecond
 
+// dyingWriterPoll is how often recoverSession looks: a live writer streaming begins a
+// transaction every few milliseconds, and each look is one cheap query.
+const dyingWriterPoll = 2 * time.Millisecond
+
 // recoverSession marks session sid interrupted if its writer is gone, as opening the store
 // does, so that a session whose writer died after this store opened, or only a moment
 // before, is not read as streaming for ever. A SIGKILLed writer's server process may still
@@ -68,6 +72,17 @@ const dyingWriterWait = 500 * time.Millisecond
 // process this role may not see costs the whole wait. own is this store's owner key: its
 // own sessions are never waited for.
 func recoverSession(c conn, sid int64, own string) error {
+	// Most sessions opened are closed, or this store's own: one cheap look, and done.
+	others := false
+	err := c.query(`SELECT true FROM sessions s WHERE s.sid = $1 AND s.owner <> $2
+		AND (s.is_open OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming'))`,
+		[]any{sid, own}, func([]any) error {
+			others = true
+			return nil
+		})
+	if err != nil || !others {
+		return err
+	}
 	deadline := time.Now().Add(dyingWriterWait)
 	var first time.Time
 	begun := map[time.Time]bool{} // the transactions seen begun since the first look
@@ -100,6 +115,6 @@ func recoverSession(c conn, sid int64, own string) error {
 			_, err := markInterruptedWhere(c, "s.sid = $1", sid)
 			return err
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(dyingWriterPoll)
 	}
 }
