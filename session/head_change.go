@@ -37,6 +37,7 @@ func (s *Session) changeHead(interrupt bool, change func(t TreeShape, head *Head
 	} else {
 		s.checkpoint()
 	}
+	s.queueGathered()
 	if err := s.mgr.store.Sync(); err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ func (s *Session) Ingest(c stream.Chunk) error {
 		return err
 	}
 	defer s.mu.Unlock()
+	defer s.gather()()
 	switch c.Kind {
 	case stream.ChunkMessageStart:
 		return s.startAssistant(c)
@@ -181,6 +182,7 @@ func (s *Session) knownToolUse(id string) error {
 	if s.blk != nil && s.blk.blockType() == blocks.BlockToolUse && s.blk.id == id {
 		return nil
 	}
+	s.queueGathered() // the store is read: what this call recorded so far must be in it
 	seq, found, err := s.mgr.store.ToolUseSeq(s.id, id)
 	if err != nil {
 		return err

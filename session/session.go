@@ -47,6 +47,11 @@ type Session struct {
 	checkpointArmed bool
 
 	lastReport any // of the last context built, for DebugContext (package contextbuild's)
+
+	// gathering is set during a call that records a whole step (Ingest, AddUserMessage): its
+	// Ops are kept in gathered and queued together at the end (see record).
+	gathering bool
+	gathered  []Op
 }
 
 func newSession(m *Manager, st SessionState) *Session {
@@ -194,6 +199,7 @@ func (s *Session) readable() error {
 	if err := s.checkpointNow(); err != nil {
 		return err
 	}
+	s.queueGathered()
 	return s.mgr.store.Sync()
 }
 
@@ -280,7 +286,7 @@ func (s *Session) checkpoint() {
 		return // half a secret would not match: a tool block is stored once complete
 	}
 	s.blk.dirty = false
-	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: s.blk.json(), Partial: true})
+	s.record(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: s.blk.json(), Partial: true})
 }
 
 // beginMessage starts a message on chain side, with the envelope state extra, and queues
@@ -316,14 +322,14 @@ func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, req
 	}
 	s.lastSide = side
 	s.msg = &openMessage{hdr: hdr, side: side, meta: meta, extra: extra}
-	s.mgr.store.Apply(BeginMessage{SessionID: s.id, Header: hdr})
+	s.record(BeginMessage{SessionID: s.id, Header: hdr})
 }
 
 // putBlock adds a complete block to the open message, its secrets redacted when the store
 // redacts.
 func (s *Session) putBlock(json []byte, toolUseID string) {
 	json = s.redact(s.mgr.redactor.Block(json))
-	s.mgr.store.Apply(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: json, ToolUseID: toolUseID})
+	s.record(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: json, ToolUseID: toolUseID})
 	s.msg.blocks++
 	s.msg.blockJSON = append(s.msg.blockJSON, json)
 	if toolUseID != "" && s.msg.hdr.Role == "assistant" {
@@ -354,7 +360,7 @@ func (s *Session) endMessage(status string) {
 	if meta == nil {
 		meta = m.meta.encode()
 	}
-	s.mgr.store.Apply(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.Encode(), Usage: m.usage})
+	s.record(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.Encode(), Usage: m.usage})
 	if m.hasUsage {
 		s.countUsage(m.usage)
 	}
@@ -378,7 +384,7 @@ func (s *Session) countTokens(m *openMessage) {
 // countUsage adds one request's usage to the token tracker and records the tracker.
 func (s *Session) countUsage(u Usage) {
 	s.tracker.Add(u)
-	s.mgr.store.Apply(SetTracker{SessionID: s.id, Tracker: s.tracker})
+	s.record(SetTracker{SessionID: s.id, Tracker: s.tracker})
 }
 
 // finishBlock completes the block streaming, if any.

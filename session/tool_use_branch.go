@@ -11,6 +11,7 @@ type knownCall struct {
 // onBranchLocked reports whether record seq is on the branch that ends at the head; the
 // session is locked. A session that never branched holds every record on it.
 func (s *Session) onBranchLocked(seq int64) (bool, error) {
+	s.queueGathered()
 	if err := s.mgr.store.Sync(); err != nil { // the tree must hold what this session queued
 		return false, err
 	}

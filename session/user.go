@@ -46,6 +46,7 @@ func (s *Session) AddUserMessage(content []byte, large jsonenc.LargeStrings, opt
 		return StoredMessage{}, err
 	}
 	defer s.mu.Unlock()
+	defer s.gather()()
 	typ := TypeUser
 	if hasToolResults(checked) {
 		typ = TypeToolResult
@@ -161,7 +162,7 @@ func (s *Session) setTitle(checked []checkedBlock) {
 		}
 		if title := TitleFrom(t.Text); title != "" {
 			s.titled = true
-			s.mgr.store.Apply(SetTitle{SessionID: s.id, Title: title})
+			s.record(SetTitle{SessionID: s.id, Title: title})
 			return
 		}
 	}

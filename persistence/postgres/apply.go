@@ -3,7 +3,6 @@ package postgres
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -131,16 +130,26 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 		t.lastMessageAt, t.unsettled = h.CreatedAt.UnixMilli(), true
 		key := messageKey{sid, h.Seq}
 		b.w.begun[key] = h.UUID
+		// A message that follows one this writer began is stored only if that one was: once a
+		// message is refused for another writer's seq, the rest of this writer's turn in the
+		// session is refused with it, and the session keeps the other writer's messages only.
+		var mustFollow any // NULL: no condition
+		if last, ok := b.w.lastBegun[sid]; ok && last == h.ParentUUID {
+			mustFollow = last
+		}
+		b.w.lastBegun[sid] = h.UUID
 		return b.queue(func(changed int64) {
-			if changed == 0 { // another writer has this seq: this message is refused, theirs kept
+			if changed == 0 { // another writer has this seq, or the message before: this one is refused, theirs kept
 				t.messages--
-				b.w.noteDropped(fmt.Errorf("%w: session %s already has a message at seq %d", errConflict, op.SessionID, h.Seq))
+				b.w.noteDropped(fmt.Errorf("%w: session %s already has a message at seq %d, or another writer's before it", errConflict, op.SessionID, h.Seq))
 			}
 		}, `INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider,
 				request_id, is_sidechain, continues, meta, extra)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, 'streaming', $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING`,
+			SELECT $1, $2, $3, $4, $5, $6, $7, 'streaming', $8, $9, $10, $11, $12, $13, $14
+			WHERE $15::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND uuid = $15)
+			ON CONFLICT DO NOTHING`,
 			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
-			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra))
+			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra), mustFollow)
 	case session.PutBlock:
 		return b.putBlock(sid, t, op)
 	case session.EndMessage:
@@ -159,7 +168,7 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 			tr.InputTokens, tr.OutputTokens, tr.CacheReadInputTokens, tr.CacheCreationInputTokens, tr.ContextTokens, sid)
 	case session.SetTitle:
 		// A title made from the first prompt never replaces one the user gave.
-		return b.queue(nil, `UPDATE sessions SET title = $1 WHERE sid = $2 AND title = ''`, storableText(op.Title), sid)
+		return b.queue(nil, `UPDATE sessions SET title = $1 WHERE sid = $2 AND title = ''`, op.Title, sid)
 	case session.SetUpdatedAt:
 		t.updatedAt = op.Time.UnixMilli()
 		return nil
@@ -203,7 +212,7 @@ func (b *batchWriter) createSession(info session.SessionInfo) (ok bool, err erro
 	err = b.query(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
 			last_accessed_at, status, owner, is_open, session_key)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, true, $12) ON CONFLICT DO NOTHING RETURNING sid`,
-		[]any{info.ID, info.ProjectPath, storableText(info.Title), info.Provider, info.Model, info.ContextWindow,
+		[]any{info.ID, info.ProjectPath, info.Title, info.Provider, info.Model, info.ContextWindow,
 			info.CreatedAt.UnixMilli(), info.UpdatedAt.UnixMilli(), info.CreatedAt.UnixMilli(), info.Status, b.w.owner, nullable(info.Key)},
 		func(row []any) error {
 			sid = row[0].(int64)
@@ -296,13 +305,6 @@ func jsonObject(obj []byte) []byte {
 		return []byte("{}")
 	}
 	return obj
-}
-
-// storableText is a title as PostgreSQL text can hold it: a NUL character, or bytes that are
-// not UTF-8, become U+FFFD. A title is often made from the first prompt, which may hold
-// either; refusing the title would refuse the session.
-func storableText(s string) string {
-	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // nullable is s, or NULL when s is empty.

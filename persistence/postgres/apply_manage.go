@@ -18,7 +18,7 @@ func (b *batchWriter) applyManagement(op session.ManagementOp) error {
 			status = CASE WHEN $3 THEN 'interrupted' ELSE status END WHERE sid = $4`,
 			op.At.UnixMilli(), b.w.owner, op.Interrupted)
 	case session.RenameSession:
-		return b.update(op.SessionID, `UPDATE sessions SET title = $1 WHERE sid = $2`, storableText(op.Title))
+		return b.update(op.SessionID, `UPDATE sessions SET title = $1 WHERE sid = $2`, op.Title)
 	case session.SetArchived:
 		at := int64(0)
 		if !op.At.IsZero() {

@@ -21,18 +21,19 @@ type conn struct {
 	ctx context.Context
 }
 
-// exec runs a statement and returns how many rows it changed.
+// exec runs a statement, its string arguments made storableText, and returns how many rows
+// it changed.
 func (c conn) exec(sql string, args ...any) (int64, error) {
-	tag, err := c.q.Exec(c.ctx, sql, args...)
+	tag, err := c.q.Exec(c.ctx, sql, storableArgs(args)...)
 	if err != nil {
 		return 0, err
 	}
 	return tag.RowsAffected(), nil
 }
 
-// query runs a statement and calls fn with each row.
+// query runs a statement, its string arguments made storableText, and calls fn with each row.
 func (c conn) query(sql string, args []any, fn func(row []any) error) error {
-	rows, err := c.q.Query(c.ctx, sql, args...)
+	rows, err := c.q.Query(c.ctx, sql, storableArgs(args)...)
 	if err != nil {
 		return err
 	}

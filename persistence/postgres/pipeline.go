@@ -22,7 +22,7 @@ func (b *batchWriter) queue(onDone func(changed int64), sql string, args ...any)
 		}
 		return err
 	}
-	b.pending.Queue(sql, args...)
+	b.pending.Queue(sql, storableArgs(args)...)
 	b.onDone = append(b.onDone, onDone)
 	return nil
 }

@@ -13,6 +13,12 @@ import (
 func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	var st session.SessionState
 	err := s.read(func(c conn) error {
+		// Recovered first, so that what is loaded says interrupted when its writer is gone.
+		if sid, err := lookupSID(c, id); err == nil {
+			if err := recoverSession(c, sid, s.w.owner); err != nil {
+				return storageError("recovering session "+id, err)
+			}
+		}
 		sid := int64(-1)
 		err := c.query(`SELECT sid, `+allInfo.SQL()+` FROM sessions WHERE id = $1`, []any{id}, func(row []any) error {
 			sid = row[0].(int64)

@@ -27,6 +27,7 @@ type Store struct {
 
 	mu      sync.Mutex
 	closed  bool
+	reads   int      // reads running on the pool; the last one to end after Close closes it
 	watcher *watcher // started by the first Watch
 
 	recovered []RecoveredSession
@@ -147,7 +148,10 @@ func (s *Store) TakeWriteError() error { return s.w.takeError() }
 func (s *Store) IndexForSearch() error { return nil }
 
 // Close commits what is queued and closes the writer's connection and the pool. Closing
-// twice is a no-op.
+// twice is a no-op. It does not wait for reads running: a streamed read may be waiting for
+// the very JavaScript thread that calls Close to take its next part, and pgxpool's Close
+// waits for every connection to come back; the last read closes the pool instead, as
+// SQLite's readers close their own connections.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -156,24 +160,40 @@ func (s *Store) Close() error {
 	}
 	s.closed = true
 	watching := s.watcher
+	idle := s.reads == 0
 	s.mu.Unlock()
 	if watching != nil {
 		watching.stop()
 	}
 	err := s.w.close()
-	s.pool.Close()
+	if idle {
+		s.pool.Close()
+	}
 	return err
 }
 
 // read runs fn on the pool, unless the store is closed.
 func (s *Store) read(fn func(c conn) error) error {
 	s.mu.Lock()
-	closed := s.closed
-	s.mu.Unlock()
-	if closed {
+	if s.closed {
+		s.mu.Unlock()
 		return session.ErrStoreClosed
 	}
+	s.reads++
+	s.mu.Unlock()
+	defer s.endRead()
 	return fn(conn{s.pool, context.Background()})
+}
+
+// endRead counts a read out, and closes the pool when it was the last of a closed store.
+func (s *Store) endRead() {
+	s.mu.Lock()
+	s.reads--
+	last := s.closed && s.reads == 0
+	s.mu.Unlock()
+	if last {
+		s.pool.Close()
+	}
 }
 
 // readSession runs fn with the database key of a session.

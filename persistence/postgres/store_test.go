@@ -174,7 +174,7 @@ func TestUnreachableServer(t *testing.T) {
 }
 
 // TestSearchLikeFTS5 checks what the Node search tests expect of SQLite's FTS5: prefixes,
-// every word required, tool inputs and results searched, thinking not, markers only when
+// every word required, the words of a path ("go" of src/auth.go), tool inputs and results searched, thinking not, markers only when
 // asked, each message once, best first.
 func TestSearchLikeFTS5(t *testing.T) {
 	store := openAt(t, freshURL(t))
@@ -198,7 +198,7 @@ func TestSearchLikeFTS5(t *testing.T) {
 		return hits
 	}
 	for text, want := range map[string]int{"endpoint": 1, "authentic": 1, "JWT production": 1, "JWT blue": 0,
-		"secretthought": 0, "src/auth.go:42": 1, "it's": 0, `"quoted\`: 0} {
+		"secretthought": 0, "src/auth.go:42": 1, "go": 1, "it's": 0, `"quoted\`: 0} {
 		if got := len(search(text, [2]string{})); got != want {
 			t.Errorf("search %q: %d hits, want %d", text, got, want)
 		}

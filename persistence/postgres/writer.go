@@ -40,6 +40,9 @@ type writer struct {
 	// begun holds the uuid of each message this writer began and has not ended, so that its
 	// blocks and its end land only in that message, never in another writer's at the same seq.
 	begun map[messageKey]string
+	// lastBegun holds, per session, the uuid of the last message this writer began: a
+	// message that follows it is stored only if it was (see parentCondition).
+	lastBegun map[int64]string
 
 	mu        sync.Mutex
 	changed   *sync.Cond
@@ -59,7 +62,7 @@ type writer struct {
 func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string) (*writer, error) {
 	id := rand.Int64()
 	w := &writer{cfg: cfg.ConnConfig.Copy(), channel: channel, ownerID: id, owner: strconv.FormatInt(id, 10),
-		sids: map[string]int64{}, begun: map[messageKey]string{}, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
+		sids: map[string]int64{}, begun: map[messageKey]string{}, lastBegun: map[int64]string{}, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
 	if err := w.connect(ctx); err != nil {
 		return nil, err
@@ -292,6 +295,7 @@ func (w *writer) ownUUID(key messageKey) any {
 
 // forgetBegun drops the messages of session sid still open: they will not end here.
 func (w *writer) forgetBegun(sid int64) {
+	delete(w.lastBegun, sid)
 	for key := range w.begun {
 		if key.sid == sid {
 			delete(w.begun, key)
