@@ -109,14 +109,14 @@ $(NODE_ARM64):
 
 # make test runs everything on SQLite with a throwaway PostgreSQL server beside it (started
 # and always stopped by test/helpers/with-pg-cluster.sh, which sets SESSIONKEEP_TEST_PG_URL):
-# the Go tests of persistence/postgres and the Node tests of the PostgreSQL store (120-125)
-# run against it. The Node 22/24/26 matrix stays on SQLite. The whole Node suite on
-# PostgreSQL is make test-postgres: it is not in make test yet, because some of its tests
-# still fail there (docs/api.md, "A store on PostgreSQL").
+# the Go tests of persistence/postgres and migrate run against it, and so does the whole Node
+# suite a second time (test-node-postgres: the same files with SESSIONKEEP_TEST_BACKEND, so
+# every store test runs on both backends). The Node 22/24/26 matrix stays on SQLite.
 test: build
-	sh test/helpers/with-pg-cluster.sh $(MAKE) test-go fuzz-short test-node test-matrix
+	sh test/helpers/with-pg-cluster.sh $(MAKE) test-go fuzz-short test-node test-node-postgres test-matrix
 
-# The Go tests and the whole Node suite on PostgreSQL, on a server of its own.
+# The Go tests and the whole Node suite on PostgreSQL, on a server of its own (the part of
+# make test that needs PostgreSQL, for working on the backend).
 test-postgres: build
 	sh test/helpers/with-pg-cluster.sh $(MAKE) test-go test-node-postgres
 

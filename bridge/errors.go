@@ -40,6 +40,7 @@ var errorCodes = []struct {
 	{session.ErrReadOnly, "READ_ONLY", "Make the store's file and folder writable: queued writes are kept in memory and retried."},
 	{session.ErrStoreGone, "STORE_GONE", "The database file was deleted or moved while open; open the store again."},
 	{session.ErrStoreUnavailable, "STORE_UNAVAILABLE", "The database server cannot be reached: queued writes are kept in memory and retried."},
+	{session.ErrSessionConflict, "SESSION_CONFLICT", "Another process appended to this session at the same time: its records were kept and this writer's conflicting ones skipped. Route a session's turns to one writer."},
 	{session.ErrStorage, "STORAGE_ERROR", "Queued writes are kept in memory and retried."},
 	{native.ErrInternal, "INTERNAL", "This is a bug in sessionkeep; please report it."},
 }

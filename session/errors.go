@@ -48,6 +48,10 @@ var (
 	// ErrStoreUnavailable: a store on a server (PostgreSQL) cannot be reached: the network
 	// or the server is down. Queued writes stay in memory and are retried.
 	ErrStoreUnavailable = errors.New("store unavailable")
+	// ErrSessionConflict: another process wrote the same session at the same time (it took
+	// the place in the message order that this writer's records needed, or deleted the
+	// session). This writer's conflicting records were skipped and the other's kept.
+	ErrSessionConflict = errors.New("session written by another process at the same time")
 	// ErrStorage: any other failure to read or write the database.
 	ErrStorage = errors.New("storage failure")
 )

@@ -44,8 +44,8 @@ test('two processes appending to one session: the second is refused with the cod
   const refused = results.filter((r) => !r.ok);
   // Both start at seq 0: whichever commits second conflicts with every message of the other.
   assert.equal(refused.length, 1, JSON.stringify(results));
-  assert.equal(refused[0].code, 'STORAGE_ERROR');
-  assert.match(refused[0].message, /another process writing the same session/);
+  assert.equal(refused[0].code, 'SESSION_CONFLICT');
+  assert.match(refused[0].message, /another process/);
   const texts = openStore(url).openSession(s.id).messages().map((m) => m.content[0].text);
   assert.equal(texts.length, 5, 'the winner\'s messages, none of the loser\'s');
   const writer = texts[0].split(' ')[0];

@@ -16,5 +16,5 @@
 // its host died, which closes its connection) is recovered as SQLite recovers one left by a
 // dead process. Two processes appending to one session at once conflict on the message seq
 // as they do on SQLite: the second's conflicting records are skipped and its Flush reports
-// ErrStorage, "is another process writing the same session?".
+// session.ErrSessionConflict.
 package postgres

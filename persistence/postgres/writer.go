@@ -306,6 +306,6 @@ func (w *writer) forgetBegun(sid int64) {
 // noteDropped records an Op skipped for conflicting with what is stored.
 func (w *writer) noteDropped(err error) {
 	w.mu.Lock()
-	w.dropped = fmt.Errorf("%w: a write conflicted with what is stored and was skipped (is another process writing the same session?): %v", session.ErrStorage, err)
+	w.dropped = fmt.Errorf("%w: a write was skipped: %v", session.ErrSessionConflict, err)
 	w.mu.Unlock()
 }

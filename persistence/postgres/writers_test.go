@@ -42,8 +42,8 @@ func TestARefusedMessageTakesTheRestOfItsTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	appendTexts(s2, "second 0", "second 1", "second 2")
-	if err := second.Flush(); !errors.Is(err, session.ErrStorage) {
-		t.Fatalf("the second writer's flush: %v, want ErrStorage", err)
+	if err := second.Flush(); !errors.Is(err, session.ErrSessionConflict) {
+		t.Fatalf("the second writer's flush: %v, want ErrSessionConflict", err)
 	}
 	appendTexts(s1, "first 1", "first 2")
 	if err := first.Flush(); err != nil {

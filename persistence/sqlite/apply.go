@@ -44,7 +44,7 @@ func (w *writer) commit(batch []session.Op) error {
 		}
 		if isConstraint(err) || errors.Is(err, errUnknownSession) {
 			w.mu.Lock()
-			w.dropped = fmt.Errorf("%w: a write conflicted with what is stored and was skipped (is another process writing the same session?): %v", session.ErrStorage, err)
+			w.dropped = fmt.Errorf("%w: a write was skipped: %v", session.ErrSessionConflict, err)
 			w.mu.Unlock()
 			continue
 		}

@@ -78,8 +78,8 @@ func TestConflictingOpIsSkippedAndReportedOnce(t *testing.T) {
 	s.Apply(dup, session.BeginMessage{SessionID: "no-such-session", Header: begin("", 5).Header},
 		begin(id, 1), end(id, 1)) // ops after the conflicts in the same batch still land
 	err := s.Flush()
-	if !errors.Is(err, session.ErrStorage) {
-		t.Fatalf("Flush after a conflicting op: err = %v, want ErrStorage", err)
+	if !errors.Is(err, session.ErrSessionConflict) {
+		t.Fatalf("Flush after a conflicting op: err = %v, want ErrSessionConflict", err)
 	}
 	if err := s.Flush(); err != nil {
 		t.Errorf("the conflict was reported twice: %v", err)

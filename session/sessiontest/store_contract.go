@@ -113,8 +113,8 @@ func StoreContract(t *testing.T, b Backend) {
 		if _, err := s2.AppendUserMessage([]byte(`"from the second"`)); err != nil {
 			t.Fatal(err)
 		}
-		if err := s2.Flush(); !errors.Is(err, session.ErrStorage) {
-			t.Fatalf("the second writer's Flush = %v, want ErrStorage", err)
+		if err := s2.Flush(); !errors.Is(err, session.ErrSessionConflict) {
+			t.Fatalf("the second writer's Flush = %v, want ErrSessionConflict", err)
 		}
 		third := session.NewManager(b.Open(t, name))
 		s3, err := third.Open(s1.ID())
