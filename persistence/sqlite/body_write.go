@@ -60,6 +60,9 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 			}
 			return w.dropJournal(sid, op.Seq)
 		}
+		if b.isWholeRecord() {
+			return w.insertRecordWhole(sid, b, op)
+		}
 		if b.unwritten {
 			// Not a whole message: it is stored as one that streamed, its row and block rows.
 			if err := w.writeUnwritten(sid, b); err != nil {
