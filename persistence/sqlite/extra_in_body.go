@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/goccy/go-json"
+
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
 // A message's extra fields (session.EnvelopeExtra: the source's own record, its context)
@@ -14,11 +17,16 @@ import (
 // (extraInBody), and readers cut the fields out of the body (extraOf).
 //
 // The column keeps its copy when the body's would differ (extra fields with non-ASCII text,
-// which the body escapes), and when they name the tool call that started a sidechain
-// (parentToolUseId), which ScanLinks reads in SQL.
+// which the body escapes). Extra fields that name the tool call that started a sidechain
+// keep that one field in the column ({"parentToolUseId":…}, a call-only column), since
+// ScanLinks reads it in SQL at every session open and reads no body; the rest is in the
+// body, which holds that field too.
 
 // extraInBody is the extra column of a message whose body holds its extra fields.
 var extraInBody = []byte{}
+
+// callField starts a call-only extra column.
+var callField = []byte(`{"parentToolUseId":`)
 
 // Where a body's extra fields are: after the fixed envelope fields, whose last is
 // isSidechain (and continuesPrevious when set), and before its message.
@@ -29,23 +37,51 @@ var (
 )
 
 // storedExtra returns what the extra column of a message holds beside body and its layout
-// lay: extraInBody when the body holds extra exactly, else extra itself.
+// lay: when the body holds extra exactly, extraInBody, or the call-only column of a
+// sidechain's extra; else extra itself.
 func storedExtra(extra, body, lay []byte) []byte {
-	if len(extra) <= 2 || bytes.Contains(extra, []byte(`"parentToolUseId"`)) {
-		return extra // "{}" costs nothing; a sidechain's call is read in SQL
+	if len(extra) <= 2 {
+		return extra // "{}" costs nothing
 	}
 	fields, err := extraFields(body, lay)
 	if err != nil || !bytes.Equal(fields, extra[1:len(extra)-1]) {
 		return extra
 	}
-	return extraInBody
+	if !bytes.Contains(extra, []byte(`"parentToolUseId"`)) {
+		return extraInBody
+	}
+	var call struct {
+		ParentToolUseID json.RawMessage `json:"parentToolUseId"`
+	}
+	if json.Unmarshal(extra, &call) != nil {
+		return extra
+	}
+	column := append(append(bytes.Clone(callField), call.ParentToolUseID...), '}')
+	if !isCallOnly(column) { // a call that is not a plain string: readers would take the column whole
+		return extra
+	}
+	return column
+}
+
+// isCallOnly reports whether an extra column holds the one field of a sidechain's call,
+// ASCII, as storedExtra writes it. When the message has a body, its extra fields are cut
+// from the body: a column stored whole before this (a sidechain record whose only extra
+// field was its call) is what the body holds too.
+func isCallOnly(column []byte) bool {
+	if len(column) < len(callField)+3 || !bytes.HasPrefix(column, callField) || !jsonenc.IsASCII(column) {
+		return false
+	}
+	value := column[len(callField) : len(column)-1]
+	return column[len(column)-1] == '}' && value[0] == '"' &&
+		bytes.IndexByte(value[1:], '"') == len(value)-2 // one string, with no escaped quote in it
 }
 
 // extraOf returns a message's extra fields as a JSON object: the extra column, or, when it
-// is extraInBody (which the driver reads back as nil: the column is never NULL), the
-// fields cut out of body. A body they cannot be cut from is a damaged file.
+// is extraInBody (which the driver reads back as nil: the column is never NULL) or a
+// call-only column, the fields cut out of body. A body they cannot be cut from is a
+// damaged file.
 func extraOf(column, body, lay []byte, seq int64) ([]byte, error) {
-	if len(column) > 0 || body == nil {
+	if body == nil || (len(column) > 0 && !isCallOnly(column)) {
 		return column, nil
 	}
 	fields, err := extraFields(body, lay)
