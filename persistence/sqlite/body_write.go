@@ -47,18 +47,22 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 		if m, ok := b.message(op); ok {
 			body, lay := w.bodies.build(&m)
 			w.blocksInBatch = true
+			extra := storedExtra(m.Extra, body, lay)
 			if b.unwritten {
-				return w.insertMessage(sid, b.header, op.Status, m.Meta, m.Extra, u, body, lay)
+				return w.insertMessage(sid, b.header, op.Status, m.Meta, extra, u, body, lay)
 			}
 			_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
 				input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?, body = ?, layout = ?
 				WHERE sid = ? AND seq = ?`,
-				op.Status, m.Meta, m.Extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
+				op.Status, m.Meta, extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
 				body, lay, sid, op.Seq)
 			if err != nil || !b.journaled {
 				return err
 			}
 			return w.dropJournal(sid, op.Seq)
+		}
+		if b.isWholeRecord() {
+			return w.insertRecordWhole(sid, b, op)
 		}
 		if b.unwritten {
 			// Not a whole message: it is stored as one that streamed, its row and block rows.
@@ -143,7 +147,8 @@ func (w *writer) writeBody(sid, seq int64) error {
 		return err
 	}
 	body, lay := w.bodies.build(&m)
-	if _, err = w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, body, lay, sid, seq); err != nil {
+	if _, err = w.c.exec(`UPDATE messages SET body = ?, layout = ?, extra = ? WHERE sid = ? AND seq = ?`,
+		body, lay, storedExtra(m.Extra, body, lay), sid, seq); err != nil {
 		return err
 	}
 	w.blocksInBatch = true

@@ -90,6 +90,9 @@ func scanFrom(c *conn, sid int64, sessionID string, fromSeq, toSeq int64, fn fun
 			}
 			current = m.Seq
 			if body := asBytes(row[17]); body != nil {
+				if m.Extra, err = extraOf(m.Extra, body, asBytes(row[18]), m.Seq); err != nil {
+					return err
+				}
 				m.Blocks, err = bodyBlocks(body, asBytes(row[18]), m.Blocks, m.Seq)
 				return err
 			}

@@ -1,0 +1,123 @@
+package sqlite
+
+import (
+	"database/sql"
+	"encoding/json"
+	"testing"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// TestExtraStoredOnceInTheBody: a message's extra fields that its body holds byte for byte
+// are not stored again in the extra column, and read back as they were given, whether the
+// message ended in its batch or streamed; extra fields the body would hold differently
+// (non-ASCII text, escaped there) keep the column, and those that name a sidechain's tool
+// call keep that field alone, where SQL reads it (ScanLinks).
+func TestExtraStoredOnceInTheBody(t *testing.T) {
+	const whole = "the whole extra"
+	cases := []struct {
+		name, extra string
+		continues   bool
+		column      string // what the extra column holds
+	}{
+		{"source record", `{"context":{"cwd":"/tmp/x","gitBranch":"main"},"source":{"format":"claude-code","record":{"isSidechain":false,"type":"user"}}}`, false, ""},
+		{"a message key of its own, continuing", `{"source":{"record":{"message":{"id":"m1"}},"note":",\"isSidechain\":true"}}`, true, ""},
+		{"spaced", `{ "a" : 1 }`, false, ""},
+		{"non-ASCII", `{"context":{"cwd":"/home/zoë"}}`, false, whole},
+		{"sidechain call alone", `{"parentToolUseId":"toolu_1"}`, false, `{"parentToolUseId":"toolu_1"}`},
+		{"sidechain call and source", `{"parentToolUseId":"toolu_2","source":{"format":"claude-code"}}`, false, `{"parentToolUseId":"toolu_2"}`},
+		{"sidechain call with a quote", `{"parentToolUseId":"a\"b","source":{}}`, false, whole},
+		{"none", `{}`, false, whole},
+	}
+	s, path := openTemp(t)
+	db := rawDB(t, path)
+	s.Apply(session.CreateSession{Info: newInfo("whole")}, session.CreateSession{Info: newInfo("streamed")})
+	for i, c := range cases {
+		seq := int64(i)
+		block := session.PutBlock{Seq: seq, Index: 0, JSON: []byte(`{"type":"text","text":"hi"}`)}
+		for _, id := range []string{"whole", "streamed"} {
+			op := begin(id, seq)
+			op.Header.Continues = c.continues
+			block.SessionID = id
+			stop := session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete, Meta: []byte(`{}`), Extra: []byte(c.extra)}
+			if id == "whole" {
+				s.Apply(op, block, stop)
+				continue
+			}
+			s.Apply(op, block)
+			if err := s.Sync(); err != nil { // the message streams: its end comes in a later batch
+				t.Fatal(err)
+			}
+			s.Apply(stop)
+		}
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"whole", "streamed"} {
+		msgs := scan(t, s, id)
+		if len(msgs) != len(cases) {
+			t.Fatalf("%s: read back %d messages, want %d", id, len(msgs), len(cases))
+		}
+		for i, c := range cases {
+			if got := string(msgs[i].Extra); got != c.extra {
+				t.Errorf("%s, %s: extra read back as %s, want %s", id, c.name, got, c.extra)
+			}
+			var stored, call sql.NullString
+			err := db.QueryRow(`SELECT CAST(m.extra AS TEXT), CASE WHEN json_valid(CAST(m.extra AS TEXT)) THEN json_extract(CAST(m.extra AS TEXT), '$.parentToolUseId') END
+				FROM messages m JOIN sessions s ON s.sid = m.sid WHERE s.id = ? AND m.seq = ?`, id, i).Scan(&stored, &call)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.column
+			if want == whole {
+				want = c.extra
+			}
+			if stored.String != want {
+				t.Errorf("%s, %s: extra column %q, want %q", id, c.name, stored.String, want)
+			}
+			var given struct{ ParentToolUseID *string }
+			if err := json.Unmarshal([]byte(c.extra), &given); err != nil {
+				t.Fatal(err)
+			}
+			if given.ParentToolUseID != nil && call.String != *given.ParentToolUseID {
+				t.Errorf("%s, %s: SQL reads the call as %q, want %q", id, c.name, call.String, *given.ParentToolUseID)
+			}
+		}
+	}
+}
+
+// TestExtraCutFromADamagedBodyIsCorrupt: a body whose extra fields cannot be found is a
+// damaged file, said as such, not extra fields made up.
+func TestExtraCutFromADamagedBodyIsCorrupt(t *testing.T) {
+	body := []byte(`{"uuid":"u","message":{"role":"user","content":[]}}`)
+	lay := layout{messageAt: len(`{"uuid":"u","message":`)}.encode()
+	if _, err := extraOf(extraInBody, body, lay, 3); err == nil {
+		t.Error("extra fields cut from a body with no isSidechain field")
+	}
+	if got, err := extraOf([]byte(`{"a":1}`), body, lay, 3); err != nil || string(got) != `{"a":1}` {
+		t.Errorf("an extra column of its own read as %s, %v", got, err)
+	}
+}
+
+// TestCallOnlyColumn: only {"parentToolUseId":"<a plain string>"} is a call-only column;
+// anything else, cut short too, is an extra column of its own.
+func TestCallOnlyColumn(t *testing.T) {
+	for column, want := range map[string]bool{
+		`{"parentToolUseId":"toolu_1"}`:      true,
+		`{"parentToolUseId":""}`:             true,
+		`{"parentToolUseId":"a\\\\"}`:        true,
+		`{"parentToolUseId":"a\"b"}`:         false,
+		`{"parentToolUseId":"a","b":"c"}`:    false,
+		`{"parentToolUseId":7}`:              false,
+		`{"parentToolUseId":"zoë"}`:          false,
+		`{"parentToolUseId":`:                false,
+		`{"parentToolUseId":"`:               false,
+		`{"parentToolUseId":""`:              false,
+		`{"source":{"parentToolUseId":"x"}}`: false,
+	} {
+		if got := isCallOnly([]byte(column)); got != want {
+			t.Errorf("isCallOnly(%s) = %v, want %v", column, got, want)
+		}
+	}
+}
