@@ -51,6 +51,10 @@ func (r *bodyReader) message(row []driver.Value) (*session.StoredMessage, error)
 		return r.whole(seq)
 	}
 	role, side, cont := d.Text(3, "role"), d.Integer(4, "is_sidechain") != 0, d.Integer(5, "continues") != 0
+	body, err := unpackedBody(body, seq)
+	if err != nil {
+		return nil, err
+	}
 	l, err := decodeLayout(asBytes(row[2]), len(body), r.spans)
 	if err == nil && slices.ContainsFunc(l.blocks, func(s blockSpan) bool { return s.blob != 0 }) {
 		err = errBadLayout // a hole of a body older than migration 10, which filled them all

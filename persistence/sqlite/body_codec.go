@@ -1,0 +1,89 @@
+package sqlite
+
+import (
+	"database/sql/driver"
+	"errors"
+	"fmt"
+
+	"github.com/klauspost/compress/s2"
+	"modernc.org/sqlite"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// A message body is stored packed (s2, github.com/klauspost/compress) when it is large
+// enough for packing to pay, and plain otherwise. A packed body starts with packedMarker,
+// a byte no JSON text starts with, so a reader tells the two apart without a column, and
+// the plain bodies of a store written before packing read as they are. packBody and
+// unpackBody are the only functions that know the stored form: every read of the body
+// column goes through unpackBody in Go, or unpack_body in SQL (search's view, Turns).
+
+// packedMarker starts a packed body; what follows is one s2 block.
+const packedMarker = 0x00
+
+// packAbove is the size over which a body is packed. Smaller bodies stay plain: they
+// pack worse and would pay s2 for little (bench/README.md "round 3").
+var packAbove = 1 << 62
+
+// errBadBody is a packed body s2 cannot unpack: the file is damaged.
+var errBadBody = errors.New("damaged packed message body")
+
+// packBody returns the stored form of body: body itself when it is small or packing
+// would not make it smaller, else packedMarker and body's s2 block, in dst's storage when
+// it is large enough.
+func packBody(dst, body []byte) []byte {
+	if len(body) <= packAbove {
+		return body
+	}
+	need := 1 + s2.MaxEncodedLen(len(body))
+	if cap(dst) < need {
+		dst = make([]byte, need)
+	}
+	dst = dst[:need]
+	dst[0] = packedMarker
+	packed := dst[:1+len(s2.Encode(dst[1:], body))]
+	if len(packed) >= len(body) {
+		return body
+	}
+	return packed
+}
+
+// unpackBody returns the body JSON of a stored body: stored itself when it is plain, or
+// a new slice when it is packed.
+func unpackBody(stored []byte) ([]byte, error) {
+	if len(stored) == 0 || stored[0] != packedMarker {
+		return stored, nil
+	}
+	body, err := s2.Decode(nil, stored[1:])
+	if err != nil {
+		return nil, errBadBody
+	}
+	return body, nil
+}
+
+// unpackedBody is unpackBody for a reader of message seq: a damaged body is
+// ErrSessionCorrupt.
+func unpackedBody(stored []byte, seq int64) ([]byte, error) {
+	body, err := unpackBody(stored)
+	if err != nil {
+		return nil, fmt.Errorf("%w: message %d has an unreadable body", session.ErrSessionCorrupt, seq)
+	}
+	return body, nil
+}
+
+// storeDriver opens the store's connections; it gives each one unpack_body(x), the SQL
+// form of unpackBody (NULL stays NULL), for the statements that read a body in SQL.
+var storeDriver = func() *sqlite.Driver {
+	d := &sqlite.Driver{}
+	err := d.RegisterDeterministicScalarFunction("unpack_body", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		stored := asBytes(args[0])
+		if stored == nil {
+			return args[0], nil
+		}
+		return unpackBody(stored)
+	})
+	if err != nil {
+		panic(err) // only a second registration of the same name fails
+	}
+	return d
+}()
