@@ -23,7 +23,7 @@ const packedMarker = 0x00
 
 // packAbove is the size over which a body is packed. Smaller bodies stay plain: they
 // pack worse and would pay s2 for little (bench/README.md "round 3").
-var packAbove = 1 << 62
+const packAbove = 4096
 
 // errBadBody is a packed body s2 cannot unpack: the file is damaged.
 var errBadBody = errors.New("damaged packed message body")
@@ -71,18 +71,20 @@ func unpackedBody(stored []byte, seq int64) ([]byte, error) {
 	return body, nil
 }
 
-// storeDriver opens the store's connections; it gives each one unpack_body(x), the SQL
-// form of unpackBody (NULL stays NULL), for the statements that read a body in SQL.
+// unpackBodySQL is unpack_body(x), unpackBody in SQL: NULL stays NULL.
+func unpackBodySQL(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+	stored := asBytes(args[0])
+	if stored == nil {
+		return args[0], nil
+	}
+	return unpackBody(stored)
+}
+
+// storeDriver opens the store's connections; it gives each one unpack_body, for the
+// statements that read a body in SQL.
 var storeDriver = func() *sqlite.Driver {
 	d := &sqlite.Driver{}
-	err := d.RegisterDeterministicScalarFunction("unpack_body", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-		stored := asBytes(args[0])
-		if stored == nil {
-			return args[0], nil
-		}
-		return unpackBody(stored)
-	})
-	if err != nil {
+	if err := d.RegisterDeterministicScalarFunction("unpack_body", 1, unpackBodySQL); err != nil {
 		panic(err) // only a second registration of the same name fails
 	}
 	return d
