@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-
 )
 
 // conn is one SQLite connection with its prepared statements, used by one goroutine at a
