@@ -109,7 +109,7 @@ func (bb *bodyBuilder) build(m *session.StoredMessage) ([]byte, []byte) {
 // stored returns body in its stored form (packBody).
 func (bb *bodyBuilder) stored(body []byte) []byte {
 	stored := packBody(bb.packed, body)
-	if len(stored) > 0 && stored[0] == packedMarker {
+	if isPacked(stored) {
 		bb.packed = stored
 	}
 	return stored

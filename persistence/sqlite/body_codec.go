@@ -48,23 +48,30 @@ func packBody(dst, body []byte) []byte {
 	return packed
 }
 
-// unpackBody returns the body JSON of a stored body: stored itself when it is plain, or
-// a new slice when it is packed.
-func unpackBody(stored []byte) ([]byte, error) {
-	if len(stored) == 0 || stored[0] != packedMarker {
+// unpackBody returns the body JSON of a stored body: stored itself when it is plain, or,
+// when it is packed, the body unpacked into dst's storage when it is large enough (a
+// reader that is done with each body before the next passes the same buffer back), else
+// into a new slice.
+func unpackBody(dst, stored []byte) ([]byte, error) {
+	if !isPacked(stored) {
 		return stored, nil
 	}
-	body, err := s2.Decode(nil, stored[1:])
+	body, err := s2.Decode(dst[:cap(dst)], stored[1:])
 	if err != nil {
 		return nil, errBadBody
 	}
 	return body, nil
 }
 
+// isPacked reports whether a stored body is packed.
+func isPacked(stored []byte) bool {
+	return len(stored) > 0 && stored[0] == packedMarker
+}
+
 // unpackedBody is unpackBody for a reader of message seq: a damaged body is
 // ErrSessionCorrupt.
-func unpackedBody(stored []byte, seq int64) ([]byte, error) {
-	body, err := unpackBody(stored)
+func unpackedBody(dst, stored []byte, seq int64) ([]byte, error) {
+	body, err := unpackBody(dst, stored)
 	if err != nil {
 		return nil, fmt.Errorf("%w: message %d has an unreadable body", session.ErrSessionCorrupt, seq)
 	}
@@ -77,7 +84,7 @@ func unpackBodySQL(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value
 	if stored == nil {
 		return args[0], nil
 	}
-	return unpackBody(stored)
+	return unpackBody(nil, stored)
 }
 
 // storeDriver opens the store's connections; it gives each one unpack_body, for the

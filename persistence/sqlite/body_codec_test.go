@@ -40,7 +40,7 @@ func TestPackBodyKeepsSmallAndIncompressibleBodiesPlain(t *testing.T) {
 		t.Errorf("a body s2 cannot shrink was stored packed: %d bytes for %d", len(got), len(random))
 	}
 	for _, plain := range [][]byte{small, random} {
-		if got, err := unpackBody(plain); err != nil || !bytes.Equal(got, plain) {
+		if got, err := unpackBody(nil, plain); err != nil || !bytes.Equal(got, plain) {
 			t.Errorf("a plain body did not read as itself: %v", err)
 		}
 	}
@@ -52,11 +52,11 @@ func TestPackBodyRoundTripsALargeBody(t *testing.T) {
 	if packed[0] != packedMarker || len(packed) > len(body)/2 {
 		t.Fatalf("a %d-byte body of code was stored as %d bytes starting with %#x", len(body), len(packed), packed[0])
 	}
-	got, err := unpackBody(packed)
+	got, err := unpackBody(nil, packed)
 	if err != nil || !bytes.Equal(got, body) {
 		t.Fatalf("unpacked body differs from the original: %v", err)
 	}
-	if _, err := unpackBody(append([]byte{packedMarker}, 0xff, 0xff, 0xff, 0xff, 0x0f)); !errors.Is(err, errBadBody) {
+	if _, err := unpackBody(nil, append([]byte{packedMarker}, 0xff, 0xff, 0xff, 0xff, 0x0f)); !errors.Is(err, errBadBody) {
 		t.Errorf("a damaged packed body: %v, want errBadBody", err)
 	}
 }

@@ -33,7 +33,7 @@ func (w *writer) copyForkBodies(from, to int64, oldField, newField []byte) error
 		return err
 	}
 	for _, b := range bodies {
-		body, err := unpackBody(b.body)
+		body, err := unpackBody(nil, b.body)
 		if err != nil {
 			return fmt.Errorf("message %d of the fork: %w", b.seq, err)
 		}

@@ -103,7 +103,7 @@ func fillHoles(c *conn) error {
 // filledBody returns body with each hole its layout names filled with its blob's data,
 // and the layout of the result.
 func filledBody(c *conn, stored, lay []byte) ([]byte, []byte, error) {
-	body, err := unpackBody(stored)
+	body, err := unpackBody(nil, stored)
 	if err != nil {
 		return nil, nil, err
 	}

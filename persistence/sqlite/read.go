@@ -191,7 +191,7 @@ func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
 // bodyBlocks appends the blocks of message seq's stored body to blocks, unpacked; a body
 // that does not unpack or a layout that does not fit it is ErrSessionCorrupt.
 func bodyBlocks(stored, lay []byte, blocks [][]byte, seq int64) ([][]byte, error) {
-	body, err := unpackedBody(stored, seq)
+	body, err := unpackedBody(nil, stored, seq)
 	if err != nil {
 		return blocks, err
 	}
