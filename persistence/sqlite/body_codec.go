@@ -25,6 +25,10 @@ const packedMarker = 0x00
 // pack worse and would pay s2 for little (bench/README.md "round 3").
 const packAbove = 4096
 
+// maxBodyLen bounds the length a packed body may claim: SQLite's own limit on a value
+// (SQLITE_MAX_LENGTH), which no body could exceed when it was built, before packing.
+const maxBodyLen = 1_000_000_000
+
 // errBadBody is a packed body s2 cannot unpack: the file is damaged.
 var errBadBody = errors.New("damaged packed message body")
 
@@ -55,6 +59,9 @@ func packBody(dst, body []byte) []byte {
 func unpackBody(dst, stored []byte) ([]byte, error) {
 	if !isPacked(stored) {
 		return stored, nil
+	}
+	if n, err := s2.DecodedLen(stored[1:]); err != nil || n > maxBodyLen {
+		return nil, errBadBody // a damaged length must not make us allocate gigabytes
 	}
 	body, err := s2.Decode(dst[:cap(dst)], stored[1:])
 	if err != nil {

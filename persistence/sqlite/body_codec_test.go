@@ -56,8 +56,14 @@ func TestPackBodyRoundTripsALargeBody(t *testing.T) {
 	if err != nil || !bytes.Equal(got, body) {
 		t.Fatalf("unpacked body differs from the original: %v", err)
 	}
-	if _, err := unpackBody(nil, append([]byte{packedMarker}, 0xff, 0xff, 0xff, 0xff, 0x0f)); !errors.Is(err, errBadBody) {
-		t.Errorf("a damaged packed body: %v, want errBadBody", err)
+	for name, damaged := range map[string][]byte{
+		"a length of 4 GB":       {packedMarker, 0xff, 0xff, 0xff, 0xff, 0x0f},
+		"a copy before any byte": {packedMarker, 10, 0x01, 0x00},
+		"cut short":              packed[:len(packed)/2],
+	} {
+		if _, err := unpackBody(nil, damaged); !errors.Is(err, errBadBody) {
+			t.Errorf("a damaged packed body (%s): %v, want errBadBody", name, err)
+		}
 	}
 }
 
