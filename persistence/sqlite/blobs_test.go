@@ -31,7 +31,7 @@ func TestLargeBlocksAreInTheirBody(t *testing.T) {
 	if n := queryInt(t, db, `SELECT COUNT(*) FROM blobs`) + queryInt(t, db, `SELECT COUNT(*) FROM blocks`); n != 0 {
 		t.Errorf("%d blob and block rows for completed messages, want 0", n)
 	}
-	if n := queryInt(t, db, `SELECT COUNT(*) FROM messages WHERE length(body) > ?`, len(big)); n != 3 {
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM messages WHERE length(unpack_body(body)) > ?`, len(big)); n != 3 {
 		t.Errorf("%d bodies hold the large payload, want 3", n)
 	}
 	for _, sess := range []*session.Session{a, b} {

@@ -79,12 +79,15 @@ func decodeLayout(b []byte, bodyLen int, spans []blockSpan) (layout, error) {
 	return l, nil
 }
 
-// bodyBuilder encodes the bodies of the messages a batch ends.
+// bodyBuilder encodes the bodies of the messages a batch ends, reusing its buffers: what
+// it returns is good until its next call.
 type bodyBuilder struct {
-	buf []byte
+	buf    []byte
+	packed []byte
 }
 
-// build encodes m, whose blocks are ASCII JSON, as a body and its layout.
+// build encodes m, whose blocks are ASCII JSON, as a body in its stored form (packBody)
+// and the layout of the body unpacked.
 func (bb *bodyBuilder) build(m *session.StoredMessage) ([]byte, []byte) {
 	head, at := session.AppendEnvelopeHead(nil, m)
 	buf := jsonenc.AppendASCII(bb.buf[:0], head)
@@ -100,7 +103,16 @@ func (bb *bodyBuilder) build(m *session.StoredMessage) ([]byte, []byte) {
 	buf = jsonenc.AppendASCII(buf, session.AppendMessageTail(nil, m))
 	buf = append(buf, '}')
 	bb.buf = buf
-	return buf, l.encode()
+	return bb.stored(buf), l.encode()
+}
+
+// stored returns body in its stored form (packBody).
+func (bb *bodyBuilder) stored(body []byte) []byte {
+	stored := packBody(bb.packed, body)
+	if isPacked(stored) {
+		bb.packed = stored
+	}
+	return stored
 }
 
 // asciiGrowth returns how many bytes longer b becomes through jsonenc.AppendASCII.

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-
-	"modernc.org/sqlite"
 )
 
 // conn is one SQLite connection with its prepared statements, used by one goroutine at a
@@ -51,7 +49,7 @@ func openConnOnce(path string) (*conn, error) {
 	} {
 		q.Add("_pragma", p)
 	}
-	raw, err := (&sqlite.Driver{}).Open("file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode())
+	raw, err := storeDriver.Open("file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode())
 	if err != nil {
 		return nil, storageError("opening "+path, err)
 	}

@@ -57,6 +57,7 @@ func TestScanReportsDamagedMessagesAsSessionCorrupt(t *testing.T) {
 	cases := map[string]string{
 		"a message column of the wrong type":  `UPDATE messages SET created_at = 'yesterday' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
 		"a layout that does not fit its body": `UPDATE messages SET layout = x'ff' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
+		"a packed body that does not unpack":  `UPDATE messages SET body = x'00ffffffff0f' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
 	}
 	for name, damage := range cases {
 		t.Run(name, func(t *testing.T) {

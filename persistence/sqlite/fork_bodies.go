@@ -33,11 +33,15 @@ func (w *writer) copyForkBodies(from, to int64, oldField, newField []byte) error
 		return err
 	}
 	for _, b := range bodies {
-		body, lay, err := renamedBody(b.body, b.lay, oldField, newField)
+		body, err := unpackBody(nil, b.body)
 		if err != nil {
 			return fmt.Errorf("message %d of the fork: %w", b.seq, err)
 		}
-		if _, err := w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, body, lay, to, b.seq); err != nil {
+		body, lay, err := renamedBody(body, b.lay, oldField, newField)
+		if err != nil {
+			return fmt.Errorf("message %d of the fork: %w", b.seq, err)
+		}
+		if _, err := w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, w.bodies.stored(body), lay, to, b.seq); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/stream"
+	"modernc.org/sqlite"
 )
 
 // openTemp opens a store on a new file in t.TempDir(); it is closed at cleanup.
@@ -28,6 +29,12 @@ func openAt(t *testing.T, path string) *Store {
 
 // rawDB opens the file through database/sql, beside the store, for checks the Store
 // interface cannot make.
+// init gives the connections rawDB opens unpack_body, as the store's own have it, so that
+// a test can look inside a packed body in SQL.
+func init() {
+	sqlite.MustRegisterDeterministicScalarFunction("unpack_body", 1, unpackBodySQL)
+}
+
 func rawDB(t *testing.T, path string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")

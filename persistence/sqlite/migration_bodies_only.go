@@ -102,7 +102,11 @@ func fillHoles(c *conn) error {
 
 // filledBody returns body with each hole its layout names filled with its blob's data,
 // and the layout of the result.
-func filledBody(c *conn, body, lay []byte) ([]byte, []byte, error) {
+func filledBody(c *conn, stored, lay []byte) ([]byte, []byte, error) {
+	body, err := unpackBody(nil, stored)
+	if err != nil {
+		return nil, nil, err
+	}
 	l, err := decodeLayout(lay, len(body), nil)
 	if err != nil {
 		return nil, nil, err

@@ -151,6 +151,7 @@ var migrations = []migration{
 	}, nil},
 	{10, "a completed message stored once, as its body; block rows only journal what streams; search over bodies",
 		bodiesOnlyMigration, moveToBodies},
+	{11, "large message bodies stored packed (s2); search reads bodies unpacked", packedBodiesMigration, nil},
 }
 
 // migrate brings the database's schema up to the newest migration.

@@ -163,7 +163,7 @@ func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 				SELECT turn, SUM(1 - continues) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) - 1 AS pos
 				FROM messages m WHERE sid = ? AND is_sidechain = 0 AND role != ''
 					AND NOT (status = 'interrupted' AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq)
-						AND coalesce(CASE WHEN json_valid(body) THEN json_array_length(body, '$.message.content') WHEN body IS NOT NULL THEN 1 END, 0) = 0))
+						AND coalesce(CASE WHEN json_valid(unpack_body(body)) THEN json_array_length(unpack_body(body), '$.message.content') WHEN body IS NOT NULL THEN 1 END, 0) = 0))
 			GROUP BY turn ORDER BY turn`,
 			[]any{sid}, func(row []driver.Value) error {
 				turns = append(turns, session.Turn{Index: row[0].(int64), StartIndex: row[1].(int64), EndIndex: row[2].(int64)})
@@ -191,10 +191,14 @@ func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
 	return uuids, err
 }
 
-// bodyBlocks appends the blocks of message seq's body to blocks; a layout that does not
-// fit the body is ErrSessionCorrupt.
-func bodyBlocks(body, lay []byte, blocks [][]byte, seq int64) ([][]byte, error) {
-	blocks, err := blocksOf(body, lay, blocks)
+// bodyBlocks appends the blocks of message seq's stored body to blocks, unpacked; a body
+// that does not unpack or a layout that does not fit it is ErrSessionCorrupt.
+func bodyBlocks(stored, lay []byte, blocks [][]byte, seq int64) ([][]byte, error) {
+	body, err := unpackedBody(nil, stored, seq)
+	if err != nil {
+		return blocks, err
+	}
+	blocks, err = blocksOf(body, lay, blocks)
 	if err != nil {
 		return blocks, fmt.Errorf("%w: message %d has an unreadable body", session.ErrSessionCorrupt, seq)
 	}

@@ -41,6 +41,7 @@ type bodyReader struct {
 	m         session.StoredMessage
 	spans     []blockSpan
 	parts     [][]byte
+	unpacked  []byte // the buffer packed bodies are unpacked into
 }
 
 // message reads one row of ScanEncoded's query.
@@ -51,6 +52,14 @@ func (r *bodyReader) message(row []driver.Value) (*session.StoredMessage, error)
 		return r.whole(seq)
 	}
 	role, side, cont := d.Text(3, "role"), d.Integer(4, "is_sidechain") != 0, d.Integer(5, "continues") != 0
+	stored := body
+	body, err := unpackedBody(r.unpacked, stored, seq)
+	if err != nil {
+		return nil, err
+	}
+	if isPacked(stored) {
+		r.unpacked = body // fn is done with each message before the next: reuse the buffer
+	}
 	l, err := decodeLayout(asBytes(row[2]), len(body), r.spans)
 	if err == nil && slices.ContainsFunc(l.blocks, func(s blockSpan) bool { return s.blob != 0 }) {
 		err = errBadLayout // a hole of a body older than migration 10, which filled them all

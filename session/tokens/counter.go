@@ -9,8 +9,13 @@ import (
 
 // counterQuiet is how long no message must have ended before the counter starts counting:
 // while a bulk restore or a fast stream ends messages back to back, tokenizing would take a
-// core from the writer and the JS thread. A wait for the counts cuts it short.
-const counterQuiet = 20 * time.Millisecond
+// core from the writer and the JS thread. A wait for the counts (a context build, Settle)
+// cuts it short, so it delays no reader. It is longer than a fast stream's final flush and
+// close: at 20 ms the counter started while W1's last commits were written and shared the
+// cores with them, then was dropped at close; at 250 ms W1 took 15 % less CPU and 13 % less
+// time (bench/README.md, round 3), and an agent's messages, seconds apart, are still
+// counted a quarter second after each ends.
+const counterQuiet = 250 * time.Millisecond
 
 // Counter counts the tokens of messages as they end, on its own goroutine: tokenizing a
 // large tool output takes milliseconds per 10 KB, which must not land on the JS thread
