@@ -106,6 +106,10 @@ func (bb *bodyBuilder) build(m *session.StoredMessage) ([]byte, []byte) {
 	return bb.stored(buf), l.encode()
 }
 
+// plain returns the body that the last build encoded, before packing: what the extra
+// column is compared with (storedExtra).
+func (bb *bodyBuilder) plain() []byte { return bb.buf }
+
 // stored returns body in its stored form (packBody).
 func (bb *bodyBuilder) stored(body []byte) []byte {
 	stored := packBody(bb.packed, body)

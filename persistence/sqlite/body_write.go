@@ -47,7 +47,7 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 		if m, ok := b.message(op); ok {
 			body, lay := w.bodies.build(&m)
 			w.blocksInBatch = true
-			extra := storedExtra(m.Extra, body, lay)
+			extra := storedExtra(m.Extra, w.bodies.plain(), lay)
 			if b.unwritten {
 				return w.insertMessage(sid, b.header, op.Status, m.Meta, extra, u, body, lay)
 			}
@@ -148,7 +148,7 @@ func (w *writer) writeBody(sid, seq int64) error {
 	}
 	body, lay := w.bodies.build(&m)
 	if _, err = w.c.exec(`UPDATE messages SET body = ?, layout = ?, extra = ? WHERE sid = ? AND seq = ?`,
-		body, lay, storedExtra(m.Extra, body, lay), sid, seq); err != nil {
+		body, lay, storedExtra(m.Extra, w.bodies.plain(), lay), sid, seq); err != nil {
 		return err
 	}
 	w.blocksInBatch = true

@@ -130,10 +130,7 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 					m = scanContextMessage(row, sessionID, m.Blocks[:0])
 					if body := asBytes(row[15]); body != nil {
 						var err error
-						if m.Extra, err = extraOf(m.Extra, body, asBytes(row[16]), seq); err != nil {
-							return err
-						}
-						m.Blocks, err = bodyBlocks(body, asBytes(row[16]), m.Blocks, seq)
+						m.Extra, m.Blocks, err = bodyExtraAndBlocks(m.Extra, body, asBytes(row[16]), m.Blocks, seq)
 						return err
 					}
 				}

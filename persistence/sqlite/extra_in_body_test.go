@@ -3,6 +3,7 @@ package sqlite
 import (
 	"database/sql"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -12,7 +13,8 @@ import (
 // are not stored again in the extra column, and read back as they were given, whether the
 // message ended in its batch or streamed; extra fields the body would hold differently
 // (non-ASCII text, escaped there) keep the column, and those that name a sidechain's tool
-// call keep that field alone, where SQL reads it (ScanLinks).
+// call keep that field alone, where SQL reads it (ScanLinks). A large message, whose body
+// is stored packed, is compared and read back through its unpacked body.
 func TestExtraStoredOnceInTheBody(t *testing.T) {
 	const whole = "the whole extra"
 	cases := []struct {
@@ -31,16 +33,19 @@ func TestExtraStoredOnceInTheBody(t *testing.T) {
 	}
 	s, path := openTemp(t)
 	db := rawDB(t, path)
-	s.Apply(session.CreateSession{Info: newInfo("whole")}, session.CreateSession{Info: newInfo("streamed")})
+	texts := map[string]string{"whole": "hi", "streamed": "hi",
+		"whole, packed": strings.Repeat("a large tool output ", 400), "streamed, packed": strings.Repeat("a large tool output ", 400)}
+	for id := range texts {
+		s.Apply(session.CreateSession{Info: newInfo(id)})
+	}
 	for i, c := range cases {
 		seq := int64(i)
-		block := session.PutBlock{Seq: seq, Index: 0, JSON: []byte(`{"type":"text","text":"hi"}`)}
-		for _, id := range []string{"whole", "streamed"} {
+		for id, text := range texts {
 			op := begin(id, seq)
 			op.Header.Continues = c.continues
-			block.SessionID = id
+			block := session.PutBlock{SessionID: id, Seq: seq, Index: 0, JSON: []byte(`{"type":"text","text":"` + text + `"}`)}
 			stop := session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete, Meta: []byte(`{}`), Extra: []byte(c.extra)}
-			if id == "whole" {
+			if strings.HasPrefix(id, "whole") {
 				s.Apply(op, block, stop)
 				continue
 			}
@@ -54,7 +59,7 @@ func TestExtraStoredOnceInTheBody(t *testing.T) {
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"whole", "streamed"} {
+	for id := range texts {
 		msgs := scan(t, s, id)
 		if len(msgs) != len(cases) {
 			t.Fatalf("%s: read back %d messages, want %d", id, len(msgs), len(cases))
@@ -64,14 +69,18 @@ func TestExtraStoredOnceInTheBody(t *testing.T) {
 				t.Errorf("%s, %s: extra read back as %s, want %s", id, c.name, got, c.extra)
 			}
 			var stored, call sql.NullString
-			err := db.QueryRow(`SELECT CAST(m.extra AS TEXT), CASE WHEN json_valid(CAST(m.extra AS TEXT)) THEN json_extract(CAST(m.extra AS TEXT), '$.parentToolUseId') END
-				FROM messages m JOIN sessions s ON s.sid = m.sid WHERE s.id = ? AND m.seq = ?`, id, i).Scan(&stored, &call)
+			var packed bool
+			err := db.QueryRow(`SELECT CAST(m.extra AS TEXT), CASE WHEN json_valid(CAST(m.extra AS TEXT)) THEN json_extract(CAST(m.extra AS TEXT), '$.parentToolUseId') END,
+				substr(m.body, 1, 1) = x'00' FROM messages m JOIN sessions s ON s.sid = m.sid WHERE s.id = ? AND m.seq = ?`, id, i).Scan(&stored, &call, &packed)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := c.column
 			if want == whole {
 				want = c.extra
+			}
+			if packed != strings.HasSuffix(id, "packed") {
+				t.Errorf("%s, %s: body stored packed: %v", id, c.name, packed)
 			}
 			if stored.String != want {
 				t.Errorf("%s, %s: extra column %q, want %q", id, c.name, stored.String, want)

@@ -90,10 +90,7 @@ func scanFrom(c *conn, sid int64, sessionID string, fromSeq, toSeq int64, fn fun
 			}
 			current = m.Seq
 			if body := asBytes(row[17]); body != nil {
-				if m.Extra, err = extraOf(m.Extra, body, asBytes(row[18]), m.Seq); err != nil {
-					return err
-				}
-				m.Blocks, err = bodyBlocks(body, asBytes(row[18]), m.Blocks, m.Seq)
+				m.Extra, m.Blocks, err = bodyExtraAndBlocks(m.Extra, body, asBytes(row[18]), m.Blocks, m.Seq)
 				return err
 			}
 		}
@@ -198,7 +195,27 @@ func bodyBlocks(stored, lay []byte, blocks [][]byte, seq int64) ([][]byte, error
 	if err != nil {
 		return blocks, err
 	}
-	blocks, err = blocksOf(body, lay, blocks)
+	return plainBodyBlocks(body, lay, blocks, seq)
+}
+
+// bodyExtraAndBlocks returns a message's extra fields (extraOf, given the extra column) and
+// its blocks from its stored body, unpacked once for both.
+func bodyExtraAndBlocks(column, stored, lay []byte, blocks [][]byte, seq int64) ([]byte, [][]byte, error) {
+	body, err := unpackedBody(nil, stored, seq)
+	if err != nil {
+		return column, blocks, err
+	}
+	extra, err := extraOf(column, body, lay, seq)
+	if err != nil {
+		return column, blocks, err
+	}
+	blocks, err = plainBodyBlocks(body, lay, blocks, seq)
+	return extra, blocks, err
+}
+
+// plainBodyBlocks is bodyBlocks for a body already unpacked.
+func plainBodyBlocks(body, lay []byte, blocks [][]byte, seq int64) ([][]byte, error) {
+	blocks, err := blocksOf(body, lay, blocks)
 	if err != nil {
 		return blocks, fmt.Errorf("%w: message %d has an unreadable body", session.ErrSessionCorrupt, seq)
 	}
