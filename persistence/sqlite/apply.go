@@ -17,13 +17,13 @@ var errUnknownSession = errors.New("no such session in the database")
 // it in the same batch), and when the session was last active when an Op says so (else
 // it is now).
 type touched struct {
-	messages  int64
+	messages int64
 	// lastMessageAt is when the batch's last message was made (ms); unlisted says the
 	// listing does not show it yet (see listMessages).
 	lastMessageAt int64
 	unlisted      bool
-	active    bool
-	updatedAt int64
+	active        bool
+	updatedAt     int64
 	// interrupted: a close that cut a reply off came after the batch's last message, so
 	// the messages do not make the session active again.
 	interrupted bool
