@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
@@ -88,5 +89,32 @@ func TestArchiveAndCloseAfterAMessageInItsBatchStand(t *testing.T) {
 	list, err := s.ListSessions(catalog.ListFilter{})
 	if err != nil || len(list) != 0 {
 		t.Errorf("the archived session is listed: %+v, %v", list, err)
+	}
+}
+
+// A fork lists the time of the last record it copied, as the trigger did per copied row.
+func TestForkListsItsLastMessageTime(t *testing.T) {
+	path, _ := copyV9Store(t)
+	s := openAt(t, path)
+	m := session.NewManager(s)
+	list, err := s.ListSessions(catalog.ListFilter{})
+	if err != nil || len(list) == 0 {
+		t.Fatal(list, err)
+	}
+	origin, err := m.Open(list[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fork, err := branches.Fork(origin, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	last := queryInt(t, rawDB(t, path), `SELECT created_at FROM messages WHERE sid = (SELECT sid FROM sessions WHERE id = ?) ORDER BY seq DESC LIMIT 1`, list[0].ID)
+	st, err := s.LoadSession(fork.ID())
+	if err != nil || st.Info.LastMessageAt.UnixMilli() != last || last == 0 {
+		t.Errorf("the fork's last message at %v (%v), want %d ms", st.Info.LastMessageAt, err, last)
 	}
 }
