@@ -131,7 +131,7 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 // to encode the next one into (nil for a new one). There is always at least one, empty when
 // there are no messages.
 func (s *Session) EncodeParts(withEnvelope bool, n, partSize int, buf []byte, emit func(part []byte) ([]byte, error)) error {
-	if err := s.readable(); err != nil {
+	if err := s.recordsReadable(); err != nil {
 		return err
 	}
 	if buf == nil {

@@ -32,8 +32,9 @@ type Store struct {
 
 // Store implements each of the session package's store interfaces, and so their composition.
 var (
-	_ session.MessageLog = (*Store)(nil)
-	_ session.Store      = (*Store)(nil)
+	_ session.MessageLog   = (*Store)(nil)
+	_ session.Store        = (*Store)(nil)
+	_ session.RecordSyncer = (*Store)(nil)
 )
 
 // The stores of the packages beside session (the catalogue, context building, token

@@ -34,6 +34,9 @@ type writer struct {
 	changed   *sync.Cond
 	queue     []session.Op
 	queued    uint64 // Ops queued since the store opened
+	// queuedRecords is how many had been queued at the last one a read of records
+	// depends on (see syncRecords).
+	queuedRecords uint64
 	committed uint64 // of those, committed
 	durable   uint64 // of those, synced to disk
 	flushTo   uint64 // a Flush waits for this many to be durable
@@ -81,7 +84,12 @@ func (w *writer) enqueue(ops []session.Op) {
 	w.mu.Lock()
 	w.queue = append(w.queue, ops...)
 	w.queued += uint64(len(ops))
+	w.noteRecords(ops)
 	w.mu.Unlock()
+	if closesSession(ops) {
+		w.urge()
+		return
+	}
 	w.signal()
 }
 
