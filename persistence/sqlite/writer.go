@@ -30,22 +30,19 @@ type writer struct {
 	open   openBodies            // messages begun and not ended (writer goroutine only)
 	ending map[batchMessage]bool // messages the batch being applied begins and ends (endingInBatch)
 
-	mu      sync.Mutex
-	changed *sync.Cond
-	queue   []session.Op
-	queued  uint64 // Ops queued since the store opened
-	// queuedRecords is how many had been queued at the last one a read of records
-	// depends on (see syncRecords).
-	queuedRecords uint64
-	committed     uint64 // of those, committed
-	durable       uint64 // of those, synced to disk
-	flushTo       uint64 // a Flush waits for this many to be durable
-	err           error  // why the last batch failed, once callers are told; nil after a commit
-	errSeen       bool   // err was handed to takeError
-	attempts      uint64 // commits tried, failed or not
-	dropped       error  // Ops skipped for conflicting with what is stored, reported by Flush
-	closing       bool
-	stopped       bool
+	mu        sync.Mutex
+	changed   *sync.Cond
+	queue     []session.Op
+	queued    uint64 // Ops queued since the store opened
+	committed uint64 // of those, committed
+	durable   uint64 // of those, synced to disk
+	flushTo   uint64 // a Flush waits for this many to be durable
+	err       error  // why the last batch failed, once callers are told; nil after a commit
+	errSeen   bool   // err was handed to takeError
+	attempts  uint64 // commits tried, failed or not
+	dropped   error  // Ops skipped for conflicting with what is stored, reported by Flush
+	closing   bool
+	stopped   bool
 	// The search index (search_index.go): blocks wait in search_pending until the writer is
 	// idle or a search waits for them.
 	indexPending  bool    // blocks are waiting to be indexed
@@ -56,6 +53,10 @@ type writer struct {
 	blocksInBatch bool    // the batch being applied wrote blocks or bodies to index (writer goroutine only)
 	wake          chan struct{}
 	hurry         chan struct{} // someone waits: commit without waiting out the window
+
+	// queuedRecords is how many Ops had been queued at the last one a read of records
+	// depends on (see syncRecords).
+	queuedRecords uint64
 }
 
 func newWriter(c *conn, path, owner string) (*writer, error) {
