@@ -1,6 +1,7 @@
 // ours.mjs measures what ../shared/bench does not: the JS-thread cost of ingest per chunk,
 // the event-loop delay while ingesting W1 and while restoring the 20,000-message session
-// with the async API, the addon's load time and the memory a store adds to a bare Node.
+// with the async API, the addon's load time, the memory a store adds to a bare Node, and
+// the fixed cost of a read (a listing and a tail that return nothing).
 // Each measurement runs in fresh Node processes, RUNS times; medians are reported.
 //
 //   node bench/ours.mjs --data DIR --out FILE
@@ -159,6 +160,34 @@ const phases = {
     store.close();
     return { p99: h.percentile(99) / 1e6, max: h.max / 1e6, wall, messages: envs.length };
   },
+
+  /**
+   * Fixed cost of a read's whole path (bridge, Go, SQLite, JSON, JavaScript), by reads that
+   * return nothing: a listing of an empty store and tail(0) of the 20,000-message session
+   * (ms, median of 1,000). W3 and W4 minus these is what their rows cost.
+   */
+  readFixedCost(data) {
+    const { openStore } = require(path.join(ROOT, 'dist', 'index.js'));
+    const median1000 = (f) => {
+      for (let i = 0; i < 50; i++) f();
+      const xs = [];
+      for (let i = 0; i < 1000; i++) { const t = performance.now(); f(); xs.push(performance.now() - t); }
+      return median(xs);
+    };
+    const dir = tmp();
+    const empty = openStore(path.join(dir, 's.db'));
+    const emptyList = median1000(() => empty.listSessions({ fields: ['id', 'title', 'messageCount', 'updatedAt'] }));
+    empty.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    const m = JSON.parse(fs.readFileSync(path.join(data, 'prep', 'manifest.json'), 'utf8'));
+    const w23 = path.join(data, 'prep', 'sessionkeep', 'w23');
+    const ours = new Map(fs.readFileSync(path.join(w23, 'bench-ids.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t')));
+    const store = openStore(path.join(w23, 'sessions.db'));
+    const s = store.openSession(ours.get(m.ids.s5000));
+    const tail0 = median1000(() => s.tail(0));
+    store.close();
+    return { emptyList, tail0 };
+  },
 };
 
 function inChild(phase, ...args) {
@@ -195,8 +224,10 @@ async function main() {
   const w1 = medians(runs('w1Delay'));
   log(` p99 ${w1.p99.toFixed(2)} ms\nours: event-loop delay during async restore of 20,000 messages ...`);
   const restore = medians(runs('restoreDelay', data));
-  log(` p99 ${restore.p99.toFixed(2)} ms\n`);
-  const result = { runs: RUNS, bare, load, ingest, perChunk, w1, restore };
+  log(` p99 ${restore.p99.toFixed(2)} ms\nours: fixed cost of a read ...`);
+  const fixed = medians(runs('readFixedCost', data));
+  log(` empty listing ${(fixed.emptyList * 1000).toFixed(1)} µs, tail(0) ${(fixed.tail0 * 1000).toFixed(1)} µs\n`);
+  const result = { runs: RUNS, bare, load, ingest, perChunk, w1, restore, fixed };
   fs.writeFileSync(out, JSON.stringify(result, null, 2));
 }
 

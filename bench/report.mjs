@@ -73,6 +73,9 @@ if (ours) {
   note('  … 90th / 99th percentile chunk', `${fmt(ours.perChunk.p90, 'µs')} / ${fmt(ours.perChunk.p99, 'µs')}`);
   note('ingest, JS thread: a text delta', fmt(ours.ingest.textDelta, 'µs'));
   note('addon load (require)', fmt(ours.load.load, 'ms'));
+  if (ours.fixed) {
+    note('fixed cost of a read: empty listing / tail(0), whole path', `${fmt(ours.fixed.emptyList * 1000, 'µs')} / ${fmt(ours.fixed.tail0 * 1000, 'µs')}`);
+  }
 }
 
 const head = ['measure', 'sessionkeep', 'compared with', 'ratio / value', 'target', ''];

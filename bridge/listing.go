@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"github.com/sessionkeep/sessionkeep/native"
-	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
@@ -43,30 +42,5 @@ func listArgs(c *native.Call) (*storeHandle, catalog.ListFilter, error) {
 
 // listingJSON lists the sessions filter selects and encodes the fields it names.
 func listingJSON(h *storeHandle, filter catalog.ListFilter) ([]byte, error) {
-	list, err := catalog.List(h.sessions, filter)
-	if err != nil {
-		return nil, err
-	}
-	want, err := session.ParseInfoFields(filter.Fields) // List has accepted them
-	if err != nil {
-		return nil, err
-	}
-	buf := make([]byte, 0, 64+len(list)*48*bitsSet(want))
-	buf = append(buf, '[')
-	for i := range list {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = session.AppendInfo(buf, &list[i], want)
-	}
-	return append(buf, ']'), nil
-}
-
-// bitsSet counts the fields in f, to size the listing's buffer.
-func bitsSet(f session.InfoFields) int {
-	n := 0
-	for ; f != 0; f &= f - 1 {
-		n++
-	}
-	return n
+	return catalog.AppendList(h.sessions, filter, make([]byte, 0, 64<<10))
 }

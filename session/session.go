@@ -115,7 +115,7 @@ func (s *Session) RestoreTokenTracker(t TokenTracker) error {
 // ingest goes on during an async read.
 func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	var all []byte
-	err := s.EncodeParts(withEnvelope, -1, math.MaxInt, func(part []byte) ([]byte, error) {
+	err := s.EncodeParts(withEnvelope, -1, math.MaxInt, nil, func(part []byte) ([]byte, error) {
 		all = part
 		return nil, nil
 	})
@@ -125,14 +125,19 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 // EncodeParts encodes the session like Messages, with its envelopes the last n records of
 // the branch (all when n < 0; without them n is not used and the conversation is whole),
 // as JSON arrays of whole messages, ASCII only (see jsonenc.AppendASCII), each about partSize bytes
-// or one message when that is larger. It hands each array to emit, which returns the
-// buffer to encode the next one into (nil for a new one). There is always at least one,
-// empty when there are no messages.
-func (s *Session) EncodeParts(withEnvelope bool, n, partSize int, emit func(part []byte) ([]byte, error)) error {
-	if err := s.readable(); err != nil {
+// or one message when that is larger. The first is encoded into buf (nil for a new
+// buffer): a caller that copies parts out can hand the same buffer to every read, so a
+// short read grows and frees none. It hands each array to emit, which returns the buffer
+// to encode the next one into (nil for a new one). There is always at least one, empty when
+// there are no messages.
+func (s *Session) EncodeParts(withEnvelope bool, n, partSize int, buf []byte, emit func(part []byte) ([]byte, error)) error {
+	if err := s.recordsReadable(); err != nil {
 		return err
 	}
-	buf := append(make([]byte, 0, min(partSize, 64<<10)), '[')
+	if buf == nil {
+		buf = make([]byte, 0, min(partSize, 64<<10))
+	}
+	buf = append(buf[:0], '[')
 	emitted := false
 	flush := func() error {
 		next, err := emit(append(buf, ']'))

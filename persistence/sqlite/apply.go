@@ -17,9 +17,13 @@ var errUnknownSession = errors.New("no such session in the database")
 // it in the same batch), and when the session was last active when an Op says so (else
 // it is now).
 type touched struct {
-	messages  int64
-	active    bool
-	updatedAt int64
+	messages int64
+	// lastMessageAt is when the batch's last message was made (ms); unlisted says the
+	// listing does not show it yet (see listMessages).
+	lastMessageAt int64
+	unlisted      bool
+	active        bool
+	updatedAt     int64
 	// interrupted: a close that cut a reply off came after the batch's last message, so
 	// the messages do not make the session active again.
 	interrupted bool
@@ -71,6 +75,9 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	}
 	if op, ok := op.(session.ManagementOp); ok {
 		w.noteInterrupted(op, sessions)
+		if err := w.listMessages(sessions); err != nil {
+			return err
+		}
 		return w.applyManagement(op)
 	}
 	if op, ok := op.(session.ContextOp); ok {
@@ -92,6 +99,8 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	switch op := op.(type) {
 	case session.BeginMessage:
 		t.messages++
+		t.lastMessageAt = op.Header.CreatedAt.UnixMilli()
+		t.unlisted = true
 		t.interrupted = false
 		err = w.beginMessage(sid, op)
 	case session.PutBlock:
@@ -205,7 +214,9 @@ func (w *writer) journalBlock(sid, seq int64, idx int, partial bool, json []byte
 	return err
 }
 
-// touch updates the listing of every session the batch wrote to.
+// touch updates the listing of every session the batch wrote to: its count, times, owner
+// and status, and, for one with messages the listing does not show yet, what listMessages
+// sets, in the same statement.
 func (w *writer) touch(sessions map[int64]*touched) error {
 	now := time.Now().UnixMilli()
 	for sid, t := range sessions {
@@ -215,8 +226,12 @@ func (w *writer) touch(sessions map[int64]*touched) error {
 		}
 		active := t.messages > 0 && !t.interrupted
 		if _, err := w.c.exec(`UPDATE sessions SET message_count = message_count + ?, updated_at = ?, owner = ?,
-			status = CASE WHEN ? THEN 'active' ELSE status END WHERE sid = ?`,
-			t.messages, updated, w.owner, active, sid); err != nil {
+			status = CASE WHEN ? THEN 'active' ELSE status END,
+			last_message_at = CASE WHEN ? THEN ? ELSE last_message_at END,
+			archived_at = CASE WHEN ? THEN 0 ELSE archived_at END,
+			is_open = CASE WHEN ? THEN 1 ELSE is_open END
+			WHERE sid = ?`,
+			t.messages, updated, w.owner, active, t.unlisted, t.lastMessageAt, t.unlisted, t.unlisted, sid); err != nil {
 			return err
 		}
 	}

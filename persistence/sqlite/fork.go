@@ -78,6 +78,9 @@ func (w *writer) fork(op session.ForkSession) error {
 	if err := w.copyForkBodies(from, to, oldField, newField); err != nil {
 		return err
 	}
+	if err := refreshListing(w.c, to); err != nil {
+		return err
+	}
 	origin := op.Info.ForkedFrom
 	t := op.Tracker
 	_, err = w.c.exec(`UPDATE sessions SET forked_from = ?, forked_from_uuid = ?, message_count = ?,

@@ -64,6 +64,32 @@ func (d *rowDecoder) OptionalInteger(i int, name string) *int64 {
 
 // ListSessions returns sessions newest first: by their last write, then newest created.
 func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, error) {
+	sel, query, args := listingQuery(filter)
+	return s.listInfo(sel, query, args, "listing sessions")
+}
+
+// AppendListing appends ListSessions's listing to buf, each session encoded as it is read
+// (see catalog.ListingAppender); one SessionInfo is reused for every row.
+func (s *Store) AppendListing(buf []byte, filter catalog.ListFilter) ([]byte, error) {
+	sel, query, args := listingQuery(filter)
+	start := len(buf)
+	err := s.read(func(c *conn) error {
+		return c.query(query, args, func(row []driver.Value) error {
+			if len(buf) > start {
+				buf = append(buf, ',')
+			}
+			info := scanInfo(sel, row)
+			buf = session.AppendInfo(buf, &info, filter.Want)
+			return nil
+		})
+	})
+	return buf, storageError("listing sessions", err)
+}
+
+// listingQuery returns the columns, query and arguments of the listing filter selects.
+// Without a project or archived sessions, the listing is read from sessions_listing in
+// order (migration 12), from that index alone when the fields it holds are all it wants.
+func listingQuery(filter catalog.ListFilter) (infocolumns.Selection, string, []any) {
 	var where []string
 	var args []any
 	if filter.ProjectPath != "" {
@@ -91,7 +117,7 @@ func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, 
 		query += ` LIMIT ? OFFSET ?`
 		args = append(args, limit, filter.Offset)
 	}
-	return s.listInfo(sel, query, args, "listing sessions")
+	return sel, query, args
 }
 
 // FindSessions returns up to limit sessions whose id starts with prefix, in id order,

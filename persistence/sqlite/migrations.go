@@ -152,6 +152,8 @@ var migrations = []migration{
 	{10, "a completed message stored once, as its body; block rows only journal what streams; search over bodies",
 		bodiesOnlyMigration, moveToBodies},
 	{11, "large message bodies stored packed (s2); search reads bodies unpacked", packedBodiesMigration, nil},
+	{12, "the listing from one covering index, its times set once per write batch instead of by a trigger per message",
+		listingMigration, nil},
 }
 
 // migrate brings the database's schema up to the newest migration.

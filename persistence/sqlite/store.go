@@ -32,8 +32,9 @@ type Store struct {
 
 // Store implements each of the session package's store interfaces, and so their composition.
 var (
-	_ session.MessageLog = (*Store)(nil)
-	_ session.Store      = (*Store)(nil)
+	_ session.MessageLog   = (*Store)(nil)
+	_ session.Store        = (*Store)(nil)
+	_ session.RecordSyncer = (*Store)(nil)
 )
 
 // The stores of the packages beside session (the catalogue, context building, token
@@ -44,6 +45,7 @@ var (
 	_ catalog.Searcher        = (*Store)(nil)
 	_ catalog.UsageLog        = (*Store)(nil)
 	_ catalog.Store           = (*Store)(nil)
+	_ catalog.ListingAppender = (*Store)(nil)
 	_ contextbuild.CacheStore = (*Store)(nil)
 	_ tokens.Store            = (*Store)(nil)
 	_ snapshots.Store         = (*Store)(nil)

@@ -53,6 +53,10 @@ type writer struct {
 	blocksInBatch bool    // the batch being applied wrote blocks or bodies to index (writer goroutine only)
 	wake          chan struct{}
 	hurry         chan struct{} // someone waits: commit without waiting out the window
+
+	// queuedRecords is how many Ops had been queued at the last one a read of records
+	// depends on (see syncRecords).
+	queuedRecords uint64
 }
 
 func newWriter(c *conn, path, owner string) (*writer, error) {
@@ -81,7 +85,12 @@ func (w *writer) enqueue(ops []session.Op) {
 	w.mu.Lock()
 	w.queue = append(w.queue, ops...)
 	w.queued += uint64(len(ops))
+	w.noteRecords(ops)
 	w.mu.Unlock()
+	if closesSession(ops) {
+		w.urge()
+		return
+	}
 	w.signal()
 }
 

@@ -1,0 +1,23 @@
+package session
+
+// RecordSyncer is a Store that can wait for the writes a read of records depends on alone:
+// every write queued so far but the records of accesses (AccessSession), which only set the
+// listing's last access time. A store that is not one is waited on with Sync.
+type RecordSyncer interface {
+	SyncRecords() error
+}
+
+// recordsReadable is readable for a read of the session's records (EncodeParts): it does not
+// wait for the access that opening the session recorded, so the first read after an open
+// does not wait for the writer to commit it.
+func (s *Session) recordsReadable() error {
+	rs, ok := s.mgr.store.(RecordSyncer)
+	if !ok {
+		return s.readable()
+	}
+	if err := s.checkpointNow(); err != nil {
+		return err
+	}
+	s.queueGathered()
+	return rs.SyncRecords()
+}
