@@ -182,3 +182,41 @@ func TestMigrationKeepsVectors(t *testing.T) {
 		t.Errorf("search for a block indexed before migration 3: %d hits, want 1", got)
 	}
 }
+
+// TestReadOnlySearch searches through connections that may not write (a standby, a role
+// that may only read): the search cannot index what is waiting, and still answers, from
+// the blocks already indexed.
+func TestReadOnlySearch(t *testing.T) {
+	url := freshURL(t)
+	store := openAt(t, url)
+	store.indexer.close()
+	m := session.NewManager(store)
+	newSession(t, m, "grebe indexed")
+	if got := countHits(t, m, "grebe"); got != 1 {
+		t.Fatalf("search before going read-only: %d hits, want 1", got)
+	}
+	newSession(t, m, "grebe waiting")
+	if err := store.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, testURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setReadOnly := func(on string) {
+		if _, err := admin.Exec(ctx, `ALTER DATABASE `+pgx.Identifier{admin.Config().Database}.Sanitize()+` SET default_transaction_read_only = `+on); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Cleanup(func() {
+		setReadOnly("off")
+		admin.Close(ctx)
+	})
+	setReadOnly("on")
+	store.pool.Reset() // new connections read the setting
+	hits, err := catalog.Search(m, catalog.SearchQuery{Text: "grebe"})
+	if err != nil || len(hits) != 1 {
+		t.Errorf("read-only search: %d hits, %v; want the indexed block only, no error", len(hits), err)
+	}
+}

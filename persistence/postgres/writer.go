@@ -34,7 +34,7 @@ type writer struct {
 	cfg     *pgx.ConnConfig
 	channel string
 	indexer *searchIndexer // told of each commit, to index blocks for search once idle
-	owner   string // this writer's owner key, held as an advisory lock while it is connected
+	owner   string         // this writer's owner key, held as an advisory lock while it is connected
 	ownerID int64
 	c       *pgx.Conn // nil while disconnected (writer goroutine only)
 	sids    map[string]int64
