@@ -220,3 +220,36 @@ func TestReadOnlySearch(t *testing.T) {
 		t.Errorf("read-only search: %d hits, %v; want the indexed block only, no error", len(hits), err)
 	}
 }
+
+// TestHostsIndexAtOnce has four stores of one schema index the same waiting blocks at once,
+// two of them in the background: none fails, and every block ends indexed.
+func TestHostsIndexAtOnce(t *testing.T) {
+	url := freshURL(t)
+	writer := openAt(t, url)
+	writer.indexer.close()
+	texts := make([]string, waitedIndexSlice+idleIndexSlice) // more than one slice of each
+	for i := range texts {
+		texts[i] = "sandpiper " + strconv.Itoa(i)
+	}
+	newSession(t, session.NewManager(writer), texts...)
+	if err := writer.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	hosts := []*Store{openAt(t, url), openAt(t, url), openAt(t, url), openAt(t, url)}
+	errs := make(chan error, len(hosts))
+	for _, h := range hosts[:2] {
+		go func() { errs <- h.IndexForSearch() }()
+	}
+	for _, h := range hosts[2:] {
+		h.indexer.noteCommit(true) // indexes once idle, alongside the two searching
+		go func() { errs <- h.IndexForSearch() }()
+	}
+	for range hosts {
+		if err := <-errs; err != nil {
+			t.Errorf("indexing at once: %v", err)
+		}
+	}
+	if n := waitingBlocks(t, writer); n != 0 {
+		t.Errorf("%d blocks still waiting after every host indexed", n)
+	}
+}
