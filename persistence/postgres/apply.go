@@ -39,6 +39,9 @@ type batchWriter struct {
 	c        conn // on tx
 	careful  bool // each Op under a savepoint, its statements run at once
 	sessions map[int64]*touched
+	// searchable is set when the batch stored blocks whose search vector is left to the
+	// indexer (search_index.go).
+	searchable bool
 
 	pending *pgx.Batch // statements queued for the next round trip (pipeline.go)
 	onDone  []func(changed int64)
@@ -245,12 +248,13 @@ func (b *batchWriter) putBlock(sid int64, t *touched, op session.PutBlock) error
 	if !op.Partial {
 		if t, ok := searchText(op.JSON); ok {
 			text = t
+			b.searchable = true
 		}
 	}
 	uuid := b.w.ownUUID(messageKey{sid, op.Seq})
 	err := b.queue(nil, `INSERT INTO blocks(sid, seq, idx, partial, body, search_text)
 		SELECT $1, $2, $3, $4, $5, $6 WHERE $7::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND seq = $2 AND uuid = $7)
-		ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, search_text = excluded.search_text`,
+		ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, search_text = excluded.search_text, search = NULL`,
 		sid, op.Seq, op.Index, op.Partial, op.JSON, text, uuid)
 	if err != nil || op.ToolUseID == "" {
 		return err

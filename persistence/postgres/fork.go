@@ -16,8 +16,9 @@ var forkCopies = []string{
 			CASE r.status WHEN 'streaming' THEN 'interrupted' ELSE r.status END, r.created_at, r.provider, r.request_id,
 			r.meta, r.extra, r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_creation_tokens, r.is_sidechain, r.continues
 		FROM unnest($3::bigint[]) WITH ORDINALITY f(old, new) JOIN messages r ON r.sid = $1 AND r.seq = f.old ORDER BY f.new`,
-	`INSERT INTO blocks(sid, seq, idx, partial, body, search_text)
-		SELECT $2, f.new - 1, r.idx, r.partial, r.body, r.search_text
+	// A copied block keeps its search vector, or waits to be indexed as its origin does.
+	`INSERT INTO blocks(sid, seq, idx, partial, body, search_text, search)
+		SELECT $2, f.new - 1, r.idx, r.partial, r.body, r.search_text, r.search
 		FROM unnest($3::bigint[]) WITH ORDINALITY f(old, new) JOIN blocks r ON r.sid = $1 AND r.seq = f.old ORDER BY f.new, r.idx`,
 	`INSERT INTO tool_uses(sid, tool_use_id, seq)
 		SELECT $2, r.tool_use_id, f.new - 1 FROM unnest($3::bigint[]) WITH ORDINALITY f(old, new)
@@ -48,6 +49,7 @@ func (b *batchWriter) fork(op session.ForkSession) error {
 	if !ok {
 		return errConflict
 	}
+	b.searchable = true // the copied blocks may be waiting to be indexed
 	for _, copy := range forkCopies {
 		if _, err := b.exec(copy, from, to, op.Seqs); err != nil {
 			return err

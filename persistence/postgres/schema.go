@@ -11,6 +11,7 @@ package postgres
 //     session.MessageLog's ScanEncoded allows.
 //   - Search is a tsvector column generated from the block's searchable text (extracted by
 //     the writer, see searchText, and kept for snippets) with a GIN index, not FTS5.
+//     Migration 3 (schema_search_later.go) made it a column filled off the writer's commits.
 //   - What SQLite's triggers keep per message (last message, tool count, open) the writer
 //     keeps once per session per batch; a trigger keeps only the branched flag.
 var schemaV1 = []string{

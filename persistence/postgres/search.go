@@ -1,11 +1,13 @@
 package postgres
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
@@ -18,9 +20,15 @@ const (
 
 // Search returns the messages whose text matches q, best first (ts_rank over the blocks'
 // tsvectors, each message at its best block), each message once. Every word of the text
-// must occur as a word or the start of one, as with the SQLite backend's FTS5 query.
+// must occur as a word or the start of one, as with the SQLite backend's FTS5 query. It
+// first indexes every block waiting for search, whoever wrote it, so that it finds every
+// block committed before the call. A role that may only read (or a standby) cannot: it
+// searches what hosts that write have indexed.
 func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	if _, err := q.MatchExpression(); err != nil {
+		return nil, err
+	}
+	if err := s.IndexForSearch(); err != nil && !errors.Is(err, session.ErrReadOnly) {
 		return nil, err
 	}
 	query := `WITH q AS (SELECT to_tsquery('simple', $1) AS tsq),

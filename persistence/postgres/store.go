@@ -24,6 +24,7 @@ type Store struct {
 	schema  string
 	channel string // the NOTIFY channel of this store's commits
 	w       *writer
+	indexer *searchIndexer
 
 	mu      sync.Mutex
 	closed  bool
@@ -84,8 +85,9 @@ func Open(url string) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	s := &Store{pool: pool, schema: schema, channel: channelName(schema)}
-	if s.w, err = newWriter(ctx, cfg, s.channel); err != nil {
+	s := &Store{pool: pool, schema: schema, channel: channelName(schema), indexer: startSearchIndexer(pool)}
+	if s.w, err = newWriter(ctx, cfg, s.channel, s.indexer); err != nil {
+		s.indexer.close()
 		pool.Close()
 		return nil, err
 	}
@@ -143,9 +145,12 @@ func (s *Store) Flush() error { return s.w.flush() }
 // asked during a run of failures; nil after that, and while commits succeed.
 func (s *Store) TakeWriteError() error { return s.w.takeError() }
 
-// IndexForSearch does nothing: blocks are indexed for search in the transaction that
-// writes them. It is here so both backends offer the same methods.
-func (s *Store) IndexForSearch() error { return nil }
+// IndexForSearch waits until every block committed so far, by any host, is indexed for
+// search. A bulk import calls it, so that the first search after it does not pay for the
+// whole import.
+func (s *Store) IndexForSearch() error {
+	return s.read(indexPending)
+}
 
 // Close commits what is queued and closes the writer's connection and the pool. Closing
 // twice is a no-op. It does not wait for reads running: a streamed read may be waiting for
@@ -166,6 +171,7 @@ func (s *Store) Close() error {
 		watching.stop()
 	}
 	err := s.w.close()
+	s.indexer.close()
 	if idle {
 		s.pool.Close()
 	}

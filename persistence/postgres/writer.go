@@ -33,7 +33,8 @@ const closeAttempts = 3
 type writer struct {
 	cfg     *pgx.ConnConfig
 	channel string
-	owner   string // this writer's owner key, held as an advisory lock while it is connected
+	indexer *searchIndexer // told of each commit, to index blocks for search once idle
+	owner   string         // this writer's owner key, held as an advisory lock while it is connected
 	ownerID int64
 	c       *pgx.Conn // nil while disconnected (writer goroutine only)
 	sids    map[string]int64
@@ -59,9 +60,9 @@ type writer struct {
 	hurry     chan struct{}
 }
 
-func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string) (*writer, error) {
+func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string, indexer *searchIndexer) (*writer, error) {
 	id := rand.Int64()
-	w := &writer{cfg: cfg.ConnConfig.Copy(), channel: channel, ownerID: id, owner: strconv.FormatInt(id, 10),
+	w := &writer{cfg: cfg.ConnConfig.Copy(), channel: channel, indexer: indexer, ownerID: id, owner: strconv.FormatInt(id, 10),
 		sids: map[string]int64{}, begun: map[messageKey]string{}, lastBegun: map[int64]string{}, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
 	w.changed = sync.NewCond(&w.mu)
 	if err := w.connect(ctx); err != nil {
@@ -272,6 +273,7 @@ func (w *writer) commit(batch []session.Op, careful bool) error {
 	if err := tx.Commit(ctx); err != nil {
 		return w.lost(storageError("committing", err))
 	}
+	w.indexer.noteCommit(b.searchable)
 	return nil
 }
 

@@ -1,0 +1,161 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// indexIdle is how long the writer must have committed nothing before blocks are indexed
+// for search in the background: while chunks stream, the server's CPU goes to commits.
+const indexIdle = 50 * time.Millisecond
+
+// idleIndexSlice is how many blocks one background statement indexes, so that it ends
+// soon after the writer becomes busy again: computing a vector costs the server about 3 ms
+// for W1's blocks (pg_stat_statements, on a loaded 2-core machine), so a slice about 100 ms.
+const idleIndexSlice = 32
+
+// waitedIndexSlice is the slice when a search waits for the index: it wants every block
+// indexed anyway, and fewer statements cost fewer round trips.
+const waitedIndexSlice = 4096
+
+// searchVector is the search vector of a block's search_text, as migration 2 defined it:
+// the parser's lexemes plus those of the text with every run of non-alphanumerics made a
+// space, so that "src/auth.ts" is found by "auth" as well as by itself.
+const searchVector = `to_tsvector('simple', search_text) ||
+	to_tsvector('simple', regexp_replace(search_text, '[^[:alnum:]]+', ' ', 'g'))`
+
+// indexSliceStatement fills the search vector of at most $1 blocks waiting for it, which
+// blocks_unindexed finds. Rows another connection is indexing are skipped (SKIP LOCKED) or
+// waited for (then, already indexed, passed over), so hosts indexing at once never fail nor
+// index a row twice. A row rewritten meanwhile is indexed by a later slice, since its ctid
+// changed.
+func indexSliceStatement(skipLocked bool) string {
+	lock := `FOR UPDATE`
+	if skipLocked {
+		lock += ` SKIP LOCKED`
+	}
+	return `UPDATE blocks SET search = ` + searchVector + `
+		WHERE ctid = ANY(ARRAY(SELECT ctid FROM blocks WHERE search IS NULL AND search_text IS NOT NULL LIMIT $1 ` + lock + `))`
+}
+
+// indexSlice indexes one slice of waiting blocks in its own transaction and returns how
+// many it indexed.
+func indexSlice(c conn, slice int, skipLocked bool) (int64, error) {
+	return c.exec(indexSliceStatement(skipLocked), slice)
+}
+
+// indexPending indexes every block waiting for search, whoever wrote it, so that a search
+// run after it finds every block committed before the call. It first indexes what no other
+// connection is indexing, then waits for the rest (slices that lock rows). Two hosts
+// waiting on each other's rows are a deadlock PostgreSQL breaks by failing one statement,
+// which is retried.
+func indexPending(c conn) error {
+	for _, skipLocked := range []bool{true, false} {
+		for {
+			n, err := indexSlice(c, waitedIndexSlice, skipLocked)
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) && pe.Code == "40P01" {
+				continue
+			}
+			if err != nil {
+				return storageError("indexing blocks for search", err)
+			}
+			if n < waitedIndexSlice {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// searchIndexer indexes blocks for search on a pool connection of its own, once the writer
+// has committed nothing for indexIdle, in slices that stop as soon as it commits again.
+// What it has not indexed yet, a search indexes before it queries (indexPending).
+type searchIndexer struct {
+	pool    *pgxpool.Pool
+	pending atomic.Bool   // blocks may be waiting to be indexed
+	commits chan struct{} // the writer committed a batch
+	ctx     context.Context
+	stop    context.CancelFunc
+	done    chan struct{}
+}
+
+// startSearchIndexer starts the background indexer of the store on pool. It looks for
+// blocks left waiting by a host that stopped before indexing them, once the store is idle.
+func startSearchIndexer(pool *pgxpool.Pool) *searchIndexer {
+	ctx, stop := context.WithCancel(context.Background())
+	ix := &searchIndexer{pool: pool, commits: make(chan struct{}, 1), ctx: ctx, stop: stop, done: make(chan struct{})}
+	ix.noteCommit(true)
+	go ix.run()
+	return ix
+}
+
+// noteCommit tells the indexer that the writer committed a batch, which stored blocks to
+// index when searchable is true. It never waits.
+func (ix *searchIndexer) noteCommit(searchable bool) {
+	if searchable {
+		ix.pending.Store(true)
+	}
+	select {
+	case ix.commits <- struct{}{}:
+	default:
+	}
+}
+
+// close stops the indexer, cancelling the slice it is running (rolled back: its blocks stay
+// waiting), and waits for it.
+func (ix *searchIndexer) close() {
+	ix.stop()
+	<-ix.done
+}
+
+func (ix *searchIndexer) run() {
+	defer close(ix.done)
+	quiet := time.NewTimer(indexIdle)
+	quiet.Stop()
+	for {
+		select {
+		case <-ix.commits:
+		case <-ix.ctx.Done():
+			return
+		}
+		if !ix.pending.Load() {
+			continue
+		}
+		// Wait until the writer has committed nothing for indexIdle.
+		for idle := false; !idle; {
+			quiet.Reset(indexIdle)
+			select {
+			case <-ix.commits: // Reset drops the timer's pending tick (Go 1.23 timers)
+			case <-quiet.C:
+				idle = true
+			case <-ix.ctx.Done():
+				return
+			}
+		}
+		ix.indexWhileIdle()
+	}
+}
+
+// indexWhileIdle indexes slices until none is waiting or the writer commits again. A slice
+// that fails leaves its blocks waiting for the next search, which reports the error, or for
+// the next commit of blocks; it is not retried here, so a broken server is not hammered.
+func (ix *searchIndexer) indexWhileIdle() {
+	ix.pending.Store(false)
+	c := conn{ix.pool, ix.ctx}
+	for {
+		n, err := indexSlice(c, idleIndexSlice, true)
+		if err != nil || n < idleIndexSlice {
+			return
+		}
+		if len(ix.commits) > 0 {
+			ix.pending.Store(true) // the writer is busy again: go on once it is idle
+			return
+		}
+	}
+}
