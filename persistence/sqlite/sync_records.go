@@ -40,14 +40,5 @@ func (s *Store) SyncRecords() error { return s.w.syncRecords() }
 
 // syncRecords is sync up to queuedRecords.
 func (w *writer) syncRecords() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closing {
-		return session.ErrStoreClosed
-	}
-	target, tried := w.queuedRecords, w.attempts
-	if w.committed < target {
-		w.urge()
-	}
-	return w.waitUntil(&w.committed, target, tried)
+	return w.syncTo(func() uint64 { return w.queuedRecords })
 }

@@ -122,16 +122,21 @@ func (w *writer) gather(t *time.Timer) {
 
 // sync waits until every Op queued before the call is committed.
 func (w *writer) sync() error {
+	return w.syncTo(func() uint64 { return w.queued })
+}
+
+// syncTo waits until the Ops up to the count target reads (with mu held) are committed.
+func (w *writer) syncTo(target func() uint64) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closing {
 		return session.ErrStoreClosed
 	}
-	target, tried := w.queued, w.attempts
-	if w.committed < target {
+	to, tried := target(), w.attempts
+	if w.committed < to {
 		w.urge()
 	}
-	return w.waitUntil(&w.committed, target, tried)
+	return w.waitUntil(&w.committed, to, tried)
 }
 
 // flush waits until every Op queued before the call is durable on disk.
