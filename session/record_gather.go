@@ -26,7 +26,10 @@ func (s *Session) gather() func() {
 	}
 }
 
-// queueGathered queues the Ops gathered so far, before the call reads the store.
+// queueGathered queues the Ops gathered so far: at the end of the gathering call, or before
+// that call reads the store. The session is locked: Ops gathered belong to the call that
+// holds the lock, so a read from outside it (readable, which takes the lock to checkpoint)
+// never queues them, or it would split that call's Ops and race with it.
 func (s *Session) queueGathered() {
 	if len(s.gathered) > 0 {
 		s.mgr.store.Apply(s.gathered...)

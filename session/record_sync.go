@@ -18,6 +18,5 @@ func (s *Session) recordsReadable() error {
 	if err := s.checkpointNow(); err != nil {
 		return err
 	}
-	s.queueGathered()
 	return rs.SyncRecords()
 }

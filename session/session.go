@@ -204,7 +204,6 @@ func (s *Session) readable() error {
 	if err := s.checkpointNow(); err != nil {
 		return err
 	}
-	s.queueGathered()
 	return s.mgr.store.Sync()
 }
 
