@@ -3,6 +3,7 @@
 // is lost, and once space returns the queued messages commit and flush() resolves.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openStore, sleep, sqliteFileOnly } from './helpers/common.mjs';
@@ -30,8 +31,9 @@ test('a full disk: DISK_FULL once, ingest goes on, and the queue commits when sp
   const filler = path.join(dir, 'filler');
   fill(filler);
   for (const step of turnSteps(2, TURNS)) apply(s, step); // ingest never throws: it queues
-  // More than the WAL's pages, which SQLite reuses, can take: the disk must give more.
-  const big = `${'設定ファイルを読み込みます。'.repeat(6000)}`;
+  // More than the WAL's pages, which SQLite reuses, can take: the disk must give more. Random,
+  // so that packing (a body over 4 KB is stored compressed) cannot make it small.
+  const big = crypto.randomBytes(600 * 1024).toString('base64');
   s.appendUserMessage(big);
   await assert.rejects(s.flush(), { name: 'SessionError', code: 'DISK_FULL' });
   await assert.rejects(store.flush(), { code: 'DISK_FULL' });
