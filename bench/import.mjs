@@ -6,11 +6,13 @@
 //
 //   node bench/import.mjs [--data DIR] [--source FOLDER]
 //
-// The import's time ("durable") is `await store.import(folder)`: reading, parsing and storing
-// until every record is committed (in the WAL: a crash of the process loses none); "searchable" adds the first search after it, which waits
-// for the import's records to be indexed. Each CPU time, of every thread of the process, is
-// printed beside it, since on a shared machine the wall time is noisy. The store's size is
-// that of its files once closed, search index included. mbPerSecond is the durable rate.
+// The import's time ("committed") is `await store.import(folder)`: reading, parsing and
+// storing until every record is committed (a crash of the process loses none of them);
+// "searchable" adds a search right after it, which waits until the import's records are
+// indexed. Each CPU time, of every thread of the process, is printed beside it, since on a
+// shared machine the wall time is noisy. The store's size is that of its files once closed,
+// search index included. import.json's mbPerSecond is the committed rate,
+// searchableMbPerSecond the other.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
