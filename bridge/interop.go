@@ -32,9 +32,13 @@ func importTranscripts(c *native.Call) (native.Value, error) {
 		}
 		result, err := interop.Import(h.sessions, path, interop.ImportOptions{Format: opts.Format, FileHistoryDir: opts.FileHistoryDir, Progress: progress})
 		if err == nil {
-			// Index what was imported now, as the import's own cost, rather than in the first
-			// search. Should it fail, the blocks stay queued and that search reports it.
-			_ = h.store.IndexForSearch()
+			// The import settles once what it wrote is durable; indexing it for search, a
+			// third of an import's time, follows in the writer at once, in large slices,
+			// while the caller goes on. A search waits for what is still queued, so it
+			// finds every imported record; should indexing fail, the records stay queued
+			// and that search reports it.
+			err = h.store.Sync()
+			go func() { _ = h.store.IndexForSearch() }()
 		}
 		return jsonSettler(result, err)
 	})

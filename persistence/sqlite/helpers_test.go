@@ -29,10 +29,11 @@ func openAt(t *testing.T, path string) *Store {
 
 // rawDB opens the file through database/sql, beside the store, for checks the Store
 // interface cannot make.
-// init gives the connections rawDB opens unpack_body, as the store's own have it, so that
-// a test can look inside a packed body in SQL.
+// init gives the connections rawDB opens unpack_body and searched_text, as the store's own
+// have them, so that a test can look inside a packed body, or delete a message, in SQL.
 func init() {
 	sqlite.MustRegisterDeterministicScalarFunction("unpack_body", 1, unpackBodySQL)
+	sqlite.MustRegisterDeterministicScalarFunction("searched_text", 1, searchedTextSQL)
 }
 
 func rawDB(t *testing.T, path string) *sql.DB {

@@ -32,6 +32,10 @@ export const importCommand: Command = {
         bar.done();
       }
     }
+    // import() settles before its records are indexed for search, and a search waits for
+    // what is still queued: waiting here, before the store closes, keeps that cost in this
+    // command rather than in the first search of a later one. No transcript holds the word.
+    await ctx.store.searchAsync('sessionkeepimportindexed', { limit: 1 });
     if (ctx.json) return printJSON(ctx, results);
     for (const r of results) {
       ctx.out(`${r.source}: ${r.sessions.length} session${r.sessions.length === 1 ? '' : 's'}, ${r.records} records added, ${r.existing} already stored\n`);

@@ -1,0 +1,110 @@
+package sqlite
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// TestSearchedText: the text of each kind of block, joined by spaces; thinking and media
+// are not searched; escaped text is searched decoded; a body that is not JSON, packed or
+// plain, has none.
+func TestSearchedText(t *testing.T) {
+	body := func(content string) []byte {
+		return []byte(`{"uuid":"u","message":{"role":"user","content":[` + content + `]}}`)
+	}
+	for _, c := range []struct{ name, content, want string }{
+		{"text", `{"type":"text","text":"hello world"}`, "hello world"},
+		{"escaped text", `{"type":"text","text":"caf\u00e9 \"quoted\""}`, `café "quoted"`},
+		{"tool use", `{"type":"tool_use","id":"t","name":"Read","input":{"file_path":"/a.go"}}`, `Read {"file_path":"/a.go"}`},
+		{"tool result string", `{"type":"tool_result","tool_use_id":"t","content":"line one"}`, "line one"},
+		{"tool result blocks", `{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"a"},{"type":"image","source":{}},{"type":"text","text":"b"}]}`, "a b"},
+		{"not searched", `{"type":"thinking","thinking":"secret"},{"type":"image","source":{"data":"xyz"}}`, ""},
+		{"several", `{"type":"text","text":"one"},{"type":"thinking","thinking":"no"},{"type":"text","text":"two"}`, "one two"},
+	} {
+		if got := string(searchedText(body(c.content))); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	large := body(string(resultOf("t", toolOutput(3*packAbove, "ocelot"))))
+	packed := packBody(nil, large)
+	if !isPacked(packed) {
+		t.Fatal("the large body did not pack")
+	}
+	if got, want := string(searchedText(packed)), string(searchedText(large)); got != want || len(got) < 3*packAbove {
+		t.Errorf("packed body: %d bytes of text, plain %d", len(got), len(want))
+	}
+	for _, bad := range [][]byte{nil, []byte(`{"message":`), {packedMarker, 1, 2, 3}} {
+		if got := searchedText(bad); got != nil {
+			t.Errorf("%q: %q, want no text", bad, got)
+		}
+	}
+}
+
+// TestSearchIndexConsistentWithBodies: FTS5's own integrity check, which compares the index
+// with the text the view gives now, passes after bodies of every kind (packed, escaped,
+// tool calls) are indexed, and again after some are deleted through the index's trigger.
+func TestSearchIndexConsistentWithBodies(t *testing.T) {
+	s, path := openTemp(t)
+	db := rawDB(t, path)
+	for i, id := range []string{"s1", "s2"} {
+		seq := int64(10 * i) // message uuids differ between the sessions: search gives each uuid once
+		s.Apply(session.CreateSession{Info: newInfo(id)},
+			begin(id, seq), session.PutBlock{SessionID: id, Seq: seq, Index: 0, JSON: []byte(`{"type":"text","text":"caf\u00e9 \u2192 llama"}`)}, end(id, seq),
+			begin(id, seq+1), session.PutBlock{SessionID: id, Seq: seq + 1, Index: 0, JSON: []byte(`{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}`)}, end(id, seq+1),
+			begin(id, seq+2), session.PutBlock{SessionID: id, Seq: seq + 2, Index: 0, JSON: resultOf("t1", toolOutput(3*packAbove, "ocelot"))}, end(id, seq+2))
+	}
+	indexed(t, s)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM messages WHERE substr(body, 1, 1) = x'00'`); n != 2 {
+		t.Fatalf("%d packed bodies, want 2", n)
+	}
+	checkSearchIndex(t, db)
+	for word, want := range map[string]int{"llama": 2, "café": 2, "Bash": 2, "ocelot": 2} {
+		if n := searchCount(t, s, word); n != want {
+			t.Errorf("search %q: %d hits, want %d", word, n, want)
+		}
+	}
+	s.Apply(session.DeleteSession{SessionID: "s1"})
+	indexed(t, s)
+	checkSearchIndex(t, db)
+	if n := searchCount(t, s, "ocelot"); n != 1 {
+		t.Errorf("search after a delete: %d hits, want 1", n)
+	}
+}
+
+// TestMigrationToSearchedText: a store written before migration 13 (testdata/v10.sql) is
+// re-indexed through searched_text: its old words are found and the index is consistent
+// with the view.
+func TestMigrationToSearchedText(t *testing.T) {
+	dump, err := os.ReadFile(filepath.Join("testdata", "v10.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	db := rawDB(t, path)
+	exec(t, db, string(dump))
+	s := openAt(t, path)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM schema_migrations WHERE version = 13`); n != 1 {
+		t.Fatal("migration 13 is not recorded")
+	}
+	for _, word := range []string{"okapi", "narwhal"} {
+		if n := searchCount(t, s, word); n != 1 {
+			t.Errorf("search %q after the migration: %d hits, want 1", word, n)
+		}
+	}
+	checkSearchIndex(t, db)
+}
+
+// checkSearchIndex runs FTS5's integrity check of body_search against its content view.
+func checkSearchIndex(t *testing.T, db *sql.DB) {
+	t.Helper()
+	exec(t, db, `INSERT INTO body_search(body_search, rank) VALUES ('integrity-check', 1)`)
+}
+
+// resultOf is the JSON of a tool_result block answering id with one content block.
+func resultOf(id string, block []byte) []byte {
+	return []byte(`{"type":"tool_result","tool_use_id":"` + id + `","content":[` + string(block) + `]}`)
+}
