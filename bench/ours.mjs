@@ -24,7 +24,8 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 // ROOT is the checkout measured: this one, or the one --against names (a child phase is
 // told by SK_BENCH_ROOT). Its bench adapter is used, which loads its own package.
 const ROOT = process.env.SK_BENCH_ROOT || path.join(HERE, '..');
-const HARNESS = path.join(ROOT, 'build', 'shared-bench');
+// The harness (its generator) is always this checkout's, whichever checkout is measured.
+const HARNESS = path.join(HERE, '..', 'build', 'shared-bench');
 const RUNS = 5;
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
