@@ -18,8 +18,9 @@ const partSize = 256 << 10
 // Smaller parts cut the event-loop delay of an async restore: with V8 scavenging the parsed
 // objects, the 20,000-message restore's p99 was 9.0 ms at 64 KB against 15.9 ms at 256 KB
 // (main), 14.1 ms at 128 KB and 11.1 ms at 32 KB, interleaved on a loaded machine, five
-// rounds each; at 32 KB the round trips per part made the restore 13 % slower, at 64 KB its
-// wall time was unchanged (bench/README.md, round 4).
+// rounds each. Each part is a round trip (the JS thread waits for the next part's wake-ups):
+// at 64 KB the restore's wall time is a few to 13 % above 256 KB's, at 32 KB more
+// (bench/README.md, round 4).
 const streamPartSize = 64 << 10
 
 // partBuffers hold the buffers that parts are encoded into and copied out of into
