@@ -200,7 +200,9 @@ clean:
 # per chunk, event-loop delay, load, memory); import.mjs (the real transcripts imported: MB/s,
 # store size against the JSONL; memory of an open store, into import.json); then one table
 # with the ratios.
-# BENCH_ARGS passes options to the harness (e.g. BENCH_ARGS=--quick).
+# BENCH_ARGS passes options to the harness (e.g. BENCH_ARGS=--quick). BENCH_AGAINST=/path/to/a
+# built checkout (e.g. main's) has ours.mjs measure its event-loop delays and memory in turn
+# with this one's, and the table print both.
 BENCH_HARNESS := build/shared-bench
 BENCH_DATA    := build/bench-data
 BENCH_STORES  := sessionkeep=$(CURDIR)/bench/adapter.mjs,sessionkeep-pg=$(CURDIR)/bench/adapter-postgres.mjs
@@ -224,7 +226,7 @@ bench-steps:
 	cd $(BENCH_HARNESS) && SESSIONKEEP_BENCH_PG_URL=$$SESSIONKEEP_TEST_PG_URL BENCH_STORES=$(BENCH_STORES) node run.mjs --fresh --data $(CURDIR)/$(BENCH_DATA) $(BENCH_ARGS)
 	SESSIONKEEP_BENCH_PG_URL=$$SESSIONKEEP_TEST_PG_URL node bench/writers.mjs --writers 8 --seconds 20 --data $(BENCH_DATA)
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./session/ | tee $(BENCH_DATA)/go-bench.txt
-	node bench/ours.mjs --data $(BENCH_DATA)
+	node bench/ours.mjs --data $(BENCH_DATA) $(if $(BENCH_AGAINST),--against $(BENCH_AGAINST))
 	node bench/import.mjs --data $(BENCH_DATA)
 	node bench/report.mjs --data $(BENCH_DATA)
 

@@ -4,10 +4,13 @@
 // the fixed cost of a read (a listing and a tail that return nothing).
 // Each measurement runs in fresh Node processes, RUNS times; medians are reported.
 //
-//   node bench/ours.mjs --data DIR --out FILE
+//   node bench/ours.mjs --data DIR --out FILE [--against CHECKOUT [--interleaved-only]]
 //
 // DIR is the harness's --data folder (its datasets are reused: W1's chunks come from its
-// generator, the 20,000-message session from its prepared sessionkeep store).
+// generator, the 20,000-message session from its prepared sessionkeep store). --against
+// names another built checkout (e.g. main's): the memory and event-loop phases then run for
+// it too, in turn with this one's, so that a loaded machine weighs on both alike; its
+// figures go under `against` in the output. It must read the store this checkout prepared.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,8 +21,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.join(HERE, '..');
-const HARNESS = path.join(ROOT, 'build', 'shared-bench');
+// ROOT is the checkout measured: this one, or the one --against names (a child phase is
+// told by SK_BENCH_ROOT). Its bench adapter is used, which loads its own package.
+const ROOT = process.env.SK_BENCH_ROOT || path.join(HERE, '..');
+// The harness (its generator) is always this checkout's, whichever checkout is measured.
+const HARNESS = path.join(HERE, '..', 'build', 'shared-bench');
 const RUNS = 5;
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
@@ -87,7 +93,7 @@ const phases = {
    * translation included), timed one by one: the median and the 90th and 99th percentiles (µs).
    */
   async w1PerChunk() {
-    const A = await import(path.join(HERE, 'adapter.mjs'));
+    const A = await import(path.join(ROOT, 'bench', 'adapter.mjs'));
     const { chunks } = await import(path.join(HARNESS, 'gen.mjs'));
     const events = [...chunks({ turns: 500, seed: 'conv-500' })];
     const dir = tmp();
@@ -110,7 +116,7 @@ const phases = {
 
   /** W1 through the bench adapter with chunks arriving as a stream does: event-loop delay. */
   async w1Delay() {
-    const A = await import(path.join(HERE, 'adapter.mjs'));
+    const A = await import(path.join(ROOT, 'bench', 'adapter.mjs'));
     const { chunks } = await import(path.join(HARNESS, 'gen.mjs'));
     const events = [...chunks({ turns: 500, seed: 'conv-500' })];
     const dir = tmp();
@@ -191,7 +197,13 @@ const phases = {
 };
 
 function inChild(phase, ...args) {
-  const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--phase', phase, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  return inChildOf(undefined, phase, ...args);
+}
+
+/** inChildOf runs phase in a child process measuring checkout root (this one if undefined). */
+function inChildOf(root, phase, ...args) {
+  const env = root ? { ...process.env, SK_BENCH_ROOT: root } : process.env;
+  const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--phase', phase, ...args], { encoding: 'utf8', maxBuffer: 1 << 24, env });
   if (r.status !== 0) throw new Error(`${phase} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
@@ -199,6 +211,30 @@ function inChild(phase, ...args) {
 function medians(rows) {
   const out = {};
   for (const k of Object.keys(rows[0])) out[k] = median(rows.map((r) => r[k]));
+  return out;
+}
+
+/**
+ * interleaved measures memory and the event-loop delays of this checkout and of checkout
+ * other in turn, RUNS rounds, and returns medians for both: { ours: {...}, theirs: {...} }.
+ */
+function interleaved(other, data, log) {
+  const rounds = { ours: { load: [], w1: [], restore: [] }, theirs: { load: [], w1: [], restore: [] } };
+  for (let i = 0; i < RUNS; i++) {
+    for (const [who, root] of [['ours', undefined], ['theirs', other]]) {
+      rounds[who].load.push(inChildOf(root, 'load'));
+      rounds[who].w1.push(inChildOf(root, 'w1Delay'));
+      rounds[who].restore.push(inChildOf(root, 'restoreDelay', data));
+    }
+    log(`ours: interleaved with ${other}, round ${i + 1} of ${RUNS}\n`);
+  }
+  const out = {};
+  for (const who of ['ours', 'theirs']) {
+    const r = rounds[who];
+    out[who] = { load: medians(r.load), w1: medians(r.w1), restore: medians(r.restore), w1P99s: r.w1.map((x) => x.p99), restoreP99s: r.restore.map((x) => x.p99) };
+  }
+  log(`ours: interleaved p99 W1 ${out.ours.w1.p99.toFixed(2)} against ${out.theirs.w1.p99.toFixed(2)} ms, ` +
+    `restore ${out.ours.restore.p99.toFixed(2)} against ${out.theirs.restore.p99.toFixed(2)} ms\n`);
   return out;
 }
 
@@ -213,6 +249,10 @@ async function main() {
   const out = opt('--out', path.join(data, 'ours.json'));
   const runs = (phase, ...args) => Array.from({ length: RUNS }, () => inChild(phase, ...args));
   const log = (s) => process.stdout.write(s);
+  if (argv.includes('--interleaved-only')) { // the comparison alone, for working on the delays
+    fs.writeFileSync(out, JSON.stringify(interleaved(path.resolve(opt('--against')), data, log), null, 2));
+    return;
+  }
   log('ours: load and memory ...');
   const bare = medians(runs('bare'));
   const load = medians(runs('load'));
@@ -228,6 +268,8 @@ async function main() {
   const fixed = medians(runs('readFixedCost', data));
   log(` empty listing ${(fixed.emptyList * 1000).toFixed(1)} µs, tail(0) ${(fixed.tail0 * 1000).toFixed(1)} µs\n`);
   const result = { runs: RUNS, bare, load, ingest, perChunk, w1, restore, fixed };
+  const againstRoot = opt('--against');
+  if (againstRoot) result.against = { root: againstRoot, ...interleaved(path.resolve(againstRoot), data, log) };
   fs.writeFileSync(out, JSON.stringify(result, null, 2));
 }
 

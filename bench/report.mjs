@@ -64,10 +64,22 @@ const sizes = run?.manifest?.sizes;
 target('store size of the W2/W3 sessions', sizes?.sessionkeep?.w23 / MB, 'MB', 'the JSONL it holds', sizes?.jsonl?.w23 / MB, 1);
 target('store size after importing the real transcripts', imported?.import?.storeBytes / MB, 'MB', 'the transcripts', imported?.bytes / MB, 1);
 target('import of the real transcripts', imported?.import?.mbPerSecond, 'MB/s', '', undefined, 50, { atLeast: true });
+if (imported) {
+  note('  … bytes read / store after the import', `${fmt(imported.bytes / MB, 'MB')} / ${fmt(imported.import?.storeBytes / MB, 'MB')}`);
+  // bench/import.mjs reports, besides the durable rate, the rate until searchable when it has it.
+  if (imported.import?.searchableMbPerSecond !== undefined) note('  … until searchable too', fmt(imported.import.searchableMbPerSecond, 'MB/s'));
+}
 target('event-loop delay p99 while ingesting W1 (streamed)', ours?.w1?.p99, 'ms', '', undefined, 5);
 target('event-loop delay p99 during async restore of 20,000 msgs', ours?.restore?.p99, 'ms', '', undefined, 5);
 const rss = imported?.memory?.packageOverBare ?? (ours ? ours.load.rss - ours.bare.rss : undefined);
 target('resident memory over bare Node, store open', rss / MB, 'MB', '', undefined, 15);
+// ours.mjs --against: the same delays and memory of another checkout, measured in turn.
+const vs = ours?.against;
+if (vs) {
+  const pair = (f) => `${fmt(f(vs.ours), 'ms')} against ${fmt(f(vs.theirs), 'ms')}`;
+  note(`  event-loop p99, this checkout and ${vs.root} in turn: W1`, pair((x) => x.w1.p99));
+  note('  … async restore of 20,000 msgs', pair((x) => x.restore.p99));
+}
 if (ours) {
   note(`ingest, JS thread: median chunk of W1 (${ours.perChunk.chunks} chunks, adapter included)`, fmt(ours.perChunk.p50, 'µs'));
   note('  … 90th / 99th percentile chunk', `${fmt(ours.perChunk.p90, 'µs')} / ${fmt(ours.perChunk.p99, 'µs')}`);

@@ -14,6 +14,15 @@ import (
 // rest being V8's scavenges of the parsed objects (see bench/README.md).
 const partSize = 256 << 10
 
+// streamPartSize is partSize for async reads, which hand the event loop back between parts.
+// Smaller parts cut the event-loop delay of an async restore: with V8 scavenging the parsed
+// objects, the 20,000-message restore's p99 was 9.0 ms at 64 KB against 15.9 ms at 256 KB
+// (main), 14.1 ms at 128 KB and 11.1 ms at 32 KB, interleaved on a loaded machine, five
+// rounds each. Each part is a round trip (the JS thread waits for the next part's wake-ups):
+// at 64 KB the restore's wall time is a few to 13 % above 256 KB's, at 32 KB more
+// (bench/README.md, round 4).
+const streamPartSize = 64 << 10
+
 // partBuffers hold the buffers that parts are encoded into and copied out of into
 // JavaScript strings, for the next read: a tail of 20 messages (192 KB) spent a third of
 // its Go time growing a new buffer from 64 KB and collecting it after.
@@ -50,7 +59,7 @@ func readSync(c *native.Call, s *session.Session, withEnvelope bool, n int) (nat
 func readStream(c *native.Call, s *session.Session, withEnvelope bool, n int, onPart native.Value) (native.Value, error) {
 	return c.Stream(onPart, func(emit func(native.Settler) error) error {
 		var spare []byte // the part before the last, taken by JavaScript once emit returns
-		return s.EncodeParts(withEnvelope, n, partSize, nil, func(part []byte) ([]byte, error) {
+		return s.EncodeParts(withEnvelope, n, streamPartSize, nil, func(part []byte) ([]byte, error) {
 			err := emit(func(sc *native.Scope) (native.Value, error) { return sc.StringFromASCII(part), nil })
 			next := spare
 			spare = part
