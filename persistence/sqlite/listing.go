@@ -75,13 +75,14 @@ func (s *Store) AppendListing(buf []byte, filter catalog.ListFilter) ([]byte, er
 	sel, query, args := listingQuery(filter)
 	start := len(buf)
 	err := s.readDirect(func(c *rawdb.Conn) error {
-		d := stmtDecoder{}
+		d := stmtDecoder{inPlace: true} // each row's info is encoded before the next is read
+		var info session.SessionInfo
 		return queryDirect(c, query, args, func(row *rawdb.Stmt) error {
 			if len(buf) > start {
 				buf = append(buf, ',')
 			}
 			d.row, d.bad = row, d.bad[:0]
-			info := sel.Scan(&d, func() []string { return d.bad })
+			info = sel.Scan(&d, func() []string { return d.bad })
 			buf = session.AppendInfo(buf, &info, filter.Want)
 			return nil
 		})
