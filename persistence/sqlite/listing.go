@@ -82,7 +82,7 @@ func (s *Store) AppendListing(buf []byte, filter catalog.ListFilter) ([]byte, er
 				buf = append(buf, ',')
 			}
 			d.row, d.bad = row, d.bad[:0]
-			info = sel.Scan(&d, func() []string { return d.bad })
+			sel.ScanInto(&d, func() []string { return d.bad }, &info)
 			buf = session.AppendInfo(buf, &info, filter.Want)
 			return nil
 		})
