@@ -77,8 +77,7 @@ func (c *Conn) Close() error {
 		return nil
 	}
 	for _, s := range c.stmts {
-		s.Reset()
-		sqlite3.Xsqlite3_finalize(c.tls, s.p)
+		s.finalize()
 	}
 	c.stmts = nil
 	var err error
