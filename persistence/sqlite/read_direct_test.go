@@ -178,3 +178,58 @@ func TestDirectReadErrorsKeepTheirMeaning(t *testing.T) {
 		t.Errorf("the read gave up after %v, before the busy timeout", waited)
 	}
 }
+
+// Direct reads from many goroutines at once, while messages are written, each get a
+// connection of their own (they are opened SQLITE_OPEN_NOMUTEX) and read whole rows: run
+// under -race, as make test does.
+func TestDirectReadsFromManyGoroutines(t *testing.T) {
+	s, _ := openTemp(t)
+	m := session.NewManager(s)
+	sess := mustCreate(t, m, session.CreateOptions{Title: "busy"})
+	for i := range 50 {
+		if _, err := sess.AppendUserMessage([]byte(`"first ` + strings.Repeat("x", i*100) + `"`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			var err error
+			for i := 0; i < 40 && err == nil; i++ {
+				if g%2 == 0 {
+					var list []byte
+					list, err = catalog.AppendList(m, catalog.ListFilter{}, nil)
+					if err == nil && !strings.Contains(string(list), `"title":"busy"`) {
+						err = errors.New("listing without the session: " + string(list))
+					}
+					continue
+				}
+				n := 0
+				err = s.ScanEncoded(sess.ID(), 0, func(msg *session.StoredMessage) error {
+					if msg.Encoded == nil || !strings.Contains(string(msg.Encoded[0]), `"first `) {
+						return errors.New("a message without its body")
+					}
+					n++
+					return nil
+				})
+				if err == nil && n < 50 {
+					err = errors.New("fewer messages than were flushed")
+				}
+			}
+			done <- err
+		}()
+	}
+	for i := range 20 {
+		if _, err := sess.AppendUserMessage([]byte(`"first then ` + strings.Repeat("y", i) + `"`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
