@@ -20,30 +20,35 @@ type Conn struct {
 // Open opens the database file at path read-only. busyTimeoutMS is how long a step waits
 // for another connection's lock before it fails with SQLITE_BUSY.
 func Open(path string, busyTimeoutMS int) (*Conn, error) {
-	tls := libc.NewTLS()
-	c := &Conn{tls: tls, stmts: map[string]*Stmt{}}
-	name, err := libc.CString(path)
-	if err != nil {
-		tls.Close()
-		return nil, err
+	c := &Conn{tls: libc.NewTLS(), stmts: map[string]*Stmt{}}
+	rc, err := c.open(path)
+	if err == nil && rc != sqlite3.SQLITE_OK {
+		err = c.errorOf(rc, "opening "+path)
 	}
-	defer libc.Xfree(tls, name)
-	out, err := c.malloc(int(unsafe.Sizeof(uintptr(0))))
 	if err != nil {
-		tls.Close()
-		return nil, err
-	}
-	defer libc.Xfree(tls, out)
-	rc := sqlite3.Xsqlite3_open_v2(tls, name, out, sqlite3.SQLITE_OPEN_READONLY|sqlite3.SQLITE_OPEN_NOMUTEX, 0)
-	c.db = *(*uintptr)(at(out))
-	if rc != sqlite3.SQLITE_OK {
-		err := c.errorOf(rc, "opening "+path)
 		c.Close() // SQLite may allocate the handle even when the open fails
 		return nil, err
 	}
-	sqlite3.Xsqlite3_extended_result_codes(tls, c.db, 1)
-	sqlite3.Xsqlite3_busy_timeout(tls, c.db, int32(busyTimeoutMS))
+	sqlite3.Xsqlite3_extended_result_codes(c.tls, c.db, 1)
+	sqlite3.Xsqlite3_busy_timeout(c.tls, c.db, int32(busyTimeoutMS))
 	return c, nil
+}
+
+// open calls sqlite3_open_v2 and keeps the handle it gives, even with a failure's code.
+func (c *Conn) open(path string) (int32, error) {
+	name, err := libc.CString(path)
+	if err != nil {
+		return 0, err
+	}
+	defer libc.Xfree(c.tls, name)
+	out, err := c.malloc(int(unsafe.Sizeof(uintptr(0))))
+	if err != nil {
+		return 0, err
+	}
+	defer libc.Xfree(c.tls, out)
+	rc := sqlite3.Xsqlite3_open_v2(c.tls, name, out, sqlite3.SQLITE_OPEN_READONLY|sqlite3.SQLITE_OPEN_NOMUTEX, 0)
+	c.db = *(*uintptr)(at(out))
+	return rc, nil
 }
 
 // Prepare returns the statement for query, compiled at its first use and kept until Close.

@@ -3,6 +3,7 @@ package rawdb_test
 import (
 	"database/sql"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -114,5 +115,22 @@ func TestWritesAreRefused(t *testing.T) {
 	var e *rawdb.Error
 	if !errors.As(err, &e) || e.Code()&0xff != 8 { // SQLITE_READONLY
 		t.Fatalf("a write: %v, want SQLITE_READONLY", err)
+	}
+}
+
+// Opening a file that does not exist fails with SQLITE_CANTOPEN: a read-only connection
+// does not create it.
+func TestOpenDoesNotCreate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing.db")
+	c, err := rawdb.Open(path, 100)
+	if err == nil {
+		c.Close()
+	}
+	var e *rawdb.Error
+	if !errors.As(err, &e) || e.Code()&0xff != 14 { // SQLITE_CANTOPEN
+		t.Fatalf("opening a missing file: %v, want SQLITE_CANTOPEN", err)
+	}
+	if _, statErr := os.Stat(path); statErr == nil {
+		t.Error("the missing file was created")
 	}
 }
