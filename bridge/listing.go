@@ -6,17 +6,26 @@ import (
 )
 
 // listSessions(store, optionsJSON) returns the listing as an ASCII JSON array of the
-// fields asked for (see session.InfoFields).
+// fields asked for (see session.InfoFields). It is encoded into a kept buffer, as sync
+// reads of messages are: W4's 318 KB listing grew a new 64 KB buffer three times, 0.5 ms of
+// its 3 ms.
 func listSessions(c *native.Call) (native.Value, error) {
 	h, filter, err := listArgs(c)
 	if err != nil {
 		return native.Value{}, err
 	}
-	b, err := listingJSON(h, filter)
+	kept := partBuffers.Get().(*[]byte)
+	b, err := catalog.AppendList(h.sessions, filter, *kept)
 	if err != nil {
+		partBuffers.Put(kept)
 		return native.Value{}, err
 	}
-	return c.StringFromASCII(b), nil
+	v := c.StringFromASCII(b) // copies: the buffer is free again
+	if cap(b) <= maxPooledPart {
+		*kept = b[:0]
+		partBuffers.Put(kept)
+	}
+	return v, nil
 }
 
 // listSessionsAsync(store, optionsJSON) is listSessions off the JS thread.

@@ -116,9 +116,18 @@ func (sel Selection) SQL() string {
 // archived when archived.
 func (sel Selection) Scan(d Decoder, unreadable func() []string) session.SessionInfo {
 	var info session.SessionInfo
+	sel.ScanInto(d, unreadable, &info)
+	return info
+}
+
+// ScanInto is Scan into *info, which it clears first: a listing read row by row reuses one
+// SessionInfo, where Scan's escapes to the heap (the columns' readers take its address), an
+// allocation per row.
+func (sel Selection) ScanInto(d Decoder, unreadable func() []string, info *session.SessionInfo) {
+	*info = session.SessionInfo{}
 	for i, c := range sel {
 		if c.Read != nil {
-			c.Read(d, i, &info)
+			c.Read(d, i, info)
 		}
 	}
 	if bad := unreadable(); len(bad) > 0 {
@@ -130,5 +139,4 @@ func (sel Selection) Scan(d Decoder, unreadable func() []string) session.Session
 	case !info.ArchivedAt.IsZero():
 		info.Status = session.StatusArchived
 	}
-	return info
 }

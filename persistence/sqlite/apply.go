@@ -174,7 +174,7 @@ func (w *writer) sid(id string) (int64, error) {
 }
 
 // lookupSID finds the database key of the session with id.
-func lookupSID(c *conn, id string) (int64, error) {
+func lookupSID(c rowQuerier, id string) (int64, error) {
 	sid := int64(-1)
 	err := c.query(`SELECT sid FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
 		sid = row[0].(int64)

@@ -88,6 +88,13 @@ func (c *conn) exec(query string, args ...any) (driver.Result, error) {
 	return s.(driver.StmtExecContext).ExecContext(context.Background(), namedValues(args))
 }
 
+// rowQuerier runs a statement and calls fn with each row's values, as conn.query does; a
+// direct read connection (directValues) is one too, so that a read shared by both kinds of
+// connection (scanFrom, lookupSID) is written once.
+type rowQuerier interface {
+	query(query string, args []any, fn func(row []driver.Value) error) error
+}
+
 // query runs a statement and calls fn, unless nil, with each row's values, which are
 // valid only during the call.
 func (c *conn) query(query string, args []any, fn func(row []driver.Value) error) error {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/sessionkeep/sessionkeep/session"
-	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
@@ -24,7 +23,7 @@ func storageError(what string, err error) error {
 // sqliteSentinel is the session sentinel for a SQLite error's code; ErrStorage for a code
 // with no meaning of its own and for an error that is not SQLite's.
 func sqliteSentinel(err error) error {
-	var se *sqlite.Error
+	var se sqliteCoded
 	if !errors.As(err, &se) {
 		return session.ErrStorage
 	}
@@ -44,13 +43,20 @@ func sqliteSentinel(err error) error {
 	return session.ErrStorage
 }
 
+// sqliteCoded is a SQLite error with its result code: the driver's (*sqlite.Error) or the
+// direct read connections' (*rawdb.Error).
+type sqliteCoded interface {
+	error
+	Code() int
+}
+
 // sqliteReadOnlyDBMoved is SQLITE_READONLY_DBMOVED: SQLite found the database file
 // unlinked or renamed under the open connection.
 const sqliteReadOnlyDBMoved = sqlite3.SQLITE_READONLY | 4<<8
 
 // isConstraint reports whether err is a constraint violation, which retrying cannot fix.
 func isConstraint(err error) bool {
-	var se *sqlite.Error
+	var se sqliteCoded
 	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
 }
 

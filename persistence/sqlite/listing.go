@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sessionkeep/sessionkeep/persistence/infocolumns"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
@@ -73,12 +74,15 @@ func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, 
 func (s *Store) AppendListing(buf []byte, filter catalog.ListFilter) ([]byte, error) {
 	sel, query, args := listingQuery(filter)
 	start := len(buf)
-	err := s.read(func(c *conn) error {
-		return c.query(query, args, func(row []driver.Value) error {
+	err := s.readDirect(func(c *rawdb.Conn) error {
+		d := stmtDecoder{inPlace: true} // each row's info is encoded before the next is read
+		var info session.SessionInfo
+		return queryDirect(c, query, args, func(row *rawdb.Stmt) error {
 			if len(buf) > start {
 				buf = append(buf, ',')
 			}
-			info := scanInfo(sel, row)
+			d.row, d.bad = row, d.bad[:0]
+			sel.ScanInto(&d, func() []string { return d.bad }, &info)
 			buf = session.AppendInfo(buf, &info, filter.Want)
 			return nil
 		})

@@ -69,7 +69,7 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 // scanFrom calls fn for each message of session sid from seq fromSeq to seq toSeq, in
 // order, its blocks cut from its body (blocksOf), or else joined from its block rows and,
 // for rows journaled before migration 10, the blobs table.
-func scanFrom(c *conn, sid int64, sessionID string, fromSeq, toSeq int64, fn func(*session.StoredMessage) error) error {
+func scanFrom(c rowQuerier, sid int64, sessionID string, fromSeq, toSeq int64, fn func(*session.StoredMessage) error) error {
 	var m session.StoredMessage
 	current := int64(-1)
 	err := c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,

@@ -1,10 +1,11 @@
 package sqlite
 
 import (
-	"database/sql/driver"
 	"fmt"
 	"slices"
+	"sync"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -12,16 +13,24 @@ import (
 // message with a body comes as it (Encoded and MessageAt, beside Seq, Role, IsSidechain
 // and Continues); one without, still streaming, interrupted by a crash, copied by a fork or
 // a record that is not a message, comes whole as from ScanMessagesFrom; so does one
-// interrupted before it had a block, which readers leave out.
+// interrupted before it had a block, which readers leave out. A message's Encoded is valid
+// only during fn: it is SQLite's memory, or a buffer the next row or scan reuses.
 func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
-	return s.read(func(c *conn) error {
-		sid, err := lookupSID(c, sessionID)
+	return s.readDirect(func(c *rawdb.Conn) error {
+		sid, err := lookupSID(directValues{c}, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
 		}
-		r := bodyReader{c: c, sid: sid, sessionID: sessionID}
-		err = c.query(`SELECT seq, body, layout, role, is_sidechain, continues, status FROM messages WHERE sid = ? AND seq >= ? ORDER BY seq`,
-			[]any{sid, fromSeq}, func(row []driver.Value) error {
+		kept := unpackBuffers.Get().(*[]byte)
+		r := bodyReader{c: directValues{c}, sid: sid, sessionID: sessionID, unpacked: *kept}
+		defer func() {
+			if cap(r.unpacked) <= maxKeptUnpackBuffer {
+				*kept = r.unpacked[:0]
+				unpackBuffers.Put(kept)
+			}
+		}()
+		err = queryDirect(c, `SELECT seq, body, layout, role, is_sidechain, continues, status FROM messages WHERE sid = ? AND seq >= ? ORDER BY seq`,
+			[]any{sid, fromSeq}, func(row *rawdb.Stmt) error {
 				m, err := r.message(row)
 				if err != nil {
 					return err
@@ -32,10 +41,21 @@ func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.St
 	})
 }
 
+// unpackBuffers hold the buffers packed bodies are unpacked into, for the next scan: a
+// tail of 20 large messages allocated a new one each time (mallocgcLarge, 5 % of its Go
+// time). A message's Encoded is valid only during fn, so the buffer is free when the scan
+// returns.
+var unpackBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxKeptUnpackBuffer is the largest unpack buffer kept: one that held a very large body is
+// left to the collector.
+const maxKeptUnpackBuffer = 1 << 20
+
 // bodyReader turns the rows of ScanEncoded's query into StoredMessages, reusing its
-// buffers between rows.
+// buffers between rows. A message's Encoded is SQLite's memory when its body is not
+// packed: valid until fn returns, as the unpacked buffer reused for the next row is.
 type bodyReader struct {
-	c         *conn
+	c         rowQuerier // the connection of the scan, for messages with no body
 	sid       int64
 	sessionID string
 	m         session.StoredMessage
@@ -45,9 +65,9 @@ type bodyReader struct {
 }
 
 // message reads one row of ScanEncoded's query.
-func (r *bodyReader) message(row []driver.Value) (*session.StoredMessage, error) {
-	d := rowDecoder{row: row}
-	seq, body := d.Integer(0, "seq"), asBytes(row[1])
+func (r *bodyReader) message(row *rawdb.Stmt) (*session.StoredMessage, error) {
+	d := stmtDecoder{row: row}
+	seq, body := d.Integer(0, "seq"), columnBytes(row, 1)
 	if body == nil {
 		return r.whole(seq)
 	}
@@ -60,7 +80,7 @@ func (r *bodyReader) message(row []driver.Value) (*session.StoredMessage, error)
 	if isPacked(stored) {
 		r.unpacked = body // fn is done with each message before the next: reuse the buffer
 	}
-	l, err := decodeLayout(asBytes(row[2]), len(body), r.spans)
+	l, err := decodeLayout(columnBytes(row, 2), len(body), r.spans)
 	if err == nil && slices.ContainsFunc(l.blocks, func(s blockSpan) bool { return s.blob != 0 }) {
 		err = errBadLayout // a hole of a body older than migration 10, which filled them all
 	}

@@ -25,6 +25,7 @@ type Store struct {
 
 	mu      sync.Mutex
 	readers []*conn // idle read connections
+	direct  directReaders
 	closed  bool
 
 	recovered []RecoveredSession // what opening the store found interrupted
@@ -158,8 +159,10 @@ func (s *Store) Close() error {
 	s.closed = true
 	readers := s.readers
 	s.readers = nil
+	direct := s.direct
+	s.direct = directReaders{}
 	s.mu.Unlock()
-	err := s.w.close()
+	err := errors.Join(s.w.close(), direct.close())
 	for _, c := range readers {
 		err = errors.Join(err, c.close())
 	}
