@@ -34,20 +34,29 @@ func TestReopenWaitsForMessagesNotTheClose(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	reopen := func() <-chan *session.Session {
-		opened := make(chan *session.Session, 1)
+	type result struct {
+		s   *session.Session
+		err error
+	}
+	reopen := func() <-chan result {
+		opened := make(chan result, 1)
 		go func() {
 			again, err := m.Open(id)
-			if err != nil {
-				t.Error(err)
-			}
-			opened <- again
+			opened <- result{again, err}
 		}()
 		return opened
 	}
+	take := func(r result) *session.Session {
+		t.Helper()
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		return r.s
+	}
 	ses.Close()
 	select {
-	case ses = <-reopen():
+	case r := <-reopen():
+		ses = take(r)
 	case <-time.After(2 * time.Second):
 		t.Fatal("Open waited for the commit of the close before it")
 	}
@@ -65,7 +74,7 @@ func TestReopenWaitsForMessagesNotTheClose(t *testing.T) {
 	if _, err := conn.ExecContext(context.Background(), `ROLLBACK`); err != nil {
 		t.Fatal(err)
 	}
-	ses = <-opened
+	ses = take(<-opened)
 	if _, err := ses.AppendUserMessage([]byte(`"third"`)); err != nil {
 		t.Fatal(err)
 	}
