@@ -8,7 +8,7 @@ import (
 )
 
 // What inserting a message row implies beside the row, done by the writer once per batch
-// rather than by AFTER INSERT triggers on messages (dropped by migration 13): a body is
+// rather than by AFTER INSERT triggers on messages (dropped by migration 14): a body is
 // queued for the search index (body_pending), and a session whose main chain does not
 // follow on is marked branched. A trigger made each INSERT a statement that writes several
 // tables and may abort, for which SQLite opens a statement journal and copies every page

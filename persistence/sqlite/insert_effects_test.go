@@ -50,6 +50,14 @@ func TestBranchedWhenABatchDoesNotFollowWhatIsStored(t *testing.T) {
 	}
 }
 
+func TestNoTriggerRunsOnAMessageInsert(t *testing.T) {
+	_, path := openTemp(t)
+	db := rawDB(t, path)
+	if n := queryInt(t, db, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'messages' AND sql LIKE '%AFTER INSERT%'`); n != 0 {
+		t.Fatalf("%d AFTER INSERT triggers on messages: each makes every insert open a statement journal", n)
+	}
+}
+
 func TestForkCopiesTheBranchedFlagFromItsRecords(t *testing.T) {
 	s, _ := openTemp(t)
 	s.Apply(session.CreateSession{Info: newInfo("s1")})

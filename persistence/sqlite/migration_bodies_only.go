@@ -14,7 +14,7 @@ import (
 // when the message ends (writer_once.go, body_write.go), every block is inside the body,
 // and search indexes a message's body as one document (body_search, rowid = mid), queued
 // in body_pending as blocks are queued in search_pending (by a trigger on insert until
-// migration 13, by the writer since: insert_effects.go). The block index (message_search)
+// migration 14, by the writer since: insert_effects.go). The block index (message_search)
 // stays for the blocks that have no body: still streaming, cut off by a crash, or records
 // that are not messages.
 //
