@@ -9,6 +9,8 @@
 //
 // An adapter is any module the harness's BENCH_STORES takes; VAR@value sets an environment
 // variable for that store's processes only. The harness (build/shared-bench) is `make bench`'s.
+// With W1_JS_THREAD=1 each push is timed and their sum (the JS thread's time in the store's
+// code, native calls included) is printed too; the timing then weighs on the wall time.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,14 +33,23 @@ async function ingest(adapter, dir) {
   const t0 = performance.now();
   const s = store.open(dir);
   const w = s.session(id);
-  for (let i = 0; i < events.length; i++) w.push(events[i]);
+  let js = 0;
+  if (process.env.W1_JS_THREAD) {
+    for (let i = 0; i < events.length; i++) {
+      const a = performance.now();
+      w.push(events[i]);
+      js += performance.now() - a;
+    }
+  } else {
+    for (let i = 0; i < events.length; i++) w.push(events[i]);
+  }
   w.end();
   await s.sync();
   await s.close();
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const bytes = fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
-  console.log(JSON.stringify({ ms, cpu: (cpu.user + cpu.system) / 1000, bytes }));
+  console.log(JSON.stringify({ ms, cpu: (cpu.user + cpu.system) / 1000, bytes, js }));
 }
 
 async function main() {
@@ -47,7 +58,7 @@ async function main() {
   const stores = process.argv.slice(3).map((spec) => {
     const [name, rest] = spec.split('=');
     const [adapter, env] = rest.split(':');
-    return { name, adapter, env: env ? Object.fromEntries([env.split('@')]) : {}, ms: [], cpu: [], bytes: 0 };
+    return { name, adapter, env: env ? Object.fromEntries([env.split('@')]) : {}, ms: [], cpu: [], js: [], bytes: 0 };
   });
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sk-w1-'));
   for (let r = 0; r <= rounds; r++) {
@@ -56,13 +67,14 @@ async function main() {
         { env: { ...process.env, ...s.env }, encoding: 'utf8' });
       if (p.status !== 0) throw new Error(`${s.name}: ${p.stderr}`);
       const o = JSON.parse(p.stdout.trim().split('\n').pop());
-      if (r > 0) { s.ms.push(o.ms); s.cpu.push(o.cpu); }
+      if (r > 0) { s.ms.push(o.ms); s.cpu.push(o.cpu); s.js.push(o.js); }
       s.bytes = o.bytes;
     }
   }
   fs.rmSync(root, { recursive: true, force: true });
   for (const s of stores) {
-    console.log(`${s.name.padEnd(12)} ${median(s.ms).toFixed(0)} ms, CPU ${median(s.cpu).toFixed(0)} ms, ${(s.bytes / 1e6).toFixed(2)} MB   runs ${s.ms.map((x) => x.toFixed(0)).join(' ')}`);
+    const js = process.env.W1_JS_THREAD ? `, JS thread ${median(s.js).toFixed(0)} ms (${s.js.map((x) => x.toFixed(0)).join(' ')})` : '';
+    console.log(`${s.name.padEnd(12)} ${median(s.ms).toFixed(0)} ms, CPU ${median(s.cpu).toFixed(0)} ms, ${(s.bytes / 1e6).toFixed(2)} MB${js}   runs ${s.ms.map((x) => x.toFixed(0)).join(' ')}`);
   }
 }
 

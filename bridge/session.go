@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/sessionkeep/sessionkeep/native"
 	"github.com/sessionkeep/sessionkeep/session"
@@ -33,6 +34,10 @@ func sessionClose(c *native.Call) (native.Value, error) {
 	return c.Undefined(), nil
 }
 
+// largeStringUnits holds the buffers appendUserMessage reads large strings into, kept
+// between calls: a tool result's output is tens of KB of code units each time.
+var largeStringUnits = sync.Pool{New: func() any { return new([]uint16) }}
+
 // appendUserMessage(session, contentJSON, optionsJSON?, largeStrings?) -> JSON of the
 // envelope without its message, which the JS layer has: crossing back a large tool output
 // only to parse it again would cost more than recording it.
@@ -55,12 +60,17 @@ func appendUserMessage(c *native.Call) (native.Value, error) {
 	}
 	var large jsonenc.LargeStrings
 	if v := c.Arg(3); !c.IsNullish(v) {
-		strs, ok := c.ReadStrings16(v)
+		buf := largeStringUnits.Get().(*[]uint16)
+		defer largeStringUnits.Put(buf)
+		strs, grown, ok := c.ReadStrings16(v, *buf)
+		*buf = grown
 		if !ok {
 			return native.Value{}, &native.TypeError{Arg: "largeStrings", Want: "an array of strings"}
 		}
 		large = strs
 	}
+	// AddUserMessage copies the large strings into the message's JSON (Splice), so the
+	// units' buffer is free for the next call once it returns.
 	m, err := s.AddUserMessage([]byte(content), large, opts)
 	if err != nil {
 		return native.Value{}, err

@@ -146,36 +146,42 @@ func (s *Scope) StringsFromASCII(parts [][]byte) Value {
 	return s.Array(items...)
 }
 
-// ReadString16 returns the UTF-16 code units of the JavaScript string v, copied as they
-// are (a lone surrogate included); ok is false when v is no string.
-func (s *Scope) ReadString16(v Value) (units []uint16, ok bool) {
-	var n C.size_t
-	if C.napi_get_value_string_utf16(s.env, v.raw, nil, 0, &n) != C.napi_ok {
-		return nil, false
-	}
-	units = make([]uint16, n+1)
-	C.napi_get_value_string_utf16(s.env, v.raw, (*C.char16_t)(unsafe.Pointer(&units[0])), n+1, &n)
-	return units[:n], true
-}
-
-// ReadStrings16 returns the code units of each string of the JavaScript array v; ok is
-// false when v is no array of strings.
-func (s *Scope) ReadStrings16(v Value) (strs [][]uint16, ok bool) {
+// ReadStrings16 returns the UTF-16 code units of each string of the JavaScript array v,
+// copied as they are (a lone surrogate included) into buf, which is grown when it is too
+// short and returned: the strings are slices of it, good until buf is used again. A caller
+// that keeps buf between calls spares allocating (and zeroing) a large tool output's units
+// each time. ok is false when v is no array of strings.
+func (s *Scope) ReadStrings16(v Value, buf []uint16) (strs [][]uint16, grown []uint16, ok bool) {
 	var isArray C.bool
 	var n C.uint32_t
 	if C.napi_is_array(s.env, v.raw, &isArray) != C.napi_ok || !bool(isArray) ||
 		C.napi_get_array_length(s.env, v.raw, &n) != C.napi_ok {
-		return nil, false
+		return nil, buf, false
 	}
+	items := make([]C.napi_value, n)
+	lengths := make([]int, n)
+	total := 0
+	for i := range items {
+		var length C.size_t
+		if C.napi_get_element(s.env, v.raw, C.uint32_t(i), &items[i]) != C.napi_ok ||
+			C.napi_get_value_string_utf16(s.env, items[i], nil, 0, &length) != C.napi_ok {
+			return nil, buf, false
+		}
+		lengths[i] = int(length)
+		total += int(length) + 1 // napi writes a terminating zero after each
+	}
+	if cap(buf) < total {
+		buf = make([]uint16, total)
+	}
+	buf = buf[:cap(buf)]
 	strs = make([][]uint16, n)
-	for i := range strs {
-		var item C.napi_value
-		if C.napi_get_element(s.env, v.raw, C.uint32_t(i), &item) != C.napi_ok {
-			return nil, false
-		}
-		if strs[i], ok = s.ReadString16(Value{item}); !ok {
-			return nil, false
-		}
+	at := 0
+	for i, item := range items {
+		var copied C.size_t
+		size := lengths[i] + 1
+		C.napi_get_value_string_utf16(s.env, item, (*C.char16_t)(unsafe.Pointer(&buf[at])), C.size_t(size), &copied)
+		strs[i] = buf[at : at+int(copied) : at+int(copied)]
+		at += size
 	}
-	return strs, true
+	return strs, buf, true
 }

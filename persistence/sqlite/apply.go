@@ -41,6 +41,7 @@ func (w *writer) commit(batch []session.Op) error {
 	}
 	sessions := map[int64]*touched{}
 	w.ending = endingInBatch(batch)
+	w.inserted.reset() // what a rolled-back batch owed went with it
 	for _, op := range batch {
 		err := w.applyOp(op, sessions)
 		if err == nil {
@@ -54,6 +55,10 @@ func (w *writer) commit(batch []session.Op) error {
 		}
 		w.c.exec("ROLLBACK")
 		return storageError("writing", err)
+	}
+	if err := w.settleInserts(); err != nil {
+		w.c.exec("ROLLBACK")
+		return storageError("queueing new messages for search", err)
 	}
 	if err := w.touch(sessions); err != nil {
 		w.c.exec("ROLLBACK")

@@ -101,6 +101,9 @@ func (w *writer) deleteSession(id string) error {
 	if err != nil {
 		return err
 	}
+	if err := w.settleInserts(); err != nil { // rows this batch inserted are queued before they go
+		return err
+	}
 	var blobs []int64
 	err = w.c.query(`SELECT blob_id FROM blocks WHERE sid = ?1 AND blob_id IS NOT NULL
 		UNION SELECT f.blob_id FROM snapshot_files f JOIN file_snapshots s ON s.fsid = f.fsid WHERE s.sid = ?1 AND f.blob_id IS NOT NULL`,

@@ -26,13 +26,21 @@ func (w *writer) beginMessage(sid int64, op session.BeginMessage) error {
 // insertMessage inserts the row of message h of session sid; body and lay are nil for one
 // that has no body yet.
 func (w *writer) insertMessage(sid int64, h session.MessageHeader, status string, meta, extra []byte, u session.Usage, body, lay []byte) error {
-	_, err := w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
+	res, err := w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
 			is_sidechain, continues, meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, body, layout)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, status, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
 		h.IsSidechain, h.Continues, meta, extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
 		body, lay)
-	return err
+	if err != nil {
+		return err
+	}
+	mid, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	w.inserted.noteInsert(sid, mid, h, body != nil)
+	return nil
 }
 
 // endMessage ends message op.Seq of session sid with its status, fields and usage, and

@@ -75,6 +75,14 @@ func (w *writer) fork(op session.ForkSession) error {
 			return err
 		}
 	}
+	// What the copied rows owe, as rows the writer inserts do (insert_effects.go); a body
+	// copied later by copyForkBodies is queued by the UPDATE trigger.
+	if _, err := w.c.exec(`INSERT OR IGNORE INTO body_pending(mid) SELECT mid FROM messages WHERE sid = ? AND body IS NOT NULL`, to); err != nil {
+		return err
+	}
+	if err := w.checkBranched(to, -1); err != nil {
+		return err
+	}
 	if err := w.copyForkBodies(from, to, oldField, newField); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"database/sql"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -53,6 +54,20 @@ func queryInt(t *testing.T, db *sql.DB, query string, args ...any) int64 {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n
+}
+
+// storeFromDump makes a store in a temporary folder from testdata/<dump>, the `sqlite3 .dump`
+// of a store written by older code, and returns its path and a raw connection to it.
+func storeFromDump(t *testing.T, dump string) (string, *sql.DB) {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join("testdata", dump))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	db := rawDB(t, path)
+	exec(t, db, string(text))
+	return path, db
 }
 
 func exec(t *testing.T, db *sql.DB, query string, args ...any) {

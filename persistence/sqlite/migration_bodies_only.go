@@ -13,7 +13,8 @@ import (
 // row, not per byte. Now block rows only journal what is still streaming and are dropped
 // when the message ends (writer_once.go, body_write.go), every block is inside the body,
 // and search indexes a message's body as one document (body_search, rowid = mid), queued
-// in body_pending as blocks are queued in search_pending. The block index (message_search)
+// in body_pending as blocks are queued in search_pending (by a trigger on insert until
+// migration 14, by the writer since: insert_effects.go). The block index (message_search)
 // stays for the blocks that have no body: still streaming, cut off by a crash, or records
 // that are not messages.
 //

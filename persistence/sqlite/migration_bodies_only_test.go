@@ -19,13 +19,7 @@ import (
 // kept: text a reviewer can read, which the SQLite shell made from the old code's file.
 func copyV9Store(t *testing.T) (string, map[string]json.RawMessage) {
 	t.Helper()
-	dump, err := os.ReadFile(filepath.Join("testdata", "v9.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "sessions.db")
-	db := rawDB(t, path)
-	exec(t, db, string(dump))
+	path, db := storeFromDump(t, "v9.sql")
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,9 @@ package sqlite
 // branched as soon as one of its records is not simply the next of its chain (a rewind, or
 // a record whose parent is not the main-chain record before it, as an imported transcript
 // with branches or parallel tool calls has), so that reading a session that never branched
-// skips working out its branch. The flag is kept by a trigger, so every path that writes
-// messages (the streaming writer, restores, imports, forks) keeps it right.
+// skips working out its branch. The flag was kept by a trigger, so every path that writes
+// messages (the streaming writer, restores, imports, forks) kept it right; migration 14
+// moved that to the writer, once per batch (insert_effects.go).
 //
 // A fork names the session and the record it was forked from. File snapshots hold, for a
 // message, the state of each tracked file (present or deleted), its content hash, and its

@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -14,13 +12,7 @@ import (
 // and searchable through the view migration 11 rebuilt, takes new large bodies packed
 // beside them, and keeps its search index consistent with both through a delete.
 func TestMigrationFromV10(t *testing.T) {
-	dump, err := os.ReadFile(filepath.Join("testdata", "v10.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "sessions.db")
-	db := rawDB(t, path)
-	exec(t, db, string(dump))
+	path, db := storeFromDump(t, "v10.sql")
 	old := queryInt(t, db, `SELECT COUNT(*) FROM messages WHERE length(body) > ?`, packAbove)
 	if old != 1 {
 		t.Fatalf("the v10 store has %d bodies over %d bytes, want 1: it does not test reading a large plain body", old, packAbove)

@@ -155,6 +155,8 @@ var migrations = []migration{
 	{12, "the listing from one covering index, its times set once per write batch instead of by a trigger per message",
 		listingMigration, nil},
 	{13, "the text a message body is searched by read in Go, not by SQLite's JSON functions", searchTextMigration, nil},
+	{14, "what inserting a message implies (the search queue, the branched flag) done by the writer once per batch, not by triggers",
+		insertEffectsMigration, nil},
 }
 
 // migrate brings the database's schema up to the newest migration.

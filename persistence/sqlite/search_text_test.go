@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"database/sql"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -79,13 +77,7 @@ func TestSearchIndexConsistentWithBodies(t *testing.T) {
 // re-indexed through searched_text: its old words are found and the index is consistent
 // with the view.
 func TestMigrationToSearchedText(t *testing.T) {
-	dump, err := os.ReadFile(filepath.Join("testdata", "v10.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "sessions.db")
-	db := rawDB(t, path)
-	exec(t, db, string(dump))
+	path, db := storeFromDump(t, "v10.sql")
 	s := openAt(t, path)
 	if n := queryInt(t, db, `SELECT COUNT(*) FROM schema_migrations WHERE version = 13`); n != 1 {
 		t.Fatal("migration 13 is not recorded")

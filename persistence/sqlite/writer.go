@@ -29,6 +29,8 @@ type writer struct {
 	bodies bodyBuilder
 	open   openBodies            // messages begun and not ended (writer goroutine only)
 	ending map[batchMessage]bool // messages the batch being applied begins and ends (endingInBatch)
+	// inserted is what the rows the batch being applied inserted owe (insert_effects.go).
+	inserted insertEffects
 
 	mu        sync.Mutex
 	changed   *sync.Cond
