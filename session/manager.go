@@ -110,7 +110,7 @@ func (m *Manager) acquire(id string) (*Session, error) {
 		s.mu.Unlock()
 		return s, nil
 	}
-	if err := m.store.Sync(); err != nil {
+	if err := m.syncForLoad(); err != nil {
 		return nil, err
 	}
 	state, err := m.store.LoadSession(id)

@@ -1,8 +1,9 @@
 package session
 
 // RecordSyncer is a Store that can wait for the writes a read of records depends on alone:
-// every write queued so far but the records of accesses (AccessSession), which only set the
-// listing's last access time. A store that is not one is waited on with Sync.
+// every write queued so far but the records of accesses (AccessSession) and closes
+// (CloseSession), which set only the listing's last access time, whether the session is
+// open and its status. A store that is not one is waited on with Sync.
 type RecordSyncer interface {
 	SyncRecords() error
 }
@@ -19,4 +20,14 @@ func (s *Session) recordsReadable() error {
 		return err
 	}
 	return rs.SyncRecords()
+}
+
+// syncForLoad waits until the store holds what loading a session reads: its messages, head
+// and hosted state, not the access and close records (which newSession does not read), so
+// that opening a session just closed does not wait for the writer to commit the close.
+func (m *Manager) syncForLoad() error {
+	if rs, ok := m.store.(RecordSyncer); ok {
+		return rs.SyncRecords()
+	}
+	return m.store.Sync()
 }

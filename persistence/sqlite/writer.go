@@ -89,10 +89,6 @@ func (w *writer) enqueue(ops []session.Op) {
 	w.queued += uint64(len(ops))
 	w.noteRecords(ops)
 	w.mu.Unlock()
-	if closesSession(ops) {
-		w.urge()
-		return
-	}
 	w.signal()
 }
 
