@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -25,14 +24,7 @@ func TestReopenWaitsForMessagesNotTheClose(t *testing.T) {
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	conn, err := rawDB(t, path).Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(context.Background(), `BEGIN IMMEDIATE`); err != nil {
-		t.Fatal(err)
-	}
+	release := holdWriteLock(t, path)
 
 	type result struct {
 		s   *session.Session
@@ -71,9 +63,7 @@ func TestReopenWaitsForMessagesNotTheClose(t *testing.T) {
 		t.Fatal("Open returned before a message recorded before the close was committed")
 	case <-time.After(200 * time.Millisecond):
 	}
-	if _, err := conn.ExecContext(context.Background(), `ROLLBACK`); err != nil {
-		t.Fatal(err)
-	}
+	release()
 	ses = take(<-opened)
 	if _, err := ses.AppendUserMessage([]byte(`"third"`)); err != nil {
 		t.Fatal(err)

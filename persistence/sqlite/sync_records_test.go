@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -17,14 +16,7 @@ func TestSyncRecordsWaitsForRecordsNotAccesses(t *testing.T) {
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	conn, err := rawDB(t, path).Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(context.Background(), `BEGIN IMMEDIATE`); err != nil {
-		t.Fatal(err)
-	}
+	release := holdWriteLock(t, path)
 	s.Apply(session.AccessSession{SessionID: "s1", At: time.Now()})
 	done := make(chan error, 1)
 	go func() { done <- s.SyncRecords() }()
@@ -44,9 +36,7 @@ func TestSyncRecordsWaitsForRecordsNotAccesses(t *testing.T) {
 		t.Fatal("SyncRecords returned before a message queued before an access was committed")
 	case <-time.After(200 * time.Millisecond):
 	}
-	if _, err := conn.ExecContext(context.Background(), `ROLLBACK`); err != nil {
-		t.Fatal(err)
-	}
+	release()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
