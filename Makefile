@@ -124,13 +124,18 @@ test-go: .go-modules $(VOCAB)
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 30m ./...
 
-# The Go fuzz targets, package and name. Seeds come from ../shared/fixtures/real when it is
-# there. The coverage of SQLite makes nearly every input look new, so inputs are not
-# minimised (-fuzzminimizetime=0): minimising each would stall the run. A failing input is
-# written to the package's testdata/fuzz and then replays in plain `go test`.
-FUZZ_TARGETS := session:FuzzIngest session:FuzzRestoreMessages persistence/codex:FuzzRead \
-	persistence/claudecode:FuzzRead persistence/archive:FuzzReadJSONL
-FUZZ_TIME ?= 5s
+# The Go fuzz targets: package, name, and how many inputs the short run tries (about 5 s of
+# each on this kind of machine). Seeds come from ../shared/fixtures/real when it is there.
+# The short run counts inputs rather than seconds: Go 1.26's fuzzing coordinator can fail a
+# run that a -fuzztime deadline ends while a worker is mid-input ("context deadline
+# exceeded", no failing input; golang/go#75804, fixed in Go 1.27), which a loaded CI run hit.
+# The coverage of SQLite makes nearly every input look new, so inputs are not minimised
+# (-fuzzminimizetime=0): minimising each would stall the run. A failing input is written to
+# the package's testdata/fuzz and then replays in plain `go test`.
+FUZZ_TARGETS := session:FuzzIngest:800 session:FuzzRestoreMessages:6000 persistence/codex:FuzzRead:600 \
+	persistence/claudecode:FuzzRead:4000 persistence/archive:FuzzReadJSONL:30000
+# FUZZ_TIME, when set (make fuzz sets it), runs each target for that long instead.
+FUZZ_TIME ?=
 # The short run keeps its corpus in an empty folder: with Go's cache of earlier runs'
 # inputs (thousands after a long run) it would spend its seconds replaying them.
 FUZZ_CACHE ?= $(CURDIR)/build/fuzz-short
@@ -138,9 +143,10 @@ FUZZ_CACHE ?= $(CURDIR)/build/fuzz-short
 fuzz-short: .go-modules $(VOCAB)
 	@rm -rf $(FUZZ_CACHE)
 	@for t in $(FUZZ_TARGETS); do \
-		echo "fuzz $$t for $(FUZZ_TIME)"; \
-		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZ_TIME) -fuzzminimizetime 0 $(FUZZ_FLAGS) ./$${t%%:*}/ \
-			$(if $(FUZZ_CACHE),-args -test.fuzzcachedir=$(FUZZ_CACHE)/$${t%%:*}/$${t#*:}) || exit 1; \
+		pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; budget=$(or $(FUZZ_TIME),$${rest#*:}x); \
+		echo "fuzz $$pkg:$$name for $$budget"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $$budget -fuzzminimizetime 0 $(FUZZ_FLAGS) ./$$pkg/ \
+			$(if $(FUZZ_CACHE),-args -test.fuzzcachedir=$(FUZZ_CACHE)/$$pkg/$$name) || exit 1; \
 	done
 
 # The long run, 5 minutes a target unless FUZZ_LONG says otherwise (make fuzz FUZZ_LONG=1h),
