@@ -3,6 +3,8 @@ package sqlite
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sessionkeep/sessionkeep/persistence/searchtext"
 )
 
 // sessionManagementMigration is migration 3: what sessions need to be lived with — listing
@@ -69,14 +71,11 @@ var sessionManagementMigration = []string{
 	`INSERT INTO message_search(message_search) VALUES ('rebuild')`,
 }
 
-// searchedContentBlocks is how many blocks of a tool_result's content array are searched.
-// SQLite does not allow json_each in a trigger, so the blocks are read by index.
-const searchedContentBlocks = 16
-
-// contentTexts lists the SQL expressions for the text of the first blocks of a
-// tool_result's content array; only text blocks have a text field.
+// contentTexts lists the SQL expressions for the text of the first searchtext.ContentBlocks
+// blocks of a tool_result's content array; only text blocks have a text field. SQLite does
+// not allow json_each in a trigger, so the blocks are read by index.
 func contentTexts() string {
-	texts := make([]string, searchedContentBlocks)
+	texts := make([]string, searchtext.ContentBlocks)
 	for i := range texts {
 		texts[i] = fmt.Sprintf("json_extract(x, '$.content[%d].text')", i)
 	}
