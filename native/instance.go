@@ -54,8 +54,13 @@ func initModule(env C.napi_env, exports C.napi_value) C.napi_value {
 			return nil
 		}
 	}
+	releaseLoadPagesOnce.Do(releaseLoadPages)
 	return exports
 }
+
+// releaseLoadPagesOnce runs releaseLoadPages for the first environment only: by the time a
+// worker thread loads the addon, its pages are in use.
+var releaseLoadPagesOnce sync.Once
 
 // keepForCleanup registers c to be closed when the environment exits.
 func (inst *instance) keepForCleanup(c io.Closer) {
