@@ -208,6 +208,19 @@ function inChildOf(root, phase, ...args) {
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
+/**
+ * settlePageCache puts addon's pages in the page cache as a normal read leaves them, as after
+ * a reboot and a first run. A file the linker has just written sits in larger page-cache
+ * folios, and the kernel maps whole folios around each fault: loading it measured 2-5 MB more
+ * resident than the same bytes read back (bench/README.md, round 5). Linux only: coreutils'
+ * dd drops the file's cached pages (iflag=nocache), then the file is read once.
+ */
+function settlePageCache(addon) {
+  if (process.platform !== 'linux') return;
+  const dropped = spawnSync('dd', [`if=${addon}`, 'iflag=nocache', 'count=0', 'status=none']);
+  if (dropped.status === 0) fs.readFileSync(addon);
+}
+
 function medians(rows) {
   const out = {};
   for (const k of Object.keys(rows[0])) out[k] = median(rows.map((r) => r[k]));
@@ -220,6 +233,7 @@ function medians(rows) {
  */
 function interleaved(other, data, log) {
   const rounds = { ours: { load: [], w1: [], restore: [] }, theirs: { load: [], w1: [], restore: [] } };
+  for (const root of [ROOT, other]) settlePageCache(path.join(root, 'build', 'Release', 'sessionkeep.node'));
   for (let i = 0; i < RUNS; i++) {
     for (const [who, root] of [['ours', undefined], ['theirs', other]]) {
       rounds[who].load.push(inChildOf(root, 'load'));
@@ -254,6 +268,7 @@ async function main() {
     return;
   }
   log('ours: load and memory ...');
+  settlePageCache(path.join(ROOT, 'build', 'Release', 'sessionkeep.node'));
   const bare = medians(runs('bare'));
   const load = medians(runs('load'));
   log(` ${load.load.toFixed(2)} ms, +${((load.rss - bare.rss) / 1e6).toFixed(1)} MB\nours: ingest per chunk ...`);
