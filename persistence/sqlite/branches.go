@@ -55,7 +55,7 @@ func (s *Store) ScanLinks(sessionID string, fn func(*session.Link) error) error 
 
 // loadHead sets the head of a session being loaded: its newest main-chain record, unless a
 // rewind moved the head after that record was written.
-func loadHead(c *conn, sid int64, st *session.SessionState) error {
+func loadHead(c rowQuerier, sid int64, st *session.SessionState) error {
 	lastSeq := int64(-1)
 	err := c.query(`SELECT seq, uuid, turn FROM messages WHERE sid = ? AND is_sidechain = 0 ORDER BY seq DESC LIMIT 1`, []any{sid},
 		func(row []driver.Value) error {

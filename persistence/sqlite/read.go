@@ -8,13 +8,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// LoadSession returns what a Session needs to continue id.
+// LoadSession returns what a Session needs to continue id. It reads through a direct
+// connection, whose statements stay prepared: its four queries through the driver were
+// 0.15 ms of a cold open (W3's), prepared again each time.
 func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	var st session.SessionState
-	err := s.read(func(c *conn) error {
+	err := s.readDirect(func(d *rawdb.Conn) error {
+		c := directValues{d}
 		sid := int64(-1)
 		err := c.query(`SELECT sid, `+allInfo.SQL()+` FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
 			sid = row[0].(int64)
