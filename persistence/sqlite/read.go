@@ -13,8 +13,8 @@ import (
 )
 
 // LoadSession returns what a Session needs to continue id. It reads through a direct
-// connection, whose statements stay prepared: its four queries through the driver were
-// 0.15 ms of a cold open (W3's), prepared again each time.
+// connection, which takes no mutex per column and makes no driver rows: its four queries
+// through the driver were 151 µs of a cold open (W3's), 112-134 µs this way.
 func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	var st session.SessionState
 	err := s.readDirect(func(d *rawdb.Conn) error {
