@@ -7,12 +7,17 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// partSize is about how much JSON crosses to JavaScript at once when messages are read:
-// each part is a JSON array that JSON.parse takes in about a millisecond, so an async read
-// holds the event loop that long at a time. Parts of 1 MB took 3 ms each and made the p99
-// event-loop delay of an async restore of 20,000 messages 12.8 ms; at 256 KB it is 8 ms, the
-// rest being V8's scavenges of the parsed objects (see bench/README.md).
-const partSize = 256 << 10
+// v8RegularObjectMax is below the size at which V8 allocates an object on its own in large
+// object space (kMaxRegularHeapObjectSize, 128 KB), string header included. A part larger
+// than that costs fresh pages each time: the 197 KB string of a 20-message tail took
+// 0.15 ms to make right after a full GC, against 0.03 ms for the same bytes in parts under
+// 128 KB (bench/README.md, round 5).
+const v8RegularObjectMax = 127 << 10
+
+// partSize is how much JSON crosses to JavaScript at once when messages are read
+// synchronously: each part is a JSON array that JSON.parse takes in a fraction of a
+// millisecond, filled up to the size V8 still makes in its young generation.
+var partSize = session.PartSize{Flush: v8RegularObjectMax, Max: v8RegularObjectMax}
 
 // streamPartSize is partSize for async reads, which hand the event loop back between parts.
 // Smaller parts cut the event-loop delay of an async restore: with V8 scavenging the parsed
@@ -21,7 +26,7 @@ const partSize = 256 << 10
 // rounds each. Each part is a round trip (the JS thread waits for the next part's wake-ups):
 // at 64 KB the restore's wall time is a few to 13 % above 256 KB's, at 32 KB more
 // (bench/README.md, round 4).
-const streamPartSize = 64 << 10
+var streamPartSize = session.PartSize{Flush: 64 << 10, Max: v8RegularObjectMax}
 
 // partBuffers hold the buffers that parts are encoded into and copied out of into
 // JavaScript strings, for the next read: a tail of 20 messages (192 KB) spent a third of
@@ -30,7 +35,7 @@ var partBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // maxPooledPart is the largest buffer kept for the next read: a part holding one very
 // large message is left to the collector rather than held.
-const maxPooledPart = 4 * partSize
+const maxPooledPart = 1 << 20
 
 // readSync encodes the last n messages of s (all when n < 0) and returns them as a
 // JavaScript array of ASCII JSON strings, each an array of messages.

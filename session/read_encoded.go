@@ -48,32 +48,35 @@ func skipEmptyInterrupted(fn func(*StoredMessage) error) func(*StoredMessage) er
 	}
 }
 
-// encodeConversation appends the main conversation of the branch that ends at the head
-// (see conversation) to *buf as ASCII JSON, comma separated, calling flush whenever *buf
-// reaches partSize. A message is written whole: the records that continue it join it first.
-func (s *Session) encodeConversation(partSize int, buf *[]byte, flush func() error) error {
+// encodeConversation writes the main conversation of the branch that ends at the head
+// (see conversation) to p. A message is written whole: the records that continue it join
+// it first.
+func (s *Session) encodeConversation(p *partWriter) error {
 	c := conversation{}
+	write := func() error {
+		c.end() // the message open is whole now
+		if len(c.buf) == 0 {
+			return nil
+		}
+		p.begin()
+		p.buf = jsonenc.AppendASCII(p.buf, c.buf)
+		c.buf = c.buf[:0]
+		return p.ended()
+	}
 	err := s.scanBranch(func(m *StoredMessage) error {
 		if !m.IsConversation() || (m.Continues && c.role == m.Role) {
 			c.add(m)
 			return nil
 		}
-		c.end() // the message open is whole now
-		*buf = jsonenc.AppendASCII(*buf, c.buf)
-		c.buf = c.buf[:0]
-		if len(*buf) >= partSize {
-			if err := flush(); err != nil {
-				return err
-			}
+		if err := write(); err != nil {
+			return err
 		}
-		if len(*buf) > 1 {
-			c.buf = append(c.buf, ',')
-		}
-		c.count = 0 // the comma is written here, not by add
+		c.count = 0 // the comma is written by p, not by add
 		c.add(m)
 		return nil
 	})
-	c.end()
-	*buf = jsonenc.AppendASCII(*buf, c.buf)
-	return err
+	if err != nil {
+		return err
+	}
+	return write()
 }

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"math"
 	"sync"
 	"time"
 
@@ -115,7 +114,7 @@ func (s *Session) RestoreTokenTracker(t TokenTracker) error {
 // ingest goes on during an async read.
 func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 	var all []byte
-	err := s.EncodeParts(withEnvelope, -1, math.MaxInt, nil, func(part []byte) ([]byte, error) {
+	err := s.EncodeParts(withEnvelope, -1, Whole, nil, func(part []byte) ([]byte, error) {
 		all = part
 		return nil, nil
 	})
@@ -124,53 +123,32 @@ func (s *Session) Messages(withEnvelope bool) ([]byte, error) {
 
 // EncodeParts encodes the session like Messages, with its envelopes the last n records of
 // the branch (all when n < 0; without them n is not used and the conversation is whole),
-// as JSON arrays of whole messages, ASCII only (see jsonenc.AppendASCII), each about partSize bytes
-// or one message when that is larger. The first is encoded into buf (nil for a new
-// buffer): a caller that copies parts out can hand the same buffer to every read, so a
-// short read grows and frees none. It hands each array to emit, which returns the buffer
-// to encode the next one into (nil for a new one). There is always at least one, empty when
-// there are no messages.
-func (s *Session) EncodeParts(withEnvelope bool, n, partSize int, buf []byte, emit func(part []byte) ([]byte, error)) error {
+// as JSON arrays of whole messages, ASCII only (see jsonenc.AppendASCII), each emitted once
+// it holds size.Flush bytes and never past size.Max but for a message larger alone. The
+// first is encoded into buf (nil for a new buffer): a caller that copies parts out can hand
+// the same buffer to every read, so a short read grows and frees none. It hands each array
+// to emit, which returns the buffer to encode the next one into (nil for a new one; never
+// the part it was handed). There is always at least one, empty when there are no messages.
+func (s *Session) EncodeParts(withEnvelope bool, n int, size PartSize, buf []byte, emit func(part []byte) ([]byte, error)) error {
 	if err := s.recordsReadable(); err != nil {
 		return err
 	}
-	if buf == nil {
-		buf = make([]byte, 0, min(partSize, 64<<10))
-	}
-	buf = append(buf[:0], '[')
-	emitted := false
-	flush := func() error {
-		next, err := emit(append(buf, ']'))
-		emitted = true
-		if next == nil {
-			next = make([]byte, 0, cap(buf))
-		}
-		buf = append(next[:0], '[')
-		return err
-	}
+	p := newPartWriter(buf, size, emit)
 	var err error
 	if withEnvelope {
 		var scratch []byte
 		err = s.scanBranchEncoded(n, func(m *StoredMessage) error {
-			if len(buf) > 1 {
-				buf = append(buf, ',')
-			}
-			buf, scratch = appendStored(buf, scratch, m)
-			if len(buf) < partSize {
-				return nil
-			}
-			return flush()
+			p.begin()
+			p.buf, scratch = appendStored(p.buf, scratch, m)
+			return p.ended()
 		})
 	} else {
-		err = s.encodeConversation(partSize, &buf, flush)
+		err = s.encodeConversation(p)
 	}
 	if err = s.markIfCorrupt(err); err != nil {
 		return err
 	}
-	if len(buf) > 1 || !emitted {
-		_, err = emit(append(buf, ']'))
-	}
-	return err
+	return p.finish()
 }
 
 // appendStored appends m with its envelope to buf as ASCII JSON, encoding it in scratch

@@ -13,7 +13,7 @@ export interface NativeAddon {
   storeTakeWriteError(store: Handle): [code: string, message: string] | undefined;
   createSession(store: Handle, optionsJSON: string): [Handle, string];
   openSession(store: Handle, id: string): [Handle, string];
-  listSessions(store: Handle, optionsJSON: string | undefined): string;
+  listSessions(store: Handle, optionsJSON: string | undefined): string[];
   importTranscripts(store: Handle, path: string, optionsJSON: string, onProgress: ((progressJSON: string) => void) | undefined): Promise<string>;
   exportSession(store: Handle, id: string, optionsJSON: string): Promise<string | undefined>;
   migrateStore(from: Handle, to: Handle, onProgress: ((progressJSON: string) => void) | undefined): Promise<string>;

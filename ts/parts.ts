@@ -2,9 +2,9 @@ import { native, Handle } from './native';
 
 /**
  * Messages cross from native code as parts: ASCII JSON strings, each an array of whole
- * messages (about 256 KB for a synchronous read, 64 KB for an async one), so that an async
- * read hands the event loop back between parts and the JS thread parses one part while
- * native code encodes the next.
+ * messages (up to 127 KB for a synchronous read, under V8's large-object size, about 64 KB
+ * for an async one), so that an async read hands the event loop back between parts and the
+ * JS thread parses one part while native code encodes the next.
  *
  * Stored blocks cross as the JSON they were stored as, never decoded on the way, so a
  * damaged block shows first as a part that does not parse; the session is then checked

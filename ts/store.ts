@@ -59,7 +59,7 @@ export class Store {
     if (typeof options !== 'object' || options === null) {
       throw argTypeError('options', 'an object');
     }
-    return JSON.parse(native.listSessions(this.#h, encode(options)));
+    return parseListing(native.listSessions(this.#h, encode(options)));
   }
 
   /**
@@ -266,6 +266,20 @@ export class Store {
     if (onError) store.#stopWatching = watchWriteErrors(h, onError);
     return store;
   }
+}
+
+/**
+ * parseListing joins the parts a listing crosses in (JSON arrays of sessions, in order, each
+ * small enough for V8 to make in its young generation) into one array.
+ */
+function parseListing(parts: string[]): Partial<SessionInfo>[] {
+  if (parts.length === 1) return JSON.parse(parts[0]);
+  const out: Partial<SessionInfo>[] = [];
+  for (const part of parts) {
+    const items: Partial<SessionInfo>[] = JSON.parse(part);
+    for (let i = 0; i < items.length; i++) out.push(items[i]);
+  }
+  return out;
 }
 
 function searchJSON(text: string, options: SearchOptions): string {

@@ -8,17 +8,28 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// LoadSession returns what a Session needs to continue id.
+// LoadSession returns what a Session needs to continue id. It reads through a direct
+// connection, which takes no mutex per column and makes no driver rows: its four queries
+// through the driver were 151 µs of a cold open (W3's), 112-134 µs this way. The session's
+// row and its last seq are one statement, and only a branched session can have rewinds
+// to look for: two queries for a session that never branched.
 func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	var st session.SessionState
-	err := s.read(func(c *conn) error {
-		sid := int64(-1)
-		err := c.query(`SELECT sid, `+allInfo.SQL()+` FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+	err := s.readDirect(func(d *rawdb.Conn) error {
+		c := directValues{d}
+		sid, branched := int64(-1), true
+		err := c.query(`SELECT sid, branched, (SELECT MAX(seq) FROM messages m WHERE m.sid = sessions.sid), `+allInfo.SQL()+`
+			FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
 			sid = row[0].(int64)
-			st.Info = scanInfo(allInfo, row[1:])
+			branched = row[1] != int64(0) // anything else, a damaged file's too, looks for rewinds
+			if last, ok := row[2].(int64); ok {
+				st.NextSeq = last + 1
+			}
+			st.Info = scanInfo(allInfo, row[3:])
 			st.Tracker = st.Info.Tokens
 			return nil
 		})
@@ -28,17 +39,8 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 		if sid < 0 {
 			return fmt.Errorf("%w: no session has id %q", session.ErrSessionNotFound, id)
 		}
-		err = c.query(`SELECT MAX(seq) FROM messages WHERE sid = ?`, []any{sid}, func(row []driver.Value) error {
-			if last, ok := row[0].(int64); ok {
-				st.NextSeq = last + 1
-			}
-			return nil
-		})
-		if err != nil {
-			return storageError("loading the last message of session "+id, err)
-		}
 		// The next message continues the main conversation, whatever sidechain came last.
-		return storageError("loading the head of session "+id, loadHead(c, sid, &st))
+		return storageError("loading the head of session "+id, loadHead(c, sid, branched, &st))
 	})
 	return st, err
 }

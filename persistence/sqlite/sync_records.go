@@ -41,3 +41,30 @@ func (s *Store) SyncRecords() error { return s.w.syncRecords() }
 func (w *writer) syncRecords() error {
 	return w.syncTo(func() uint64 { return w.queuedRecords })
 }
+
+// onlyBookkeeping reports whether every op of ops is the record of an access or a close.
+// Queuing only those does not wake the writer at once: wakeForBookkeeping does, after
+// commitWindow, and has it commit at once, when a wake-up at the queuing would have had
+// it commit them. Woken at once, the writer's thread started on the cores the caller
+// needed next: W3's open and tail after a GC took 1.24 ms against 1.09 this way (medians
+// of 150, fresh processes, two cores at load 6).
+func onlyBookkeeping(ops []session.Op) bool {
+	for _, op := range ops {
+		if !bookkeeping(op) {
+			return false
+		}
+	}
+	return true
+}
+
+// wakeForBookkeeping has the writer commit what is queued, the records of accesses and
+// closes that did not wake it, unless a commit since took them.
+func (w *writer) wakeForBookkeeping() {
+	w.mu.Lock()
+	w.wakeArmed = false
+	waiting := w.committed < w.queued && !w.closing
+	w.mu.Unlock()
+	if waiting {
+		w.urge()
+	}
+}

@@ -61,6 +61,9 @@ type writer struct {
 	// queuedRecords is how many Ops had been queued at the last one a read of records
 	// depends on (see syncRecords).
 	queuedRecords uint64
+	// wakeArmed: a wake-up is set to come after commitWindow for queued records of
+	// accesses and closes (wakeForBookkeeping).
+	wakeArmed bool
 }
 
 func newWriter(c *conn, path, owner string) (*writer, error) {
@@ -94,8 +97,16 @@ func (w *writer) enqueue(ops []session.Op) {
 	w.queue = append(w.queue, ops...)
 	w.queued += uint64(len(ops))
 	w.noteRecords(ops)
+	bookkeepingOnly := onlyBookkeeping(ops)
+	arm := bookkeepingOnly && !w.wakeArmed
+	w.wakeArmed = w.wakeArmed || arm
 	w.mu.Unlock()
-	w.signal()
+	switch {
+	case arm:
+		time.AfterFunc(commitWindow, w.wakeForBookkeeping)
+	case !bookkeepingOnly:
+		w.signal()
+	}
 }
 
 func (w *writer) signal() {
