@@ -19,7 +19,7 @@ import (
 // measured the same; 200 did not pay.
 const importGCPercent = 400
 
-// gcRoom counts the imports running, which share one raised setting.
+// gcRoom counts the imports running (RoomForGC's callers), which share one raised setting.
 var gcRoom struct {
 	sync.Mutex
 	imports int
@@ -27,10 +27,12 @@ var gcRoom struct {
 	raised  bool // it was lower than importGCPercent, so they raised it
 }
 
-// roomForGC raises the collector's GOGC to importGCPercent for an import, unless it is off
+// RoomForGC raises the collector's GOGC to importGCPercent for an import, unless it is off
 // or higher already, and returns what puts the setting back once the last import running
-// is done. Something else changing GOGC meanwhile is overwritten then.
-func roomForGC() (done func()) {
+// is done. Something else changing GOGC meanwhile is overwritten then. Import takes it; a
+// caller takes it too to keep the room for what follows an import (committing its last
+// records, indexing them for search), which allocates as it does.
+func RoomForGC() (done func()) {
 	gcRoom.Lock()
 	defer gcRoom.Unlock()
 	if gcRoom.imports == 0 {

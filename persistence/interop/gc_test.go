@@ -67,8 +67,8 @@ func TestImportRaisesGCPercentWhileItRuns(t *testing.T) {
 // import running ends, not the first.
 func TestRoomForGCIsSharedByImportsRunningTogether(t *testing.T) {
 	withGCPercent(t, 50, func() {
-		first := roomForGC()
-		second := roomForGC()
+		first := RoomForGC()
+		second := RoomForGC()
 		first()
 		if got := gcPercent(); got != importGCPercent {
 			t.Errorf("GOGC with one import still running: %d, want %d", got, importGCPercent)
@@ -85,7 +85,7 @@ func TestRoomForGCIsSharedByImportsRunningTogether(t *testing.T) {
 func TestRoomForGCNeverLowersGOGC(t *testing.T) {
 	for _, p := range []int{-1, importGCPercent * 2} {
 		withGCPercent(t, p, func() {
-			done := roomForGC()
+			done := RoomForGC()
 			if got := gcPercent(); got != p {
 				t.Errorf("GOGC %d during an import: %d", p, got)
 			}

@@ -66,7 +66,7 @@ func Import(mgr *session.Manager, path string, opts ImportOptions) (ImportResult
 	if err != nil {
 		return ImportResult{}, err
 	}
-	defer roomForGC()()
+	defer RoomForGC()()
 	run := &importRun{mgr: mgr, opts: opts, result: ImportResult{Sessions: []string{}, Skipped: []transcript.Skipped{}}, seen: map[string]bool{}}
 	for _, f := range files {
 		run.progress.FilesTotal += 1 + len(f.subagents)
