@@ -30,6 +30,14 @@ func importTranscripts(c *native.Call) (native.Value, error) {
 			b, _ := json.Marshal(p) // plain numbers and strings always encode
 			report(string(b))
 		}
+		// The collector's room (interop.RoomForGC) is kept until the import is indexed,
+		// which allocates as the import does; given back at once if it fails or panics.
+		gcDone, indexing := interop.RoomForGC(), false
+		defer func() {
+			if !indexing {
+				gcDone()
+			}
+		}()
 		result, err := interop.Import(h.sessions, path, interop.ImportOptions{Format: opts.Format, FileHistoryDir: opts.FileHistoryDir, Progress: progress})
 		if err == nil {
 			// The import settles once what it wrote is durable; indexing it for search, a
@@ -38,7 +46,11 @@ func importTranscripts(c *native.Call) (native.Value, error) {
 			// finds every imported record; should indexing fail, the records stay queued
 			// and that search reports it.
 			err = h.store.Sync()
-			go func() { _ = h.store.IndexForSearch() }()
+			indexing = true
+			go func() {
+				defer gcDone()
+				_ = h.store.IndexForSearch()
+			}()
 		}
 		return jsonSettler(result, err)
 	})

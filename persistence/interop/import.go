@@ -56,7 +56,8 @@ type ImportResult struct {
 // Claude Code transcript brings its subagent transcripts from beside it. A damaged line is
 // reported in Skipped and left out, and so is a file that cannot be read or is not of the
 // format asked for; everything else is imported. Records are matched by uuid, so importing
-// the same files again adds nothing.
+// the same files again adds nothing. While it runs the garbage collector lets the heap grow
+// further than by default (gc.go).
 func Import(mgr *session.Manager, path string, opts ImportOptions) (ImportResult, error) {
 	if opts.Format != "" && !importFormats[opts.Format] {
 		return ImportResult{}, fmt.Errorf("%w: format %q: import reads claude-code, codex, jsonl or json", session.ErrInvalidArgument, opts.Format)
@@ -65,6 +66,7 @@ func Import(mgr *session.Manager, path string, opts ImportOptions) (ImportResult
 	if err != nil {
 		return ImportResult{}, err
 	}
+	defer RoomForGC()()
 	run := &importRun{mgr: mgr, opts: opts, result: ImportResult{Sessions: []string{}, Skipped: []transcript.Skipped{}}, seen: map[string]bool{}}
 	for _, f := range files {
 		run.progress.FilesTotal += 1 + len(f.subagents)

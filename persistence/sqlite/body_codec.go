@@ -22,8 +22,11 @@ import (
 const packedMarker = 0x00
 
 // packAbove is the size over which a body is packed. Smaller bodies stay plain: they
-// pack worse and would pay s2 for little (bench/README.md "round 3").
-const packAbove = 4096
+// pack worse and would pay s2 for little. 1 KB rather than round 3's 4 KB: the bodies of
+// 1–4 KB (an assistant reply with its tool calls) were most of an import's store and each
+// took a page of its own; packed, the import of the real transcripts is 4.68 instead of
+// 5.47 MB, with reads unchanged beyond the noise (bench/README.md, issue 16 round 5).
+const packAbove = 1024
 
 // maxBodyLen bounds the length a packed body may claim: SQLite's own limit on a value
 // (SQLITE_MAX_LENGTH), which no body could exceed when it was built, before packing.

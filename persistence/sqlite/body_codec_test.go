@@ -46,6 +46,20 @@ func TestPackBodyKeepsSmallAndIncompressibleBodiesPlain(t *testing.T) {
 	}
 }
 
+// TestPackBodyPacksABodyOfAFewKB: a body of 2 KB, the size of an assistant reply with its
+// tool calls, is packed; they were most of an import's store when only bodies over 4 KB
+// were (bench/README.md, issue 16 round 5).
+func TestPackBodyPacksABodyOfAFewKB(t *testing.T) {
+	body := toolOutput(2048, "capybara")
+	packed := packBody(nil, body)
+	if !isPacked(packed) || len(packed) >= len(body) {
+		t.Fatalf("a %d-byte body of code was stored as %d bytes, packed %v", len(body), len(packed), isPacked(packed))
+	}
+	if got, err := unpackBody(nil, packed); err != nil || !bytes.Equal(got, body) {
+		t.Fatalf("unpacked body differs from the original: %v", err)
+	}
+}
+
 func TestPackBodyRoundTripsALargeBody(t *testing.T) {
 	body := toolOutput(4*packAbove, "capybara")
 	packed := packBody(nil, body)
