@@ -120,6 +120,25 @@ func TestCloseClosesTheDirectReaders(t *testing.T) {
 	}
 }
 
+// A store whose reads all went through direct connections still leaves no write-ahead log
+// at Close: the last connection to close folds the log into the file, and a read-only
+// direct connection cannot, so the writer's closes last.
+func TestCloseAfterDirectReadsLeavesNoLog(t *testing.T) {
+	s, path, _, a, _ := twoSessions(t)
+	if _, err := s.Branched(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ScanEncoded(a, 0, func(*session.StoredMessage) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + "-wal"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s-wal after Close: %v, want none", path, err)
+	}
+}
+
 // openFilesOf counts this process's descriptors open on path or its WAL and shared memory.
 func openFilesOf(t *testing.T, path string) int {
 	fds, err := os.ReadDir("/proc/self/fd")

@@ -162,11 +162,13 @@ func (s *Store) Close() error {
 	direct := s.direct
 	s.direct = directReaders{}
 	s.mu.Unlock()
-	err := errors.Join(s.w.close(), direct.close())
+	// The writer's connection closes last: the last connection to a WAL database folds the
+	// log into the file and deletes it, which a read-only direct connection cannot do.
+	err := direct.close()
 	for _, c := range readers {
 		err = errors.Join(err, c.close())
 	}
-	return err
+	return errors.Join(err, s.w.close())
 }
 
 // read runs fn on an idle read connection, opening one when none is idle.
