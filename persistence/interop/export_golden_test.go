@@ -5,14 +5,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/persistence/interop"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
-	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // goldenExports holds the sha256 of each export of each session imported from the real
@@ -25,19 +22,7 @@ const goldenExports = "testdata/real_exports.sha256"
 // their exports, in sessionkeep's JSONL and in Claude Code's format, with the golden hashes:
 // every record kind of both formats comes back byte for byte as it did.
 func TestExportsOfTheRealTranscriptsAreUnchanged(t *testing.T) {
-	if _, err := os.Stat(realFixtures); err != nil {
-		t.Skipf("the real fixtures are not beside the repository: %v", err)
-	}
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "store.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mgr := session.NewManager(st)
-	defer mgr.Close()
-	res, err := interop.Import(mgr, realFixtures, interop.ImportOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mgr, _, res := importRealStore(t, 0)
 	var lines []string
 	for _, id := range res.Sessions {
 		for _, format := range []string{"jsonl", "claude-code"} {

@@ -24,8 +24,10 @@ type imported struct {
 	hits    map[string][]string // search term → "session/message: snippet", best first
 }
 
-// importReal imports the real transcripts into a new store with the given parsers.
-func importReal(t *testing.T, parsers int) imported {
+// importRealStore imports the real transcripts into a new store with the given parsers
+// (0: the default) and returns its manager, closed when the test ends, the store and the
+// import's result. It skips the test when the fixtures are not beside the repository.
+func importRealStore(t *testing.T, parsers int) (*session.Manager, *sqlite.Store, interop.ImportResult) {
 	t.Helper()
 	if _, err := os.Stat(realFixtures); err != nil {
 		t.Skipf("the real fixtures are not beside the repository: %v", err)
@@ -35,11 +37,21 @@ func importReal(t *testing.T, parsers int) imported {
 		t.Fatal(err)
 	}
 	mgr := session.NewManager(st)
-	defer mgr.Close()
-	var got imported
-	if got.result, err = interop.Import(mgr, realFixtures, interop.ImportOptions{Parsers: parsers}); err != nil {
+	t.Cleanup(func() { mgr.Close() })
+	res, err := interop.Import(mgr, realFixtures, interop.ImportOptions{Parsers: parsers})
+	if err != nil {
 		t.Fatal(err)
 	}
+	return mgr, st, res
+}
+
+// importReal imports the real transcripts into a new store with the given parsers and
+// reads back what a user would.
+func importReal(t *testing.T, parsers int) imported {
+	t.Helper()
+	mgr, st, res := importRealStore(t, parsers)
+	got := imported{result: res}
+	var err error
 	if got.listing, err = catalog.List(mgr, catalog.ListFilter{IncludeArchived: true}); err != nil {
 		t.Fatal(err)
 	}
