@@ -2,6 +2,7 @@ import * as nodePath from 'node:path';
 import { argTypeError, SessionError } from './errors';
 import { encode } from './serialize';
 import { native, Handle } from './native';
+import { onFirstUse } from './lazy';
 import { Session } from './session';
 import { optionsJSON } from './options';
 import { redactJSON, RedactOptions } from './redact';
@@ -14,6 +15,8 @@ import type {
   RecoveredSession, SearchHit, SearchOptions, SessionByKeyOptions, Stats, StatsOptions, WorkspaceStoreOptions,
 } from './management-types';
 
+// The code that joins a listing's parts loads at the first listing, with the readers'.
+const parts = onFirstUse(() => require('./parts') as typeof import('./parts'));
 
 /**
  * Store is one sessionkeep database: a SQLite file in WAL mode. Open it with openStore().
@@ -59,7 +62,7 @@ export class Store {
     if (typeof options !== 'object' || options === null) {
       throw argTypeError('options', 'an object');
     }
-    return parseListing(native.listSessions(this.#h, encode(options)));
+    return parts.joinParts<Partial<SessionInfo>>(native.listSessions(this.#h, encode(options)));
   }
 
   /**
@@ -268,19 +271,6 @@ export class Store {
   }
 }
 
-/**
- * parseListing joins the parts a listing crosses in (JSON arrays of sessions, in order, each
- * small enough for V8 to make in its young generation) into one array.
- */
-function parseListing(parts: string[]): Partial<SessionInfo>[] {
-  if (parts.length === 1) return JSON.parse(parts[0]);
-  const out: Partial<SessionInfo>[] = [];
-  for (const part of parts) {
-    const items: Partial<SessionInfo>[] = JSON.parse(part);
-    for (let i = 0; i < items.length; i++) out.push(items[i]);
-  }
-  return out;
-}
 
 function searchJSON(text: string, options: SearchOptions): string {
   if (typeof text !== 'string') throw argTypeError('text', 'a string');

@@ -229,12 +229,18 @@ func applyMigrations(c *conn) error {
 				return storageError(fmt.Sprintf("migration %d (%s)", m.version, m.description), err)
 			}
 		}
-		if _, err := c.exec(`INSERT INTO schema_migrations(version, description, applied_at) VALUES (?, ?, ?)`,
-			m.version, m.description, time.Now().UnixMilli()); err != nil {
-			return storageError("recording a migration", err)
+		if err := recordMigration(c, m, time.Now().UnixMilli()); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// recordMigration records m in schema_migrations as applied at appliedAt (Unix ms).
+func recordMigration(c *conn, m migration, appliedAt int64) error {
+	_, err := c.exec(`INSERT INTO schema_migrations(version, description, applied_at) VALUES (?, ?, ?)`,
+		m.version, m.description, appliedAt)
+	return storageError("recording a migration", err)
 }
 
 // appliedVersions returns the migrations the database records. Each migration is applied

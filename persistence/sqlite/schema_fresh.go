@@ -54,8 +54,8 @@ func isEmptyDatabase(c *conn) (bool, error) {
 }
 
 // createFresh builds the whole schema of d on an empty database and records ms as applied,
-// inside the caller's transaction. Its statements are not kept prepared on the connection
-// (conn.exec would keep them for the store's life): each runs once.
+// inside the caller's transaction. The schema's statements are not kept prepared on the
+// connection (conn.exec would keep them for the store's life): each runs once.
 func createFresh(c *conn, d freshDump, ms []migration) error {
 	execer := c.raw.(driver.ExecerContext)
 	for _, stmt := range d.statements {
@@ -65,10 +65,8 @@ func createFresh(c *conn, d freshDump, ms []migration) error {
 	}
 	now := time.Now().UnixMilli()
 	for _, m := range ms {
-		if _, err := execer.ExecContext(context.Background(),
-			`INSERT INTO schema_migrations(version, description, applied_at) VALUES (?, ?, ?)`,
-			[]driver.NamedValue{{Ordinal: 1, Value: m.version}, {Ordinal: 2, Value: m.description}, {Ordinal: 3, Value: now}}); err != nil {
-			return storageError("recording a migration", err)
+		if err := recordMigration(c, m, now); err != nil {
+			return err
 		}
 	}
 	return nil
