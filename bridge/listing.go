@@ -6,28 +6,19 @@ import (
 )
 
 // listSessions(store, optionsJSON) returns the listing as ASCII JSON arrays of the fields
-// asked for (see session.InfoFields), sessions in order, each array under V8's large-object
-// size (see v8RegularObjectMax): W4's 318 KB listing as one string took 0.25 ms to make
-// right after a GC, in three 0.07 ms. It is encoded into a kept buffer, as sync reads of
-// messages are: W4's listing grew a new 64 KB buffer three times, 0.5 ms of its 3 ms.
+// asked for (see session.InfoFields), sessions in order, each cut as sync reads of messages
+// are (partSize: under V8's large-object size, see v8RegularObjectMax) as it is encoded:
+// W4's 318 KB listing as one string took 0.25 ms to make right after a GC, in three
+// 0.07 ms. The first part is encoded into a kept buffer, as sync reads of messages are:
+// W4's listing grew a new 64 KB buffer three times, 0.5 ms of its 3 ms.
 func listSessions(c *native.Call) (native.Value, error) {
 	h, filter, err := listArgs(c)
 	if err != nil {
 		return native.Value{}, err
 	}
-	kept := partBuffers.Get().(*[]byte)
-	b, err := catalog.AppendList(h.sessions, filter, *kept)
-	if err != nil {
-		partBuffers.Put(kept)
-		return native.Value{}, err
-	}
-	parts := catalog.SplitList(b, v8RegularObjectMax)
-	v := c.StringsFromASCII(parts) // copies: the buffer is free again
-	if b = parts[0]; cap(b) <= maxPooledPart {
-		*kept = b[:0]
-		partBuffers.Put(kept)
-	}
-	return v, nil
+	return encodeSync(c, func(first []byte, emit func(part []byte) ([]byte, error)) error {
+		return catalog.EncodeList(h.sessions, filter, partSize, first, emit)
+	})
 }
 
 // listSessionsAsync(store, optionsJSON) is listSessions off the JS thread.

@@ -40,9 +40,18 @@ const maxPooledPart = 1 << 20
 // readSync encodes the last n messages of s (all when n < 0) and returns them as a
 // JavaScript array of ASCII JSON strings, each an array of messages.
 func readSync(c *native.Call, s *session.Session, withEnvelope bool, n int) (native.Value, error) {
+	return encodeSync(c, func(first []byte, emit func(part []byte) ([]byte, error)) error {
+		return s.EncodeParts(withEnvelope, n, partSize, first, emit)
+	})
+}
+
+// encodeSync runs encode, which writes its first part into the buffer it is given and
+// hands every part to emit, and returns the parts as a JavaScript array of ASCII strings.
+// The first part's buffer is kept for the next sync read.
+func encodeSync(c *native.Call, encode func(first []byte, emit func(part []byte) ([]byte, error)) error) (native.Value, error) {
 	first := partBuffers.Get().(*[]byte)
 	var parts [][]byte
-	err := s.EncodeParts(withEnvelope, n, partSize, *first, func(part []byte) ([]byte, error) {
+	err := encode(*first, func(part []byte) ([]byte, error) {
 		parts = append(parts, part)
 		return nil, nil
 	})

@@ -1,6 +1,6 @@
 package session
 
-// PartSize bounds the parts EncodeParts cuts a read into.
+// PartSize bounds the parts a read is cut into (EncodeParts, the listing).
 type PartSize struct {
 	// Flush is how full a part is before it is emitted.
 	Flush int
@@ -12,9 +12,10 @@ type PartSize struct {
 // Whole is the PartSize of a read that wants a single part.
 var Whole = PartSize{Flush: int(^uint(0) >> 1), Max: int(^uint(0) >> 1)}
 
-// partWriter writes messages into parts: JSON arrays of whole messages, comma separated,
-// handed to emit as each is full.
-type partWriter struct {
+// PartWriter writes items (messages, listed sessions) into parts: JSON arrays of whole
+// items, comma separated, handed to emit as each is full. Emit returns the buffer to write
+// the next part into (nil for a new one; never the part it was handed).
+type PartWriter struct {
 	buf     []byte
 	size    PartSize
 	emit    func(part []byte) ([]byte, error)
@@ -22,16 +23,24 @@ type partWriter struct {
 	mark    int // len(buf) before the message being written, its comma included
 }
 
-// newPartWriter starts the first part in buf (nil for a new buffer).
-func newPartWriter(buf []byte, size PartSize, emit func(part []byte) ([]byte, error)) *partWriter {
+// NewPartWriter starts the first part in buf (nil for a new buffer).
+func NewPartWriter(buf []byte, size PartSize, emit func(part []byte) ([]byte, error)) *PartWriter {
 	if buf == nil {
 		buf = make([]byte, 0, min(size.Flush, 64<<10))
 	}
-	return &partWriter{buf: append(buf[:0], '['), size: size, emit: emit}
+	return &PartWriter{buf: append(buf[:0], '['), size: size, emit: emit}
+}
+
+// Append writes one item, appended to the part by encode, and emits the part once the item
+// fills it (see ended).
+func (p *PartWriter) Append(encode func(buf []byte) []byte) error {
+	p.begin()
+	p.buf = encode(p.buf)
+	return p.ended()
 }
 
 // begin marks where a message starts and writes the comma before it, if any.
-func (p *partWriter) begin() {
+func (p *PartWriter) begin() {
 	p.mark = len(p.buf)
 	if p.mark > 1 {
 		p.buf = append(p.buf, ',')
@@ -40,7 +49,7 @@ func (p *partWriter) begin() {
 
 // ended emits the part once the message written since begin fills it. A message that took
 // the part past Max moves to the next part first.
-func (p *partWriter) ended() error {
+func (p *PartWriter) ended() error {
 	if len(p.buf)+1 > p.size.Max && p.mark > 1 {
 		full := p.buf
 		// The part ends where the message's comma was; the message stays in full, which
@@ -59,15 +68,15 @@ func (p *partWriter) ended() error {
 }
 
 // flush emits the part and starts the next one.
-func (p *partWriter) flush() error {
+func (p *PartWriter) flush() error {
 	next, err := p.emit(append(p.buf, ']'))
 	p.emitted = true
 	p.buf = append(fresh(next, cap(p.buf)), '[')
 	return err
 }
 
-// finish emits the last part: the one open unless it is empty and another was emitted.
-func (p *partWriter) finish() error {
+// Finish emits the last part: the one open unless it is empty and another was emitted.
+func (p *PartWriter) Finish() error {
 	if len(p.buf) > 1 || !p.emitted {
 		_, err := p.emit(append(p.buf, ']'))
 		return err

@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// writeParts runs messages of the given sizes through a partWriter and returns the parts
+// writeParts runs messages of the given sizes through a PartWriter and returns the parts
 // it emitted, copied, handing back the buffer of the part before as a stream read does.
 func writeParts(t *testing.T, size PartSize, sizes []int) []string {
 	t.Helper()
 	var parts []string
 	var spare []byte
-	p := newPartWriter(nil, size, func(part []byte) ([]byte, error) {
+	p := NewPartWriter(nil, size, func(part []byte) ([]byte, error) {
 		parts = append(parts, string(part))
 		next := spare
 		spare = part
@@ -26,7 +26,7 @@ func writeParts(t *testing.T, size PartSize, sizes []int) []string {
 			t.Fatal(err)
 		}
 	}
-	if err := p.finish(); err != nil {
+	if err := p.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	return parts

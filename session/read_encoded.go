@@ -51,7 +51,7 @@ func skipEmptyInterrupted(fn func(*StoredMessage) error) func(*StoredMessage) er
 // encodeConversation writes the main conversation of the branch that ends at the head
 // (see conversation) to p. A message is written whole: the records that continue it join
 // it first.
-func (s *Session) encodeConversation(p *partWriter) error {
+func (s *Session) encodeConversation(p *PartWriter) error {
 	c := conversation{}
 	write := func() error {
 		c.end() // the message open is whole now

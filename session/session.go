@@ -133,7 +133,7 @@ func (s *Session) EncodeParts(withEnvelope bool, n int, size PartSize, buf []byt
 	if err := s.recordsReadable(); err != nil {
 		return err
 	}
-	p := newPartWriter(buf, size, emit)
+	p := NewPartWriter(buf, size, emit)
 	var err error
 	if withEnvelope {
 		var scratch []byte
@@ -148,7 +148,7 @@ func (s *Session) EncodeParts(withEnvelope bool, n int, size PartSize, buf []byt
 	if err = s.markIfCorrupt(err); err != nil {
 		return err
 	}
-	return p.finish()
+	return p.Finish()
 }
 
 // appendStored appends m with its envelope to buf as ASCII JSON, encoding it in scratch

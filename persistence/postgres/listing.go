@@ -37,6 +37,26 @@ func scanInfo(sel infocolumns.Selection, row []any) session.SessionInfo {
 
 // ListSessions returns sessions newest first: by their last write, then newest created.
 func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, error) {
+	sel, query, args := listingQuery(filter)
+	return s.listInfo(sel, query, args, "listing sessions")
+}
+
+// EachListed calls each with ListSessions's sessions as it reads them (see
+// catalog.Listing), one SessionInfo refilled for every row.
+func (s *Store) EachListed(filter catalog.ListFilter, each func(info *session.SessionInfo) error) error {
+	sel, query, args := listingQuery(filter)
+	var info session.SessionInfo
+	err := s.read(func(c conn) error {
+		return c.query(query, args, func(row []any) error {
+			sel.ScanInto(rowValues(row), noneUnreadable, &info)
+			return each(&info)
+		})
+	})
+	return storageError("listing sessions", err)
+}
+
+// listingQuery returns the columns, query and arguments of the listing filter selects.
+func listingQuery(filter catalog.ListFilter) (infocolumns.Selection, string, []any) {
 	var where []string
 	var args []any
 	if filter.ProjectPath != "" {
@@ -64,7 +84,7 @@ func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, 
 		args = append(args, filter.Offset)
 		query += fmt.Sprintf(` OFFSET $%d`, len(args))
 	}
-	return s.listInfo(sel, query, args, "listing sessions")
+	return sel, query, args
 }
 
 // FindSessions returns up to limit sessions whose id starts with prefix, in id order.

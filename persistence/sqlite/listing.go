@@ -69,25 +69,21 @@ func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, 
 	return s.listInfo(sel, query, args, "listing sessions")
 }
 
-// AppendListing appends ListSessions's listing to buf, each session encoded as it is read
-// (see catalog.ListingAppender); one SessionInfo is reused for every row.
-func (s *Store) AppendListing(buf []byte, filter catalog.ListFilter) ([]byte, error) {
+// EachListed calls each with ListSessions's sessions as it reads them, through a direct
+// connection (see catalog.Listing): one SessionInfo is refilled for every row, its strings
+// the row's own memory until the next row is read.
+func (s *Store) EachListed(filter catalog.ListFilter, each func(info *session.SessionInfo) error) error {
 	sel, query, args := listingQuery(filter)
-	start := len(buf)
 	err := s.readDirect(func(c *rawdb.Conn) error {
-		d := stmtDecoder{inPlace: true} // each row's info is encoded before the next is read
+		d := stmtDecoder{inPlace: true}
 		var info session.SessionInfo
 		return queryDirect(c, query, args, func(row *rawdb.Stmt) error {
-			if len(buf) > start {
-				buf = append(buf, ',')
-			}
 			d.row, d.bad = row, d.bad[:0]
 			sel.ScanInto(&d, func() []string { return d.bad }, &info)
-			buf = session.AppendInfo(buf, &info, filter.Want)
-			return nil
+			return each(&info)
 		})
 	})
-	return buf, storageError("listing sessions", err)
+	return storageError("listing sessions", err)
 }
 
 // listingQuery returns the columns, query and arguments of the listing filter selects.

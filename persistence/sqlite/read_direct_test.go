@@ -115,7 +115,7 @@ func TestCloseClosesTheDirectReaders(t *testing.T) {
 	if n := openFilesOf(t, path); n != 0 {
 		t.Errorf("%d descriptors of %s open after Close", n, path)
 	}
-	if _, err := s.AppendListing(nil, catalog.ListFilter{}); !errors.Is(err, session.ErrStoreClosed) {
+	if err := s.EachListed(catalog.ListFilter{}, func(*session.SessionInfo) error { return nil }); !errors.Is(err, session.ErrStoreClosed) {
 		t.Errorf("listing a closed store: %v, want ErrStoreClosed", err)
 	}
 }

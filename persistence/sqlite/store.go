@@ -46,7 +46,6 @@ var (
 	_ catalog.Searcher        = (*Store)(nil)
 	_ catalog.UsageLog        = (*Store)(nil)
 	_ catalog.Store           = (*Store)(nil)
-	_ catalog.ListingAppender = (*Store)(nil)
 	_ contextbuild.CacheStore = (*Store)(nil)
 	_ tokens.Store            = (*Store)(nil)
 	_ snapshots.Store         = (*Store)(nil)
