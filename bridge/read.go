@@ -30,8 +30,10 @@ var streamPartSize = session.PartSize{Flush: 64 << 10, Max: v8RegularObjectMax}
 
 // partBuffers hold the buffers that parts are encoded into and copied out of into
 // JavaScript strings, for the next read: a tail of 20 messages (192 KB) spent a third of
-// its Go time growing a new buffer from 64 KB and collecting it after.
-var partBuffers = sync.Pool{New: func() any { return new([]byte) }}
+// its Go time growing a new buffer from 64 KB and collecting it after, and a listing of
+// 1,000 sessions in three parts made two new 127 KB buffers a call. Each entry is the
+// buffers of one read's parts, in order.
+var partBuffers = sync.Pool{New: func() any { return new([][]byte) }}
 
 // maxPooledPart is the largest buffer kept for the next read: a part holding one very
 // large message is left to the collector rather than held.
@@ -47,24 +49,39 @@ func readSync(c *native.Call, s *session.Session, withEnvelope bool, n int) (nat
 
 // encodeSync runs encode, which writes its first part into the buffer it is given and
 // hands every part to emit, and returns the parts as a JavaScript array of ASCII strings.
-// The first part's buffer is kept for the next sync read.
+// The parts' buffers are kept for the next sync read.
 func encodeSync(c *native.Call, encode func(first []byte, emit func(part []byte) ([]byte, error)) error) (native.Value, error) {
-	first := partBuffers.Get().(*[]byte)
+	kept := partBuffers.Get().(*[][]byte)
+	spare := *kept
 	var parts [][]byte
-	err := encode(*first, func(part []byte) ([]byte, error) {
+	next := func() []byte {
+		if len(parts) >= len(spare) {
+			return nil
+		}
+		return spare[len(parts)]
+	}
+	err := encode(next(), func(part []byte) ([]byte, error) {
 		parts = append(parts, part)
-		return nil, nil
+		return next(), nil
 	})
 	if err != nil {
-		partBuffers.Put(first)
+		partBuffers.Put(kept)
 		return native.Value{}, err
 	}
-	v := c.StringsFromASCII(parts) // copies: the first part's buffer is free again
-	if cap(parts[0]) <= maxPooledPart {
-		*first = parts[0][:0]
-		partBuffers.Put(first)
-	}
+	v := c.StringsFromASCII(parts) // copies: the parts' buffers are free again
+	*kept = keep(spare[:0], parts)
+	partBuffers.Put(kept)
 	return v, nil
+}
+
+// keep appends to bufs the buffers of parts no larger than maxPooledPart, emptied.
+func keep(bufs, parts [][]byte) [][]byte {
+	for _, p := range parts {
+		if cap(p) <= maxPooledPart {
+			bufs = append(bufs, p[:0])
+		}
+	}
+	return bufs
 }
 
 // readStream encodes the last n messages of s (all when n < 0) off the JS thread and
