@@ -78,6 +78,35 @@ func (i SessionInfo) MarshalJSON() ([]byte, error) {
 // out.
 func AppendInfo(buf []byte, i *SessionInfo, f InfoFields) []byte {
 	w := infoWriter{buf: append(buf, '{'), fields: f}
+	w.write(i)
+	return append(w.buf, '}')
+}
+
+// AppendInfoValues appends the values of the fields f of i to buf as AppendInfo writes
+// them, without their names, comma separated in the order of f.Names(), null for a value
+// AppendInfo leaves out (null is never a value of its own). A listing of many sessions
+// crosses to JavaScript this way: JSON.parse of W4's 1,000 sessions and making the objects
+// from the values took 0.33-0.36 ms after a GC, against 0.42-0.48 for the same sessions as
+// objects (bench/README.md, round 6).
+func AppendInfoValues(buf []byte, i *SessionInfo, f InfoFields) []byte {
+	w := infoWriter{buf: buf, fields: f, valuesOnly: true}
+	w.write(i)
+	return w.buf
+}
+
+// Names returns the JSON names of the fields of f, in the order they are written.
+func (f InfoFields) Names() []string {
+	names := make([]string, 0, bits.OnesCount32(uint32(f)))
+	for bit, name := range infoFieldNames {
+		if f&(1<<bit) != 0 {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// write writes the wanted fields of i.
+func (w *infoWriter) write(i *SessionInfo) {
 	w.str(InfoID, i.ID, false)
 	w.str(InfoProjectPath, i.ProjectPath, false)
 	w.str(InfoTitle, i.Title, false)
@@ -85,6 +114,8 @@ func AppendInfo(buf []byte, i *SessionInfo, f InfoFields) []byte {
 	w.str(InfoModel, i.Model, true)
 	if i.ContextWindow != 0 {
 		w.int(InfoContextWindow, i.ContextWindow)
+	} else {
+		w.absent(InfoContextWindow)
 	}
 	w.time(InfoCreatedAt, i.CreatedAt, false)
 	w.time(InfoUpdatedAt, i.UpdatedAt, false)
@@ -110,9 +141,13 @@ func AppendInfo(buf []byte, i *SessionInfo, f InfoFields) []byte {
 	w.str(InfoKey, i.Key, true)
 	if i.Checkpoint != nil {
 		w.int(InfoCheckpoint, *i.Checkpoint)
+	} else {
+		w.absent(InfoCheckpoint)
 	}
 	w.str(InfoSDKSession, i.SDKSession, true)
-	if i.ForkedFrom != nil && w.field(InfoForkedFrom) {
+	if i.ForkedFrom == nil {
+		w.absent(InfoForkedFrom)
+	} else if w.field(InfoForkedFrom) {
 		w.buf = append(w.buf, `{"sessionId":`...)
 		w.buf = jsonenc.AppendJSONStringASCII(w.buf, i.ForkedFrom.SessionID)
 		w.buf = append(w.buf, `,"uuid":`...)
@@ -121,23 +156,26 @@ func AppendInfo(buf []byte, i *SessionInfo, f InfoFields) []byte {
 	}
 	if i.Redactions != 0 {
 		w.int(InfoRedactions, i.Redactions)
+	} else {
+		w.absent(InfoRedactions)
 	}
-	return append(w.buf, '}')
 }
 
 // trackerFieldNames are TokenTracker's JSON names, each with its quotes and colon.
 var trackerFieldNames = [...]string{`"inputTokens":`, `"outputTokens":`, `"cacheReadInputTokens":`,
 	`"cacheCreationInputTokens":`, `"contextTokens":`}
 
-// infoWriter writes the members of one SessionInfo object.
+// infoWriter writes the members of one SessionInfo object, or with valuesOnly their values
+// alone (see AppendInfoValues).
 type infoWriter struct {
-	buf    []byte
-	fields InfoFields
-	wrote  bool
+	buf        []byte
+	fields     InfoFields
+	wrote      bool
+	valuesOnly bool
 }
 
 // field writes the name of field f, after a comma when a member came before, and reports
-// whether f is wanted at all.
+// whether f is wanted at all. With valuesOnly it writes the comma alone.
 func (w *infoWriter) field(f InfoFields) bool {
 	if w.fields&f == 0 {
 		return false
@@ -146,8 +184,17 @@ func (w *infoWriter) field(f InfoFields) bool {
 		w.buf = append(w.buf, ',')
 	}
 	w.wrote = true
-	w.buf = append(w.buf, infoFieldKeys[bits.TrailingZeros32(uint32(f))]...)
+	if !w.valuesOnly {
+		w.buf = append(w.buf, infoFieldKeys[bits.TrailingZeros32(uint32(f))]...)
+	}
 	return true
+}
+
+// absent notes that field f has no value: an object leaves it out, values write null.
+func (w *infoWriter) absent(f InfoFields) {
+	if w.valuesOnly && w.field(f) {
+		w.buf = append(w.buf, "null"...)
+	}
 }
 
 // infoFieldKeys are infoFieldNames quoted and followed by a colon: a listing writes one for
@@ -161,7 +208,9 @@ var infoFieldKeys = func() (keys [infoFieldCount]string) {
 }()
 
 func (w *infoWriter) str(f InfoFields, s string, omitEmpty bool) {
-	if (s != "" || !omitEmpty) && w.field(f) {
+	if s == "" && omitEmpty {
+		w.absent(f)
+	} else if w.field(f) {
 		w.buf = jsonenc.AppendJSONStringASCII(w.buf, s)
 	}
 }
@@ -173,7 +222,9 @@ func (w *infoWriter) int(f InfoFields, v int64) {
 }
 
 func (w *infoWriter) time(f InfoFields, t time.Time, omitZero bool) {
-	if (!t.IsZero() || !omitZero) && w.field(f) {
+	if t.IsZero() && omitZero {
+		w.absent(f)
+	} else if w.field(f) {
 		w.buf = append(w.buf, '"')
 		w.buf = jsonenc.AppendTime(w.buf, t)
 		w.buf = append(w.buf, '"')

@@ -50,3 +50,47 @@ func TestAppendInfoFields(t *testing.T) {
 		t.Error("an unknown field is accepted")
 	}
 }
+
+// The values of a listing are the object's values in the order of the names, null for
+// each field the object leaves out, for every single field and for all of them.
+func TestAppendInfoValuesAreTheObjectsValuesInNameOrder(t *testing.T) {
+	cp := int64(7)
+	sessions := []SessionInfo{
+		{ID: "s1", ProjectPath: "/p", Title: "tïtle \"q\"\n", Provider: "anthropic", Model: "m", ContextWindow: 1000,
+			CreatedAt: time.UnixMilli(1700000000123).UTC(), UpdatedAt: time.UnixMilli(1700000100456).UTC(),
+			LastMessageAt: time.UnixMilli(1700000100400).UTC(), LastAccessedAt: time.UnixMilli(1700000200789).UTC(),
+			ArchivedAt: time.UnixMilli(1700000300000).UTC(), MessageCount: 12, ToolCount: 3, Status: StatusArchived,
+			Corruption: "bad", Key: "k", Checkpoint: &cp, SDKSession: "sdk", ForkedFrom: &ForkOrigin{SessionID: "s0", UUID: "u"}, Redactions: 2},
+		{ID: "s2", Status: StatusActive}, // every optional field absent
+	}
+	sets := []InfoFields{AllInfoFields}
+	for bit := range infoFieldCount {
+		sets = append(sets, 1<<bit)
+	}
+	for _, info := range sessions {
+		for _, f := range sets {
+			var object map[string]json.RawMessage
+			if err := json.Unmarshal(AppendInfo(nil, &info, f), &object); err != nil {
+				t.Fatal(err)
+			}
+			var values []json.RawMessage
+			got := AppendInfoValues(nil, &info, f)
+			if err := json.Unmarshal(append(append([]byte{'['}, got...), ']'), &values); err != nil {
+				t.Fatalf("%s %b: %s: %v", info.ID, f, got, err)
+			}
+			names := f.Names()
+			if len(values) != len(names) {
+				t.Fatalf("%s %b: %d values for %d names: %s", info.ID, f, len(values), len(names), got)
+			}
+			for i, name := range names {
+				v, ok := object[name]
+				if !ok {
+					v = json.RawMessage("null")
+				}
+				if string(values[i]) != string(v) {
+					t.Errorf("%s %s: value %s, the object's %s", info.ID, name, values[i], v)
+				}
+			}
+		}
+	}
+}

@@ -15,8 +15,8 @@ import type {
   RecoveredSession, SearchHit, SearchOptions, SessionByKeyOptions, Stats, StatsOptions, WorkspaceStoreOptions,
 } from './management-types';
 
-// The code that joins a listing's parts loads at the first listing, with the readers'.
-const parts = onFirstUse(() => require('./parts') as typeof import('./parts'));
+// The code that makes a listing's sessions from its parts loads at the first listing.
+const listing = onFirstUse(() => require('./listing') as typeof import('./listing'));
 
 /**
  * Store is one sessionkeep database: a SQLite file in WAL mode. Open it with openStore().
@@ -62,7 +62,7 @@ export class Store {
     if (typeof options !== 'object' || options === null) {
       throw argTypeError('options', 'an object');
     }
-    return parts.joinParts<Partial<SessionInfo>>(native.listSessions(this.#h, encode(options)));
+    return listing.listingFromParts(native.listSessions(this.#h, encode(options)));
   }
 
   /**

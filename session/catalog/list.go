@@ -45,13 +45,33 @@ func AppendList(m *session.Manager, filter ListFilter, buf []byte) ([]byte, erro
 // for a new buffer). Each session is encoded as the store reads it: a listing of a thousand
 // sessions builds no slice of SessionInfo only to encode it, and is never cut afterwards.
 func EncodeList(m *session.Manager, filter ListFilter, size session.PartSize, buf []byte, emit func(part []byte) ([]byte, error)) error {
+	return encodeList(m, filter, session.AppendInfo, false, size, buf, emit)
+}
+
+// EncodeListValues is EncodeList with each session's values in place of its object (see
+// session.AppendInfoValues), after the names of the fields they are the values of: the
+// first part begins with them, a JSON array of strings. One session is as many items of a
+// part as there are names.
+func EncodeListValues(m *session.Manager, filter ListFilter, size session.PartSize, buf []byte, emit func(part []byte) ([]byte, error)) error {
+	return encodeList(m, filter, session.AppendInfoValues, true, size, buf, emit)
+}
+
+// encodeList encodes the listing filter selects, each session by encodeInfo, after the
+// names of the fields it wants when withNames.
+func encodeList(m *session.Manager, filter ListFilter, encodeInfo func([]byte, *session.SessionInfo, session.InfoFields) []byte,
+	withNames bool, size session.PartSize, buf []byte, emit func(part []byte) ([]byte, error)) error {
 	st, filter, err := listReady(m, filter)
 	if err != nil {
 		return err
 	}
 	p := session.NewPartWriter(buf, size, emit)
+	if withNames {
+		if err := p.Append(func(b []byte) []byte { return appendNames(b, filter.Want) }); err != nil {
+			return err
+		}
+	}
 	var listed *session.SessionInfo
-	encode := func(b []byte) []byte { return session.AppendInfo(b, listed, filter.Want) }
+	encode := func(b []byte) []byte { return encodeInfo(b, listed, filter.Want) }
 	err = st.EachListed(filter, func(info *session.SessionInfo) error {
 		listed = info
 		return p.Append(encode)
@@ -60,6 +80,18 @@ func EncodeList(m *session.Manager, filter ListFilter, size session.PartSize, bu
 		return err
 	}
 	return p.Finish()
+}
+
+// appendNames appends the JSON names of the fields of want to b, a JSON array.
+func appendNames(b []byte, want session.InfoFields) []byte {
+	b = append(b, '[')
+	for i, name := range want.Names() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), name...), '"') // names are plain ASCII
+	}
+	return append(b, ']')
 }
 
 // listReady checks filter and turns its Fields into Want, and returns the store of m once
