@@ -54,20 +54,18 @@ func civilDate(days int64) (year, month, day int64) {
 	return year, month, day
 }
 
-// appendDigits appends v, 0 ≤ v < 10^width, zero-padded to width digits.
+// appendDigits appends v, 0 ≤ v < 10^width, zero-padded to width digits (2, 3 or 4). Each
+// digit divides by a constant, which the compiler turns into a multiplication: dividing by
+// a power of ten computed in a loop made AppendTime 130-150 ns, 60-75 ns this way
+// (BenchmarkAppendTime); W4's listing writes 1,000 times, a restore one per message.
 func appendDigits(buf []byte, v, width int) []byte {
-	for div := pow10(width - 1); div > 0; div /= 10 {
-		buf = append(buf, byte('0'+v/div%10))
+	switch width {
+	case 2:
+		return append(buf, byte('0'+v/10), byte('0'+v%10))
+	case 3:
+		return append(buf, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
 	}
-	return buf
-}
-
-func pow10(n int) int {
-	p := 1
-	for range n {
-		p *= 10
-	}
-	return p
+	return append(buf, byte('0'+v/1000), byte('0'+v/100%10), byte('0'+v/10%10), byte('0'+v%10))
 }
 
 // FormatTime formats t as the ISO 8601 UTC timestamps envelopes carry.
