@@ -8,11 +8,10 @@ import (
 // listSessions(store, optionsJSON) returns the listing as ASCII JSON arrays: the first
 // begins with the names of the fields asked for (see session.InfoFields), then each
 // session's values of them follow in order (catalog.EncodeListValues; ts/listing.ts makes
-// the objects). The arrays are cut as sync reads of messages are (partSize: under V8's
-// large-object size, see v8RegularObjectMax) as they are encoded:
-// W4's 318 KB listing as one string took 0.25 ms to make right after a GC, in three
-// 0.07 ms. The first part is encoded into a kept buffer, as sync reads of messages are:
-// W4's listing grew a new 64 KB buffer three times, 0.5 ms of its 3 ms.
+// the objects). The arrays are cut as they are encoded, as sync reads of messages are
+// (partSize, under V8's large-object size): W4's 318 KB listing as one string took 0.25 ms
+// to make right after a GC, in three 0.07 ms. They are encoded into kept buffers
+// (encodeSync): W4's listing grew a new 64 KB buffer three times, 0.5 ms of its 3 ms.
 func listSessions(c *native.Call) (native.Value, error) {
 	h, filter, err := listArgs(c)
 	if err != nil {
