@@ -6,7 +6,6 @@
 // value of left out, not null.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { tempStore } from './helpers/common.mjs';
 
 test('listSessions() makes from values the objects the async listing parses', async (t) => {
@@ -46,24 +45,3 @@ test('listSessions() makes from values the objects the async listing parses', as
   assert.deepEqual(store.listSessions({ projectPath: '/none' }), [], 'an empty listing');
 });
 
-// Where code cannot be made from strings, the objects are made by stores of the names read
-// from the listing: the same entries.
-test('listSessions() lists the same without code made from strings', async (t) => {
-  const { db, store } = tempStore(t);
-  store.createSession({ title: 'one', model: 'm' });
-  store.createSession({ title: 'two' });
-  await store.flush();
-  const script = `
-    const { openStore } = require(${JSON.stringify(new URL('../dist/index.js', import.meta.url).pathname)});
-    let made = true;
-    try { new Function('return 1'); } catch { made = false; }
-    const store = openStore(${JSON.stringify(db)});
-    const fields = ['id', 'title', 'model', 'messageCount'];
-    store.listSessionsAsync({ fields }).then((want) => {
-      const got = store.listSessions({ fields });
-      process.stdout.write(JSON.stringify({ made, same: JSON.stringify(got) === JSON.stringify(want), n: got.length, models: got.map((i) => 'model' in i) }));
-      store.close();
-    });`;
-  const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '-e', script], { encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(out), { made: false, same: true, n: 2, models: [false, true] });
-});
