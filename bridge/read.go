@@ -39,6 +39,11 @@ var partBuffers = sync.Pool{New: func() any { return new([][]byte) }}
 // large message is left to the collector rather than held.
 const maxPooledPart = 1 << 20
 
+// maxPooledParts is how many buffers of one read are kept: enough for a short tail (two
+// parts) and W4's listing (three); the hundred parts of a whole long session read at once
+// are left to the collector rather than held.
+const maxPooledParts = 4
+
 // readSync encodes the last n messages of s (all when n < 0) and returns them as a
 // JavaScript array of ASCII JSON strings, each an array of messages.
 func readSync(c *native.Call, s *session.Session, withEnvelope bool, n int) (native.Value, error) {
@@ -74,9 +79,13 @@ func encodeSync(c *native.Call, encode func(first []byte, emit func(part []byte)
 	return v, nil
 }
 
-// keep appends to bufs the buffers of parts no larger than maxPooledPart, emptied.
+// keep appends to bufs the buffers of parts no larger than maxPooledPart, emptied, up to
+// maxPooledParts of them.
 func keep(bufs, parts [][]byte) [][]byte {
 	for _, p := range parts {
+		if len(bufs) == maxPooledParts {
+			break
+		}
 		if cap(p) <= maxPooledPart {
 			bufs = append(bufs, p[:0])
 		}
