@@ -2,6 +2,7 @@
 // transcripts with their subagents, and Codex rollouts) into a new store, and the resident
 // memory an open store adds to a bare Node: through the addon alone, and through the package
 // (whose JavaScript adds about 1 MB: what opening a store does not need loads on first use).
+// Before the memory is measured the addon's pages are settled in the page cache (page-cache.mjs).
 // Each measurement runs in fresh Node processes, RUNS times; medians are reported and written to DIR/import.json for bench/report.mjs.
 //
 //   node bench/import.mjs [--data DIR] [--source FOLDER]
@@ -19,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { settlePageCache } from './page-cache.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -139,6 +141,9 @@ async function main() {
     `(CPU ${imp.searchableCpuMs.toFixed(0)} ms)`);
   console.log(`import: store ${mb(imp.size)} MB, ${(imp.size / read.bytes).toFixed(2)}× the JSONL it holds (search index included)`);
 
+  // The memory phases load the addon: its file as a normal read leaves it in the page cache,
+  // not as the linker just wrote it (which maps more resident).
+  settlePageCache(path.join(ROOT, 'build', 'Release', 'sessionkeep.node'));
   const memoryRuns = (name) => medians(Array.from({ length: RUNS }, () => memoryInChild(name)));
   const bare = memoryRuns('bare');
   const addon = memoryRuns('addon');

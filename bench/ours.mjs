@@ -18,6 +18,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { settlePageCache } from './page-cache.mjs';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -206,19 +207,6 @@ function inChildOf(root, phase, ...args) {
   const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--phase', phase, ...args], { encoding: 'utf8', maxBuffer: 1 << 24, env });
   if (r.status !== 0) throw new Error(`${phase} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop());
-}
-
-/**
- * settlePageCache puts addon's pages in the page cache as a normal read leaves them, as after
- * a reboot and a first run. A file the linker has just written sits in larger page-cache
- * folios, and the kernel maps whole folios around each fault: loading it measured 2-5 MB more
- * resident than the same bytes read back (bench/README.md, round 5). Linux only: coreutils'
- * dd drops the file's cached pages (iflag=nocache), then the file is read once.
- */
-function settlePageCache(addon) {
-  if (process.platform !== 'linux') return;
-  const dropped = spawnSync('dd', [`if=${addon}`, 'iflag=nocache', 'count=0', 'status=none']);
-  if (dropped.status === 0) fs.readFileSync(addon);
 }
 
 function medians(rows) {

@@ -55,14 +55,14 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 		if m, ok := b.message(op); ok {
 			body, lay := w.bodies.build(&m)
 			w.blocksInBatch = true
-			extra := storedExtra(m.Extra, w.bodies.plain(), lay)
+			meta, extra := storedMeta(m.Meta, w.bodies.plain(), lay), storedExtra(m.Extra, w.bodies.plain(), lay)
 			if b.unwritten {
-				return w.insertMessage(sid, b.header, op.Status, m.Meta, extra, u, body, lay)
+				return w.insertMessage(sid, b.header, op.Status, meta, extra, u, body, lay)
 			}
 			_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
 				input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?, body = ?, layout = ?
 				WHERE sid = ? AND seq = ?`,
-				op.Status, m.Meta, extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
+				op.Status, meta, extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
 				body, lay, sid, op.Seq)
 			if err != nil || !b.journaled {
 				return err

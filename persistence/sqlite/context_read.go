@@ -130,7 +130,7 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 					m = scanContextMessage(row, sessionID, m.Blocks[:0])
 					if body := asBytes(row[15]); body != nil {
 						var err error
-						m.Extra, m.Blocks, err = bodyExtraAndBlocks(m.Extra, body, asBytes(row[16]), m.Blocks, seq)
+						m.Meta, m.Extra, m.Blocks, err = bodyFieldsAndBlocks(m.Meta, m.Extra, body, asBytes(row[16]), m.Blocks, seq)
 						return err
 					}
 				}

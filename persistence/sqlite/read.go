@@ -92,7 +92,7 @@ func scanFrom(c rowQuerier, sid int64, sessionID string, fromSeq, toSeq int64, f
 			}
 			current = m.Seq
 			if body := asBytes(row[17]); body != nil {
-				m.Extra, m.Blocks, err = bodyExtraAndBlocks(m.Extra, body, asBytes(row[18]), m.Blocks, m.Seq)
+				m.Meta, m.Extra, m.Blocks, err = bodyFieldsAndBlocks(m.Meta, m.Extra, body, asBytes(row[18]), m.Blocks, m.Seq)
 				return err
 			}
 		}
@@ -200,19 +200,24 @@ func bodyBlocks(stored, lay []byte, blocks [][]byte, seq int64) ([][]byte, error
 	return plainBodyBlocks(body, lay, blocks, seq)
 }
 
-// bodyExtraAndBlocks returns a message's extra fields (extraOf, given the extra column) and
-// its blocks from its stored body, unpacked once for both.
-func bodyExtraAndBlocks(column, stored, lay []byte, blocks [][]byte, seq int64) ([]byte, [][]byte, error) {
+// bodyFieldsAndBlocks returns a message's meta (metaOf, given the meta column), its extra
+// fields (extraOf, given the extra column) and its blocks from its stored body, unpacked
+// once for all three.
+func bodyFieldsAndBlocks(metaColumn, extraColumn, stored, lay []byte, blocks [][]byte, seq int64) ([]byte, []byte, [][]byte, error) {
 	body, err := unpackedBody(nil, stored, seq)
 	if err != nil {
-		return column, blocks, err
+		return metaColumn, extraColumn, blocks, err
 	}
-	extra, err := extraOf(column, body, lay, seq)
+	meta, err := metaOf(metaColumn, body, lay, seq)
 	if err != nil {
-		return column, blocks, err
+		return metaColumn, extraColumn, blocks, err
+	}
+	extra, err := extraOf(extraColumn, body, lay, seq)
+	if err != nil {
+		return meta, extraColumn, blocks, err
 	}
 	blocks, err = plainBodyBlocks(body, lay, blocks, seq)
-	return extra, blocks, err
+	return meta, extra, blocks, err
 }
 
 // plainBodyBlocks is bodyBlocks for a body already unpacked.

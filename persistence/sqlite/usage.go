@@ -10,9 +10,11 @@ import (
 
 // ScanUsage calls fn for the type, model and usage of each message filter selects. The
 // model is read out of the message's meta here, so that what is not a message's model
-// (meta that is not JSON, a model that is not a string) reads as none.
+// (meta that is not JSON, a model that is not a string) reads as none; a meta column left
+// empty because the body holds the meta (metaInBody) is read from the body's message.
 func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) error) error {
-	query := `SELECT m.type, CASE WHEN json_valid(CAST(m.meta AS TEXT)) THEN json_extract(CAST(m.meta AS TEXT), '$.model') END,
+	query := `SELECT m.type, CASE WHEN json_valid(CAST(m.meta AS TEXT)) THEN json_extract(CAST(m.meta AS TEXT), '$.model')
+				WHEN length(m.meta) = 0 AND json_valid(unpack_body(m.body)) THEN json_extract(unpack_body(m.body), '$.message.model') END,
 			s.model, m.created_at, m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_creation_tokens
 		FROM messages m JOIN sessions s ON s.sid = m.sid WHERE 1`
 	var args []any
