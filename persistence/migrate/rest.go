@@ -12,6 +12,11 @@ import (
 func copyRest(src, dst store, state session.SessionState) error {
 	id := state.Info.ID
 	dst.Apply(session.SetTracker{SessionID: id, Tracker: state.Tracker})
+	// LoadSession reads what is committed: the records just imported must be, whatever
+	// the import itself waited for.
+	if err := dst.Sync(); err != nil {
+		return err
+	}
 	have, err := dst.LoadSession(id)
 	if err != nil {
 		return err
