@@ -15,11 +15,11 @@ var errEnvGone = errors.New("the JavaScript environment has gone away")
 
 // Stream runs work on a goroutine, off the JS thread, and returns a Promise. work hands its
 // result over in parts through emit: a part's Settler builds a value on the JS thread, and
-// the JavaScript function onPart is called with it. A part is handed over only once the
-// one before it has been taken, so that each part gets an event-loop turn of its own and
-// the JS thread never has a backlog to work through at once; work meanwhile prepares the
-// next part. The Promise resolves (with undefined) when work returns nil, and rejects with
-// the error of work, of a Settler, or of onPart otherwise.
+// the JavaScript function onPart is called with it. At most MaxPartsInFlight parts are
+// handed over and not yet taken, so that the JS thread never has more than that to work
+// through at once; work meanwhile prepares the next part. The Promise resolves (with
+// undefined) when work returns nil, and rejects with the error of work, of a Settler, or
+// of onPart otherwise.
 func (c *Call) Stream(onPart Value, work func(emit func(Settler) error) error) (Value, error) {
 	if c.typeOf(onPart) != C.napi_function {
 		return Value{}, &TypeError{Arg: "onPart", Want: "a function"}
@@ -29,7 +29,7 @@ func (c *Call) Stream(onPart Value, work func(emit func(Settler) error) error) (
 		return Value{}, err
 	}
 	go func() {
-		st := &streamState{taken: make(chan struct{}, 1)}
+		st := &streamState{taken: make(chan struct{}, MaxPartsInFlight)}
 		end := &streamEnd{pending: pending{deferred: deferred}, state: st}
 		end.settle, end.err = runRecovered(func() (Settler, error) {
 			return undefinedValue, work(func(s Settler) error { return st.emit(tsfn, guard, s) })
@@ -44,19 +44,27 @@ func (c *Call) Stream(onPart Value, work func(emit func(Settler) error) error) (
 
 func undefinedValue(s *Scope) (Value, error) { return s.Undefined(), nil }
 
+// MaxPartsInFlight is how many parts of a stream may be handed over and not yet taken by
+// JavaScript. Two, not one: with one, the JS thread, done with a part, waited for the
+// producer to wake up and hand over the next (two thread wake-ups per part, about 200 parts
+// per 2,000-message restore); with two, the next part is queued while the JS thread works
+// on the one before, and at most two parts run in one event-loop turn.
+const MaxPartsInFlight = 2
+
 // streamState is shared by a stream's producer and its parts. taken and inFlight belong to
 // the producer; err is set and read on the JS thread only.
 type streamState struct {
 	taken    chan struct{}
-	inFlight bool
+	inFlight int
 	err      error
 }
 
-// emit waits until the part in flight, if any, has been taken, then hands s over.
+// emit waits until fewer than MaxPartsInFlight parts are in flight, then hands s over.
 func (st *streamState) emit(tsfn C.napi_threadsafe_function, guard *tsfnGuard, s Settler) error {
-	if st.inFlight {
+	if st.inFlight == MaxPartsInFlight {
 		select {
 		case <-st.taken:
+			st.inFlight--
 		case <-guard.gone:
 			return errEnvGone
 		}
@@ -66,7 +74,7 @@ func (st *streamState) emit(tsfn C.napi_threadsafe_function, guard *tsfnGuard, s
 		h.Delete()
 		return errEnvGone
 	}
-	st.inFlight = true
+	st.inFlight++
 	return nil
 }
 
