@@ -66,7 +66,7 @@ const chainBudget = 500 * time.Microsecond
 type streamState struct {
 	taken      chan struct{}
 	inFlight   int
-	chainStart time.Time // when the first part of the current chain was handed over
+	chainStart time.Time // when a part was last handed over with none in flight
 	err        error
 }
 
