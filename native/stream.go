@@ -58,8 +58,11 @@ const MaxPartsInFlight = 2
 // JavaScript is busy with another run in the same turn: a restore of 20,000 messages with
 // two parts in flight and no bound kept the loop for most of its run (event-loop delay p99
 // 9–15 ms against 4.4–7.5 ms with one part in flight). Once a chain of parts has run this
-// long, the producer waits until every part is taken before it hands over the next.
-const chainBudget = 500 * time.Microsecond
+// long, the producer waits until every part is taken before it hands over the next. 250 µs,
+// not 500: against one part in flight, 500 µs added 0.35–0.68 ms to that p99 and 250 µs
+// 0.26–0.45 ms, for about the same wall time at 20,000 messages; 100 µs added as little as
+// one part in flight's own noise and gave no wall time back (bench/README.md, round 6).
+const chainBudget = 250 * time.Microsecond
 
 // streamState is shared by a stream's producer and its parts. taken, inFlight and
 // chainStart belong to the producer; err is set and read on the JS thread only.

@@ -2,7 +2,7 @@
 // queued when it is done with one (native/stream.go). Node's thread-safe function runs
 // what is queued, and what is queued while it runs, before it returns to the event loop:
 // unbounded, a restore would run most of its parts in one turn. The producer holds back
-// once a chain of parts has run for 500 µs, so the loop still turns every few parts. Here
+// once a chain of parts has run for 250 µs, so the loop still turns every few parts. Here
 // the parts of a 3,000-message read are counted between setImmediate turns.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ const { native } = require('../dist/native.js');
 
 const MESSAGES = 3000;
 const TEXT = 1500; // characters of a prompt: about 70 parts of 64 KB in all
-// Parts one turn may run: those handed over within the 500 µs budget (a part takes 0.1 to
+// Parts one turn may run: those handed over within the 250 µs budget (a part takes 0.1 to
 // 0.3 ms here) and the two in flight when it ran out, with room for a slow machine.
 const MAX_PARTS_A_TURN = 12;
 
