@@ -60,8 +60,8 @@ const MaxPartsInFlight = 2
 // 9–15 ms against 4.4–7.5 ms with one part in flight). Once a chain of parts has run this
 // long, the producer waits until every part is taken before it hands over the next. 250 µs,
 // not 500: against one part in flight, 500 µs added 0.35–0.68 ms to that p99 and 250 µs
-// 0.26–0.45 ms, for about the same wall time at 20,000 messages; 100 µs added as little as
-// one part in flight's own noise and gave no wall time back (bench/README.md, round 6).
+// 0.26–0.45 ms, for about the same wall time at 20,000 messages; 100 µs added the least
+// (0.02–0.20 ms) but gave no wall time back (bench/README.md, issue 16 round 6).
 const chainBudget = 250 * time.Microsecond
 
 // streamState is shared by a stream's producer and its parts. taken, inFlight and
