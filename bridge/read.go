@@ -98,15 +98,12 @@ func keep(bufs, parts [][]byte) [][]byte {
 // every part has been passed. While JavaScript parses one part, the next is encoded.
 func readStream(c *native.Call, s *session.Session, withEnvelope bool, n int, onPart native.Value) (native.Value, error) {
 	return c.Stream(onPart, func(emit func(native.Settler) error) error {
-		// Once emit returns, at most native.MaxPartsInFlight parts are not yet taken by
-		// JavaScript: the buffer of the part handed over before those is free again.
-		var spares [native.MaxPartsInFlight][]byte
+		var spare []byte // the part before the last, taken by JavaScript once emit returns
 		return s.EncodeParts(withEnvelope, n, streamPartSize, nil, func(part []byte) ([]byte, error) {
 			err := emit(func(sc *native.Scope) (native.Value, error) { return sc.StringFromASCII(part), nil })
-			free := spares[0]
-			copy(spares[:], spares[1:])
-			spares[len(spares)-1] = part
-			return free, err
+			next := spare
+			spare = part
+			return next, err
 		})
 	})
 }

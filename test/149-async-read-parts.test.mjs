@@ -1,6 +1,6 @@
-// An async read crosses to JavaScript in parts of about 64 KB, a few parsed an event-loop
-// turn (test/160), so that no turn parses (and leaves V8 to scavenge) more than about a
-// millisecond's worth of messages: with parts of 256 KB the p99 of the event-loop delay
+// An async read crosses to JavaScript in parts of about 64 KB, each parsed in an event-loop
+// turn of its own, so that no turn parses (and leaves V8 to scavenge) more than a fraction of
+// a millisecond's worth of messages: with parts of 256 KB the p99 of the event-loop delay
 // during an async restore of 20,000 messages was 15.9 ms where 64 KB gives 9.0 ms
 // (bench/README.md, round 4). The parts are counted where the package receives them from the
 // addon, and the messages must still come back whole and in order.

@@ -1,4 +1,4 @@
-// Async reads stream a session to JavaScript in parts of about 64 KB, a few parts an
+// Async reads stream a session to JavaScript in parts of about 64 KB, one part an
 // event-loop turn, encoding the next while this one is parsed. On a session of many parts
 // (8 MB of tool output in several scripts), read back from a store reopened on the file, the
 // async forms must give exactly what the synchronous ones do, leave the event loop turning,
@@ -101,7 +101,7 @@ test('the event loop keeps turning while envelopesAsync() streams its parts', as
   reading = false;
   clearInterval(timer);
   assert.equal(envelopes.length, RECORDS);
-  // Over 8 MB crosses in parts, a few a turn: the loop turns while they cross.
+  // Over 8 MB crosses in parts, one a turn: at least a turn between parts.
   assert.ok(turns >= 8, `setImmediate ran ${turns} times during the read`);
   assert.ok(ticks >= 1, `a 1 ms interval ran ${ticks} times during the read`);
 });
