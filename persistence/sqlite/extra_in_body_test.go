@@ -33,33 +33,14 @@ func TestExtraStoredOnceInTheBody(t *testing.T) {
 	}
 	s, path := openTemp(t)
 	db := rawDB(t, path)
-	texts := map[string]string{"whole": "hi", "streamed": "hi",
-		"whole, packed": strings.Repeat("a large tool output ", 400), "streamed, packed": strings.Repeat("a large tool output ", 400)}
-	for id := range texts {
-		s.Apply(session.CreateSession{Info: newInfo(id)})
-	}
-	for i, c := range cases {
-		seq := int64(i)
-		for id, text := range texts {
-			op := begin(id, seq)
-			op.Header.Continues = c.continues
-			block := session.PutBlock{SessionID: id, Seq: seq, Index: 0, JSON: []byte(`{"type":"text","text":"` + text + `"}`)}
-			stop := session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete, Meta: []byte(`{}`), Extra: []byte(c.extra)}
-			if strings.HasPrefix(id, "whole") {
-				s.Apply(op, block, stop)
-				continue
-			}
-			s.Apply(op, block)
-			if err := s.Sync(); err != nil { // the message streams: its end comes in a later batch
-				t.Fatal(err)
-			}
-			s.Apply(stop)
-		}
-	}
-	if err := s.Sync(); err != nil {
-		t.Fatal(err)
-	}
-	for id := range texts {
+	writeEachWay(t, s, len(cases), func(id string, seq int64) session.BeginMessage {
+		op := begin(id, seq)
+		op.Header.Continues = cases[seq].continues
+		return op
+	}, func(id string, seq int64) session.EndMessage {
+		return session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete, Meta: []byte(`{}`), Extra: []byte(cases[seq].extra)}
+	})
+	for id := range bodyWays {
 		msgs := scan(t, s, id)
 		if len(msgs) != len(cases) {
 			t.Fatalf("%s: read back %d messages, want %d", id, len(msgs), len(cases))

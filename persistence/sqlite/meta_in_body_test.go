@@ -26,31 +26,10 @@ func TestMetaStoredOnceInTheBody(t *testing.T) {
 	}
 	s, path := openTemp(t)
 	db := rawDB(t, path)
-	texts := map[string]string{"whole": "hi", "streamed": "hi",
-		"whole, packed": strings.Repeat("a large tool output ", 400), "streamed, packed": strings.Repeat("a large tool output ", 400)}
-	for id := range texts {
-		s.Apply(session.CreateSession{Info: newInfo(id)})
-	}
-	for i, c := range cases {
-		seq := int64(i)
-		for id, text := range texts {
-			block := session.PutBlock{SessionID: id, Seq: seq, Index: 0, JSON: []byte(`{"type":"text","text":"` + text + `"}`)}
-			stop := session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete, Meta: []byte(c.meta), Extra: []byte(`{}`)}
-			if strings.HasPrefix(id, "whole") {
-				s.Apply(begin(id, seq), block, stop)
-				continue
-			}
-			s.Apply(begin(id, seq), block)
-			if err := s.Sync(); err != nil { // the message streams: its end comes in a later batch
-				t.Fatal(err)
-			}
-			s.Apply(stop)
-		}
-	}
-	if err := s.Sync(); err != nil {
-		t.Fatal(err)
-	}
-	for id := range texts {
+	writeEachWay(t, s, len(cases), begin, func(id string, seq int64) session.EndMessage {
+		return session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete, Meta: []byte(cases[seq].meta), Extra: []byte(`{}`)}
+	})
+	for id := range bodyWays {
 		msgs := scan(t, s, id)
 		if len(msgs) != len(cases) {
 			t.Fatalf("%s: read back %d messages, want %d", id, len(msgs), len(cases))
