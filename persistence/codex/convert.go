@@ -70,14 +70,20 @@ func (c *converter) record(l line, text []byte) error {
 	if n := len(c.recs); n > 0 {
 		rec.ParentUUID = c.recs[n-1].UUID
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(text, &fields); err != nil {
-		return fmt.Errorf("not a JSON object")
+	members, plain := plainMembers(text, nil)
+	if !plain {
+		// the record's map is decoded again to encode it: only a record plainMembers declines
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(text, &fields); err != nil {
+			return fmt.Errorf("not a JSON object")
+		}
 	}
 	extra := session.EnvelopeExtra{}
+	var mapped *[]string // the payload fields a response item's record holds, if it is a message
 	switch l.Type {
 	case "response_item":
-		if err := c.responseItem(l.Payload, &rec, &extra, fields); err != nil {
+		var err error
+		if mapped, err = c.responseItem(l.Payload, &rec, &extra); err != nil {
 			return err
 		}
 	case "turn_context":
@@ -86,34 +92,37 @@ func (c *converter) record(l line, text []byte) error {
 		c.event(l.Payload, &rec)
 	}
 	extra.Context = c.context()
-	extra.Source = blocks.MustJSON(map[string]any{"format": Format, "record": fields})
+	var err error
+	if extra.Source, err = recordSource(text, members, plain, l.Payload, mapped); err != nil {
+		return err
+	}
 	rec.Extra = extra.Encode()
 	c.continues(&rec)
 	c.recs = append(c.recs, rec)
 	return nil
 }
 
-// responseItem maps an item the model sent or received to a message record (see item);
-// the fields it maps leave the record's payload. A message of the system or developer
-// and a ghost snapshot stay records that are not messages.
-func (c *converter) responseItem(raw json.RawMessage, rec *importing.Record, extra *session.EnvelopeExtra, fields map[string]json.RawMessage) error {
+// responseItem maps an item the model sent or received to a message record (see item)
+// and returns the payload fields it maps, which leave the record's source, or nil if the
+// record is not a message: a message of the system or developer and a ghost snapshot stay
+// records that are not messages.
+func (c *converter) responseItem(raw json.RawMessage, rec *importing.Record, extra *session.EnvelopeExtra) (*[]string, error) {
 	var p payload
 	if err := json.Unmarshal(raw, &p); err != nil {
-		return fmt.Errorf("payload: %v", err)
+		return nil, fmt.Errorf("payload: %v", err)
 	}
 	if (p.Type == "message" && p.Role != "user" && p.Role != "assistant") || p.Type == "ghost_snapshot" {
-		return nil
+		return nil, nil
 	}
 	mapped, err := c.item(p, raw, rec, extra)
 	if err != nil || rec.Role == "" {
-		return err
+		return nil, err
 	}
 	rec.Type = map[string]string{"assistant": session.TypeAssistant, "user": session.TypeUser}[rec.Role]
 	if len(rec.Blocks) > 0 && blockType(rec.Blocks[0].JSON) == blocks.BlockToolResult {
 		rec.Type = session.TypeToolResult
 	}
-	fields["payload"] = without(raw, mapped)
-	return nil
+	return &mapped, nil
 }
 
 // item sets the role and blocks of a record of item p and returns the payload fields they
@@ -283,16 +292,4 @@ func requestOf(blocks []session.RecordBlock) string {
 		return strings.TrimSpace(request)
 	}
 	return t.Text
-}
-
-// without returns the JSON object obj without the named fields.
-func without(obj json.RawMessage, names []string) json.RawMessage {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(obj, &fields) != nil {
-		return obj
-	}
-	for _, n := range names {
-		delete(fields, n)
-	}
-	return blocks.MustJSON(fields)
 }
