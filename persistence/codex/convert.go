@@ -182,6 +182,15 @@ func (c *converter) item(p payload, raw json.RawMessage, rec *importing.Record, 
 
 // keysBut returns the names of the fields of the JSON object obj but one.
 func keysBut(obj json.RawMessage, keep string) []string {
+	if members, ok := plainMembers(obj, nil); ok {
+		names := make([]string, 0, len(members))
+		for _, m := range members {
+			if string(m.key) != keep {
+				names = append(names, string(m.key))
+			}
+		}
+		return names
+	}
 	var fields map[string]json.RawMessage
 	json.Unmarshal(obj, &fields)
 	names := make([]string, 0, len(fields))

@@ -116,15 +116,22 @@ func skipValue(text []byte, i int) (int, bool) {
 	return i, false
 }
 
-// skipString returns the index after the JSON string that starts at text[i].
+// skipString returns the index after the JSON string that starts at text[i]: after the
+// first quote that an odd run of backslashes does not escape.
 func skipString(text []byte, i int) (int, bool) {
-	for i++; i < len(text); i++ {
-		switch text[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, true
+	for i++; ; {
+		q := bytes.IndexByte(text[i:], '"')
+		if q < 0 {
+			return 0, false
+		}
+		i += q
+		slashes := 0
+		for slashes < q && text[i-1-slashes] == '\\' {
+			slashes++
+		}
+		i++
+		if slashes%2 == 0 {
+			return i, true
 		}
 	}
-	return 0, false
 }

@@ -106,6 +106,8 @@ var sourceEdgeCases = []string{
 	"{\"type\":\"event_msg\",\"payload\":{\"bad\":\"a\xffb\xc3\"}}",
 	"{\"type\":\"event_msg\",\"payload\":{\"ctl\":\"a\x01b\"}}",
 	`{"type":"event_msg","payload":{"n":-1.50e+3,"t":true,"f":false,"z":null,"a":[1, {"b" : 2}]}}`,
+	// quotes and brackets in strings, after runs of backslashes
+	`{"type":"event_msg","payload":{"s":"a\\\"}{\\","t":"\\\\","u":"]\"["},"v":"\\"}`,
 	// white space everywhere, nested objects with unsorted keys (kept in their order)
 	" { \"type\" : \"turn_context\" ,\n\t\"payload\" : { \"z\" : 1 , \"a\" : { \"y\" : [ ] , \"b\" : { } } } , \"timestamp\" : \"t\" } ",
 	// keys: escaped, HTML, non-ASCII, duplicated (the decoder keeps the last value)
