@@ -70,9 +70,10 @@ func (c *converter) record(l line, text []byte) error {
 	if n := len(c.recs); n > 0 {
 		rec.ParentUUID = c.recs[n-1].UUID
 	}
-	members, plain := plainMembers(text, nil)
+	members, plain := plainMembers(text)
 	if !plain {
-		// the record's map is decoded again to encode it: only a record plainMembers declines
+		// checked before the record changes the converter, as every record was; recordSource
+		// decodes it again to encode it, which only a record plainMembers declines costs
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(text, &fields); err != nil {
 			return fmt.Errorf("not a JSON object")
@@ -182,7 +183,7 @@ func (c *converter) item(p payload, raw json.RawMessage, rec *importing.Record, 
 
 // keysBut returns the names of the fields of the JSON object obj but one.
 func keysBut(obj json.RawMessage, keep string) []string {
-	if members, ok := plainMembers(obj, nil); ok {
+	if members, ok := plainMembers(obj); ok {
 		names := make([]string, 0, len(members))
 		for _, m := range members {
 			if string(m.key) != keep {

@@ -17,12 +17,12 @@ type member struct {
 // the key as a string (anything but printable ASCII other than " and \; < > & it escapes
 // in both), a key given twice (the decoder keeps the last value), or text that is not an
 // object. A value is taken as it stands: whoever writes it compacts and checks it.
-func plainMembers(obj []byte, into []member) ([]member, bool) {
+func plainMembers(obj []byte) ([]member, bool) {
 	i := skipSpace(obj, 0)
 	if i == len(obj) || obj[i] != '{' {
 		return nil, false
 	}
-	members := into[:0]
+	var members []member
 	i = skipSpace(obj, i+1)
 	if i < len(obj) && obj[i] == '}' {
 		return members, skipSpace(obj, i+1) == len(obj)

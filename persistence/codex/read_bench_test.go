@@ -62,7 +62,7 @@ func BenchmarkSourceOfRealLines(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, in := range inputs {
-				members, plain := plainMembers(in.text, nil)
+				members, plain := plainMembers(in.text)
 				if _, err := recordSource(in.text, members, plain, in.payload, in.mapped); err != nil {
 					b.Fatal(err)
 				}

@@ -75,7 +75,7 @@ func joinMembers(members []member) []byte {
 // without does but with its values as they stand (sourceOf compacts them). It returns
 // without's result for an object plainMembers declines.
 func withoutPlain(obj json.RawMessage, names []string) json.RawMessage {
-	members, ok := plainMembers(obj, nil)
+	members, ok := plainMembers(obj)
 	if !ok {
 		return without(obj, names)
 	}

@@ -64,7 +64,7 @@ func checkSourceOfLine(t *testing.T, text []byte) bool {
 	}
 	want := attempt(func() ([]byte, error) { return referenceSource(text, l.Payload, mapped) })
 	got := attempt(func() ([]byte, error) {
-		members, plain := plainMembers(text, nil)
+		members, plain := plainMembers(text)
 		return recordSource(text, members, plain, l.Payload, mapped)
 	})
 	if !bytes.Equal(got.source, want.source) || got.failed != want.failed {
@@ -85,7 +85,7 @@ func TestSourcesOfTheRealRolloutsAreUnchanged(t *testing.T) {
 			text = bytes.TrimRight(text, "\r\n")
 			if checkSourceOfLine(t, text) {
 				checked++
-				if _, ok := plainMembers(text, nil); ok {
+				if _, ok := plainMembers(text); ok {
 					plain++
 				}
 			}
