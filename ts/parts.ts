@@ -39,21 +39,14 @@ function appendPart<T>(out: T[], part: string): void {
   for (let i = 0; i < items.length; i++) out.push(items[i]);
 }
 
-/**
- * readParts runs an async read of session h, keeping each part's parsed array as it arrives
- * and joining them once at the end. Pushing every message into one growing array as it
- * came left the 20,000-message restore's event-loop p99 higher, 0.84 ms in the median of
- * 50 pairs, and its wall time 4 % longer (bench/README.md, "Restore's event-loop delay");
- * the scavenges copy the same bytes either way, so most likely it is what they walk: that
- * array, old after the first one, holds a remembered slot for every young message pushed.
- */
+/** readParts runs an async read of session h, collecting its parts as they arrive. */
 export async function readParts<T>(h: Handle, read: (onPart: (part: string) => void) => Promise<void>): Promise<T[]> {
-  const parsed: T[][] = [];
+  const out: T[] = [];
   let failed: { error: unknown } | undefined;
   await read((part) => {
     if (failed) return;
     try {
-      parsed.push(JSON.parse(part));
+      appendPart(out, part);
     } catch (error) {
       failed = { error };
     }
@@ -62,17 +55,5 @@ export async function readParts<T>(h: Handle, read: (onPart: (part: string) => v
     if (failed.error instanceof SyntaxError) native.verifySession(h);
     throw failed.error;
   }
-  return concatArrays(parsed);
-}
-
-// concatBatch is how many arrays one concat call takes: spread as arguments, and a session
-// of a few million messages has more parts than a call may have arguments.
-const concatBatch = 8192;
-
-/** concatArrays joins arrays, in order, into one. */
-export function concatArrays<T>(arrays: T[][]): T[] {
-  if (arrays.length === 1) return arrays[0];
-  let out: T[] = [];
-  for (let i = 0; i < arrays.length; i += concatBatch) out = out.concat(...arrays.slice(i, i + concatBatch));
   return out;
 }
