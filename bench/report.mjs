@@ -71,6 +71,10 @@ if (imported) {
 }
 target('event-loop delay p99 while ingesting W1 (streamed)', ours?.w1?.p99, 'ms', '', undefined, 5);
 target('event-loop delay p99 during async restore of 20,000 msgs', ours?.restore?.p99, 'ms', '', undefined, 5);
+if (ours?.restoreSmallYoung) {
+  // the flag docs/api.md suggests to applications; the target row above is Node's defaults
+  note(`  … the same, node ${ours.smallYoungFlag} (p99 / wall)`, `${fmt(ours.restoreSmallYoung.p99, 'ms')} / ${fmt(ours.restoreSmallYoung.wall, 'ms')}`);
+}
 const rss = imported?.memory?.packageOverBare ?? (ours ? ours.load.rss - ours.bare.rss : undefined);
 target('resident memory over bare Node, store open', rss / MB, 'MB', '', undefined, 15);
 // ours.mjs --against: the same delays and memory of another checkout, measured in turn.
