@@ -15,22 +15,14 @@ import { native, Handle } from './native';
 /** parseParts parses the parts a synchronous read of session h returns into one array. */
 export function parseParts<T>(h: Handle, parts: string[]): T[] {
   try {
-    return joinParts<T>(parts);
+    if (parts.length === 1) return JSON.parse(parts[0]);
+    const out: T[] = [];
+    for (const part of parts) appendPart(out, part);
+    return out;
   } catch (err) {
     if (err instanceof SyntaxError) native.verifySession(h);
     throw err;
   }
-}
-
-/**
- * joinParts parses parts, JSON arrays in order (a read's messages, a listing's sessions),
- * into one array.
- */
-export function joinParts<T>(parts: string[]): T[] {
-  if (parts.length === 1) return JSON.parse(parts[0]);
-  const out: T[] = [];
-  for (const part of parts) appendPart(out, part);
-  return out;
 }
 
 /** appendPart parses one part and appends its items to out. */
