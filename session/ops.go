@@ -70,6 +70,9 @@ type EndMessage struct {
 	Meta      []byte // JSON object: the message fields beside role and content
 	Extra     []byte // JSON object: envelope fields beside the standard ones
 	Usage     Usage  // the request's usage, zero when none was reported
+	// Imported is set on a message an import writes (RecordWriter.Append), which is history
+	// read less often than it is kept: a store may favour its size over its read speed.
+	Imported bool
 }
 
 // SetTracker records the session's token tracker.

@@ -106,7 +106,7 @@ func (w *RecordWriter) Append(hdr MessageHeader, blocks []RecordBlock, status st
 		s.tracker.Add(used)
 		w.counted = true
 	}
-	ops = append(ops, EndMessage{SessionID: s.id, Seq: hdr.Seq, Status: status, Meta: hdr.Meta, Extra: hdr.Extra, Usage: used})
+	ops = append(ops, EndMessage{SessionID: s.id, Seq: hdr.Seq, Status: status, Meta: hdr.Meta, Extra: hdr.Extra, Usage: used, Imported: true})
 	s.mgr.store.Apply(ops...)
 	return hdr.Turn
 }

@@ -86,9 +86,9 @@ type bodyBuilder struct {
 	packed []byte
 }
 
-// build encodes m, whose blocks are ASCII JSON, as a body in its stored form (packBody)
-// and the layout of the body unpacked.
-func (bb *bodyBuilder) build(m *session.StoredMessage) ([]byte, []byte) {
+// build encodes m, whose blocks are ASCII JSON, as a body in its stored form (packBody,
+// packed when over above bytes) and the layout of the body unpacked.
+func (bb *bodyBuilder) build(m *session.StoredMessage, above int) ([]byte, []byte) {
 	head, at := session.AppendEnvelopeHead(nil, m)
 	buf := jsonenc.AppendASCII(bb.buf[:0], head)
 	l := layout{messageAt: at + asciiGrowth(head[:at]), blocks: make([]blockSpan, len(m.Blocks))}
@@ -103,20 +103,29 @@ func (bb *bodyBuilder) build(m *session.StoredMessage) ([]byte, []byte) {
 	buf = jsonenc.AppendASCII(buf, session.AppendMessageTail(nil, m))
 	buf = append(buf, '}')
 	bb.buf = buf
-	return bb.stored(buf), l.encode()
+	return bb.stored(buf, above), l.encode()
 }
 
 // plain returns the body that the last build encoded, before packing: what the extra
 // column is compared with (storedExtra).
 func (bb *bodyBuilder) plain() []byte { return bb.buf }
 
-// stored returns body in its stored form (packBody).
-func (bb *bodyBuilder) stored(body []byte) []byte {
-	stored := packBody(bb.packed, body)
+// stored returns body in its stored form (packBody, packed when over above bytes).
+func (bb *bodyBuilder) stored(body []byte, above int) []byte {
+	stored := packBody(bb.packed, body, above)
 	if isPacked(stored) {
 		bb.packed = stored
 	}
 	return stored
+}
+
+// packAboveFor returns the size over which the body of the message op ends is packed:
+// packAbove for an import's, livePackAbove for one written live.
+func packAboveFor(op session.EndMessage) int {
+	if op.Imported {
+		return packAbove
+	}
+	return livePackAbove
 }
 
 // asciiGrowth returns how many bytes longer b becomes through jsonenc.AppendASCII.

@@ -21,12 +21,21 @@ import (
 // packedMarker starts a packed body; what follows is one s2 block.
 const packedMarker = 0x00
 
-// packAbove is the size over which a body is packed. Smaller bodies stay plain: they
-// pack worse and would pay s2 for little. 1 KB rather than round 3's 4 KB: the bodies of
-// 1–4 KB (an assistant reply with its tool calls) were most of an import's store and each
-// took a page of its own; packed, the import of the real transcripts is 4.68 instead of
-// 5.47 MB, with reads unchanged beyond the noise (bench/README.md, issue 16 round 5).
+// packAbove is the size over which an imported body is packed (EndMessage.Imported).
+// Smaller bodies stay plain: they pack worse and would pay s2 for little. 1 KB rather than
+// round 3's 4 KB: the bodies of 1–4 KB (an assistant reply with its tool calls) were most
+// of an import's store and each took a page of its own; packed, the import of the real
+// transcripts is 4.68 instead of 5.47 MB, with reads unchanged beyond the noise
+// (bench/README.md, issue 16 round 5).
 const packAbove = 1024
+
+// livePackAbove is the size over which a body written live (ingest, append) is packed. A
+// live session is read back whole (a restore) far more often than an import's history,
+// and unpacking was half of a restore's Go time: over 32 KB are the large tool outputs,
+// which pack best and are most of the bytes. On the harness's sessions this takes s2 from
+// 13 to 5–7 ms of a 2,000-message restore's Go time, for stores of 0.92–0.93× their JSONL
+// instead of 0.65–0.66× (bench/README.md, issue 16 round 7).
+const livePackAbove = 32 << 10
 
 // maxBodyLen bounds the length a packed body may claim: SQLite's own limit on a value
 // (SQLITE_MAX_LENGTH), which no body could exceed when it was built, before packing.
@@ -35,11 +44,11 @@ const maxBodyLen = 1_000_000_000
 // errBadBody is a packed body s2 cannot unpack: the file is damaged.
 var errBadBody = errors.New("damaged packed message body")
 
-// packBody returns the stored form of body: body itself when it is small or packing
-// would not make it smaller, else packedMarker and body's s2 block, in dst's storage when
-// it is large enough.
-func packBody(dst, body []byte) []byte {
-	if len(body) <= packAbove {
+// packBody returns the stored form of body: body itself when it is no larger than above
+// or packing would not make it smaller, else packedMarker and body's s2 block, in dst's
+// storage when it is large enough.
+func packBody(dst, body []byte, above int) []byte {
+	if len(body) <= above {
 		return body
 	}
 	need := 1 + s2.MaxEncodedLen(len(body))

@@ -30,13 +30,13 @@ func toolOutput(n int, word string) []byte {
 
 func TestPackBodyKeepsSmallAndIncompressibleBodiesPlain(t *testing.T) {
 	small := []byte(`{"type":"user","message":{"content":[]}}`)
-	if got := packBody(nil, small); !bytes.Equal(got, small) {
+	if got := packBody(nil, small, packAbove); !bytes.Equal(got, small) {
 		t.Errorf("a %d-byte body was stored as %q", len(small), got)
 	}
 	noise := make([]byte, 3*packAbove)
 	rand.Read(noise)
 	random := []byte(`{"text":"` + base64.StdEncoding.EncodeToString(noise) + `"}`)
-	if got := packBody(nil, random); !bytes.Equal(got, random) {
+	if got := packBody(nil, random, packAbove); !bytes.Equal(got, random) {
 		t.Errorf("a body s2 cannot shrink was stored packed: %d bytes for %d", len(got), len(random))
 	}
 	for _, plain := range [][]byte{small, random} {
@@ -51,7 +51,7 @@ func TestPackBodyKeepsSmallAndIncompressibleBodiesPlain(t *testing.T) {
 // were (bench/README.md, issue 16 round 5).
 func TestPackBodyPacksABodyOfAFewKB(t *testing.T) {
 	body := toolOutput(2048, "capybara")
-	packed := packBody(nil, body)
+	packed := packBody(nil, body, packAbove)
 	if !isPacked(packed) || len(packed) >= len(body) {
 		t.Fatalf("a %d-byte body of code was stored as %d bytes, packed %v", len(body), len(packed), isPacked(packed))
 	}
@@ -62,7 +62,7 @@ func TestPackBodyPacksABodyOfAFewKB(t *testing.T) {
 
 func TestPackBodyRoundTripsALargeBody(t *testing.T) {
 	body := toolOutput(4*packAbove, "capybara")
-	packed := packBody(nil, body)
+	packed := packBody(nil, body, packAbove)
 	if packed[0] != packedMarker || len(packed) > len(body)/2 {
 		t.Fatalf("a %d-byte body of code was stored as %d bytes starting with %#x", len(body), len(packed), packed[0])
 	}
@@ -87,7 +87,7 @@ func TestPackBodyRoundTripsALargeBody(t *testing.T) {
 // its turn, and leaves the search index when its session is deleted.
 func TestPackedBodiesReadEverywhere(t *testing.T) {
 	s, path := openTemp(t)
-	big := toolOutput(3*packAbove, "capybara")
+	big := toolOutput(3*livePackAbove, "capybara")
 	s.Apply(session.CreateSession{Info: newInfo("s1")}, begin("s1", 0),
 		session.PutBlock{SessionID: "s1", Seq: 0, Index: 0, JSON: []byte(`{"type":"text","text":"small one"}`)},
 		session.PutBlock{SessionID: "s1", Seq: 0, Index: 1, JSON: big},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql/driver"
 	"fmt"
+	"math"
 
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
@@ -41,7 +42,7 @@ func (w *writer) copyForkBodies(from, to int64, oldField, newField []byte) error
 		if err != nil {
 			return fmt.Errorf("message %d of the fork: %w", b.seq, err)
 		}
-		if _, err := w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, w.bodies.stored(body), lay, to, b.seq); err != nil {
+		if _, err := w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, w.bodies.stored(body, packedLike(b.body)), lay, to, b.seq); err != nil {
 			return err
 		}
 	}
@@ -68,4 +69,14 @@ func renamedBody(body, lay, oldField, newField []byte) ([]byte, []byte, error) {
 		l.blocks[i].at += shift
 	}
 	return renamed, l.encode(), nil
+}
+
+// packedLike returns the size over which a copy of the stored body orig is packed: any size
+// when orig is packed, none when it is plain, so that a fork's copy is stored as its
+// original was, whoever wrote that (an import or a live session).
+func packedLike(orig []byte) int {
+	if isPacked(orig) {
+		return 0
+	}
+	return math.MaxInt
 }

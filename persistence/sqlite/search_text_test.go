@@ -28,7 +28,7 @@ func TestSearchedText(t *testing.T) {
 		}
 	}
 	large := body(string(resultOf("t", toolOutput(3*packAbove, "ocelot"))))
-	packed := packBody(nil, large)
+	packed := packBody(nil, large, packAbove)
 	if !isPacked(packed) {
 		t.Fatal("the large body did not pack")
 	}
@@ -53,7 +53,7 @@ func TestSearchIndexConsistentWithBodies(t *testing.T) {
 		s.Apply(session.CreateSession{Info: newInfo(id)},
 			begin(id, seq), session.PutBlock{SessionID: id, Seq: seq, Index: 0, JSON: []byte(`{"type":"text","text":"caf\u00e9 \u2192 llama"}`)}, end(id, seq),
 			begin(id, seq+1), session.PutBlock{SessionID: id, Seq: seq + 1, Index: 0, JSON: []byte(`{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}`)}, end(id, seq+1),
-			begin(id, seq+2), session.PutBlock{SessionID: id, Seq: seq + 2, Index: 0, JSON: resultOf("t1", toolOutput(3*packAbove, "ocelot"))}, end(id, seq+2))
+			begin(id, seq+2), session.PutBlock{SessionID: id, Seq: seq + 2, Index: 0, JSON: resultOf("t1", toolOutput(3*livePackAbove, "ocelot"))}, end(id, seq+2))
 	}
 	indexed(t, s)
 	if n := queryInt(t, db, `SELECT COUNT(*) FROM messages WHERE substr(body, 1, 1) = x'00'`); n != 2 {

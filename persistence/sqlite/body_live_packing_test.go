@@ -1,0 +1,162 @@
+package sqlite
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
+	"github.com/sessionkeep/sessionkeep/session/importing"
+)
+
+// bodySizes are blocks around both thresholds: a reply of a few KB (packed by an import,
+// plain when live) and a tool output over livePackAbove (packed by both).
+var bodySizes = []int{200, 3 * packAbove, livePackAbove / 2, 2 * livePackAbove}
+
+// writeSizedMessages writes one message per size of bodySizes to session id (a tool output
+// of that size and a text block of a word to search for), each ended
+// as an import ends its messages or as a live session does.
+func writeSizedMessages(t *testing.T, s *Store, id string, imported bool) {
+	t.Helper()
+	ops := []session.Op{session.CreateSession{Info: newInfo(id)}}
+	for i, n := range bodySizes {
+		seq := int64(i)
+		b := begin(id, seq)
+		b.Header.UUID, b.Header.CreatedAt = fmt.Sprintf("%s-%d", id, seq), time.UnixMilli(1_700_000_000_000+seq)
+		ops = append(ops, b,
+			session.PutBlock{SessionID: id, Seq: seq, Index: 0, JSON: toolOutput(n, "")},
+			session.PutBlock{SessionID: id, Seq: seq, Index: 1, JSON: []byte(fmt.Sprintf(`{"type":"text","text":"word%d"}`, i))},
+			session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete, Imported: imported})
+	}
+	s.Apply(ops...)
+	indexed(t, s)
+}
+
+// packedSeqs returns the seqs of session id's messages whose bodies are stored packed.
+func packedSeqs(t *testing.T, path, id string) []int64 {
+	t.Helper()
+	rows, err := rawDB(t, path).Query(`SELECT m.seq FROM messages m JOIN sessions s ON s.sid = m.sid
+		WHERE s.id = ? AND substr(m.body, 1, 1) = x'00' ORDER BY m.seq`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var seqs []int64
+	for rows.Next() {
+		var seq int64
+		if err := rows.Scan(&seq); err != nil {
+			t.Fatal(err)
+		}
+		seqs = append(seqs, seq)
+	}
+	return seqs
+}
+
+// TestLiveBodiesArePackedOverTheirOwnThreshold: an import packs a body over packAbove, a
+// live session only over livePackAbove, whichever way the message was written (ended in
+// the batch it began in, or streamed and ended later from its block rows).
+func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
+	s, path := openTemp(t)
+	writeSizedMessages(t, s, "imported", true)
+	writeSizedMessages(t, s, "live", false)
+	s.Apply(session.CreateSession{Info: newInfo("streamed")}, begin("streamed", 0),
+		session.PutBlock{SessionID: "streamed", Seq: 0, Index: 0, JSON: toolOutput(3*packAbove, "word")})
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	s.Apply(session.EndMessage{SessionID: "streamed", Seq: 0, Status: session.MessageComplete})
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"imported": "[1 2 3]", "live": "[3]", "streamed": "[]"} {
+		if got := fmt.Sprint(packedSeqs(t, path, id)); got != want {
+			t.Errorf("session %s: bodies %s stored packed, want %s", id, got, want)
+		}
+	}
+}
+
+// TestBodiesOfEitherThresholdReadTheSame: a store whose bodies were packed over 1 KB (as
+// main wrote every body before live sessions had a threshold of their own: the import's
+// path writes the same bytes) reads the same as one whose live bodies are plain up to
+// livePackAbove, through every reader of bodies: no migration is needed, since a reader
+// tells a packed body from a plain one by its first byte.
+func TestBodiesOfEitherThresholdReadTheSame(t *testing.T) {
+	s, path := openTemp(t)
+	writeSizedMessages(t, s, "before", true)
+	writeSizedMessages(t, s, "after", false)
+	if before, after := packedSeqs(t, path, "before"), packedSeqs(t, path, "after"); len(before) <= len(after) {
+		t.Fatalf("packed bodies %v before and %v after: the two stores do not differ", before, after)
+	}
+	encoded := func(id string) [][]byte {
+		var out [][]byte
+		err := s.ScanEncoded(id, 0, func(m *session.StoredMessage) error {
+			out = append(out, bytes.ReplaceAll(bytes.Join(m.Encoded, nil), []byte(id), []byte("ID")))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	before, after := encoded("before"), encoded("after")
+	if len(before) != len(bodySizes) || fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Errorf("ScanEncoded reads %d and %d messages, or different bytes", len(before), len(after))
+	}
+	blocks := func(id string) [][]byte {
+		var out [][]byte
+		for _, m := range scan(t, s, id) {
+			out = append(out, m.Blocks...)
+		}
+		err := s.ScanMessagesBackward(id, 0, func(m *session.StoredMessage) bool {
+			out = append(out, m.Blocks...)
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if b, a := blocks("before"), blocks("after"); len(b) != 4*len(bodySizes) || fmt.Sprint(b) != fmt.Sprint(a) {
+		t.Errorf("scans read %d and %d blocks, or different ones", len(b), len(a))
+	}
+	for i := range bodySizes {
+		hits, err := s.Search(catalog.SearchQuery{Text: fmt.Sprintf("word%d", i), Limit: 10})
+		if err != nil || len(hits) != 2 || hits[0].Snippet != hits[1].Snippet {
+			t.Errorf("search for the word of message %d: %+v, %v; want both sessions, one snippet", i, hits, err)
+		}
+	}
+}
+
+// TestImportPacksAtItsOwnThreshold: through the session manager, a body an import writes
+// (importing.Import, RecordWriter) is packed over packAbove, the same message appended to
+// a live session only over livePackAbove.
+func TestImportPacksAtItsOwnThreshold(t *testing.T) {
+	s, path := openTemp(t)
+	m := session.NewManager(s)
+	text := toolOutput(3*packAbove, "")
+	at := time.UnixMilli(1_700_000_000_000)
+	rec := importing.Record{UUID: "u1", Type: session.TypeUser, Role: "user", CreatedAt: at,
+		Blocks: []session.RecordBlock{{JSON: text}}}
+	target := importing.ImportTarget{Info: session.SessionInfo{ID: "imported", CreatedAt: at, UpdatedAt: at}}
+	if _, err := importing.Import(m, target, []importing.Record{rec}); err != nil {
+		t.Fatal(err)
+	}
+	live := mustCreate(t, m, session.CreateOptions{})
+	if _, err := live.AppendUserMessage([]byte(`[` + string(text) + `]`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := queryInt(t, rawDB(t, path), `SELECT COUNT(*) FROM messages WHERE length(unpack_body(body)) > ?`, 3*packAbove); n != 2 {
+		t.Fatalf("%d bodies of the text stored, want 2", n)
+	}
+	if got := fmt.Sprint(packedSeqs(t, path, "imported")); got != "[0]" {
+		t.Errorf("imported bodies %s packed, want [0]", got)
+	}
+	if got := fmt.Sprint(packedSeqs(t, path, live.ID())); got != "[]" {
+		t.Errorf("live bodies %s packed, want none", got)
+	}
+}
