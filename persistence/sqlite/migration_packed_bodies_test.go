@@ -44,7 +44,7 @@ func TestMigrationFromV10(t *testing.T) {
 	}
 
 	s.Apply(begin(id, 10),
-		session.PutBlock{SessionID: id, Seq: 10, Index: 0, JSON: toolOutput(3*packAbove, "pangolin")},
+		session.PutBlock{SessionID: id, Seq: 10, Index: 0, JSON: toolOutput(3*livePackAbove, "pangolin")},
 		end(id, 10))
 	indexed(t, s)
 	if n := queryInt(t, db, `SELECT COUNT(*) FROM messages WHERE substr(body, 1, 1) = x'00'`); n != 1 {
