@@ -56,7 +56,8 @@ func packedSeqs(t *testing.T, path, id string) []int64 {
 
 // TestLiveBodiesArePackedOverTheirOwnThreshold: an import packs a body over packAbove, a
 // live session only over livePackAbove, whichever way the message was written (ended in
-// the batch it began in, or streamed and ended later from its block rows).
+// the batch it began in, or streamed and ended later from its block rows); a fork's copy
+// is stored as its original was.
 func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
 	s, path := openTemp(t)
 	writeSizedMessages(t, s, "imported", true)
@@ -70,7 +71,16 @@ func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	for id, want := range map[string]string{"imported": "[1 2 3]", "live": "[3]", "streamed": "[]"} {
+	for _, from := range []string{"imported", "live"} { // copied with the id renamed in each body
+		fork := newInfo("a-longer-fork-of-" + from)
+		fork.ForkedFrom = &session.ForkOrigin{SessionID: from, UUID: from + "-3"}
+		s.Apply(session.ForkSession{From: from, Info: fork, Seqs: []int64{0, 1, 2, 3}})
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"imported": "[1 2 3]", "live": "[3]", "streamed": "[]",
+		"a-longer-fork-of-imported": "[1 2 3]", "a-longer-fork-of-live": "[3]"} {
 		if got := fmt.Sprint(packedSeqs(t, path, id)); got != want {
 			t.Errorf("session %s: bodies %s stored packed, want %s", id, got, want)
 		}
