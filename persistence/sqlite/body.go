@@ -87,8 +87,8 @@ type bodyBuilder struct {
 }
 
 // build encodes m, whose blocks are ASCII JSON, as a body in its stored form (packBody,
-// packed when over above bytes) and the layout of the body unpacked.
-func (bb *bodyBuilder) build(m *session.StoredMessage, above int) ([]byte, []byte) {
+// or packImportedBody for an imported record) and the layout of the body unpacked.
+func (bb *bodyBuilder) build(m *session.StoredMessage, imported bool) ([]byte, []byte) {
 	head, at := session.AppendEnvelopeHead(nil, m)
 	buf := jsonenc.AppendASCII(bb.buf[:0], head)
 	l := layout{messageAt: at + asciiGrowth(head[:at]), blocks: make([]blockSpan, len(m.Blocks))}
@@ -103,7 +103,14 @@ func (bb *bodyBuilder) build(m *session.StoredMessage, above int) ([]byte, []byt
 	buf = jsonenc.AppendASCII(buf, session.AppendMessageTail(nil, m))
 	buf = append(buf, '}')
 	bb.buf = buf
-	return bb.stored(buf, above), l.encode()
+	if !imported {
+		return bb.stored(buf, livePackAbove), l.encode()
+	}
+	stored := packImportedBody(bb.packed, buf)
+	if isPacked(stored) {
+		bb.packed = stored
+	}
+	return stored, l.encode()
 }
 
 // plain returns the body that the last build encoded, before packing: what the extra
@@ -117,15 +124,6 @@ func (bb *bodyBuilder) stored(body []byte, above int) []byte {
 		bb.packed = stored
 	}
 	return stored
-}
-
-// packAboveFor returns the size over which the body of the message op ends is packed:
-// packAbove for an import's, livePackAbove for one written live.
-func packAboveFor(op session.EndMessage) int {
-	if op.Imported {
-		return packAbove
-	}
-	return livePackAbove
 }
 
 // asciiGrowth returns how many bytes longer b becomes through jsonenc.AppendASCII.

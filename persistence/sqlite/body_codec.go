@@ -21,17 +21,10 @@ import (
 // packedMarker starts a packed body; what follows is one s2 block.
 const packedMarker = 0x00
 
-// packAbove is the size over which an imported body is packed (EndMessage.Imported).
-// Smaller bodies stay plain: they pack worse and would pay s2 for little. 1 KB rather than
-// round 3's 4 KB: the bodies of 1–4 KB (an assistant reply with its tool calls) were most
-// of an import's store and each took a page of its own; packed, the import of the real
-// transcripts is 4.68 instead of 5.47 MB, with reads unchanged beyond the noise
-// (bench/README.md, issue 16 round 5).
-const packAbove = 1024
-
-// livePackAbove is the size over which a body written live (ingest, append) is packed. A
-// live session is read back whole (a restore) far more often than an import's history,
-// and unpacking was half of a restore's Go time: over 32 KB are the large tool outputs,
+// livePackAbove is the size over which a body written live (ingest, append) is packed with
+// s2; an import's are packed with a dictionary (body_dict.go). It was 1 KB in round 5, for
+// the import's size; a live session is read back whole (a restore) far more often than an
+// import's history, and unpacking was half of a restore's Go time: over 32 KB are the large tool outputs,
 // which pack best and are most of the bytes. On the harness's sessions this takes s2 from
 // 13 to 5–7 ms of a 2,000-message restore's Go time, for stores of 0.92–0.93× their JSONL
 // instead of 0.65–0.66× (bench/README.md, issue 16 round 7).
@@ -72,6 +65,9 @@ func unpackBody(dst, stored []byte) ([]byte, error) {
 	if !isPacked(stored) {
 		return stored, nil
 	}
+	if stored[0] != packedMarker {
+		return unpackDictBody(dst, stored)
+	}
 	if n, err := s2.DecodedLen(stored[1:]); err != nil || n > maxBodyLen {
 		return nil, errBadBody // a damaged length must not make us allocate gigabytes
 	}
@@ -82,9 +78,10 @@ func unpackBody(dst, stored []byte) ([]byte, error) {
 	return body, nil
 }
 
-// isPacked reports whether a stored body is packed.
+// isPacked reports whether a stored body is packed: with s2, or (an imported record's,
+// body_dict.go) with a dictionary.
 func isPacked(stored []byte) bool {
-	return len(stored) > 0 && stored[0] == packedMarker
+	return len(stored) > 0 && (stored[0] == packedMarker || stored[0] == dictMarker || stored[0] == dictS2Marker)
 }
 
 // unpackedBody is unpackBody for a reader of message seq: a damaged body is

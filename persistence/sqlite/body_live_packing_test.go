@@ -11,9 +11,9 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
-// bodySizes are blocks around both thresholds: a reply of a few KB (packed by an import,
-// plain when live) and a tool output over livePackAbove (packed by both).
-var bodySizes = []int{200, 3 * packAbove, livePackAbove / 2, 2 * livePackAbove}
+// bodySizes are blocks around livePackAbove: a reply of a few KB (packed by an import with
+// its dictionary, plain when live) and a tool output over livePackAbove (packed by both).
+var bodySizes = []int{200, 3 << 10, livePackAbove / 2, 2 * livePackAbove}
 
 // writeSizedMessages writes one message per size of bodySizes to session id (a tool output
 // of that size and a text block of a word to search for), each ended
@@ -34,11 +34,12 @@ func writeSizedMessages(t *testing.T, s *Store, id string, imported bool) {
 	indexed(t, s)
 }
 
-// packedSeqs returns the seqs of session id's messages whose bodies are stored packed.
+// packedSeqs returns the seqs of session id's messages whose bodies are stored packed, in
+// any of the stored forms (s2, or a dictionary's zstd or s2).
 func packedSeqs(t *testing.T, path, id string) []int64 {
 	t.Helper()
 	rows, err := rawDB(t, path).Query(`SELECT m.seq FROM messages m JOIN sessions s ON s.sid = m.sid
-		WHERE s.id = ? AND substr(m.body, 1, 1) = x'00' ORDER BY m.seq`, id)
+		WHERE s.id = ? AND substr(m.body, 1, 1) IN (x'00', x'01', x'02') ORDER BY m.seq`, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +55,8 @@ func packedSeqs(t *testing.T, path, id string) []int64 {
 	return seqs
 }
 
-// TestLiveBodiesArePackedOverTheirOwnThreshold: an import packs a body over packAbove, a
-// live session only over livePackAbove, whichever way the message was written (ended in
+// TestLiveBodiesArePackedOverTheirOwnThreshold: an import packs every body that shrinks
+// (with its dictionary), a live session only those over livePackAbove, whichever way the message was written (ended in
 // the batch it began in, or streamed and ended later from its block rows); a fork's copy
 // is stored as its original was.
 func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
@@ -63,7 +64,7 @@ func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
 	writeSizedMessages(t, s, "imported", true)
 	writeSizedMessages(t, s, "live", false)
 	s.Apply(session.CreateSession{Info: newInfo("streamed")}, begin("streamed", 0),
-		session.PutBlock{SessionID: "streamed", Seq: 0, Index: 0, JSON: toolOutput(3*packAbove, "word")})
+		session.PutBlock{SessionID: "streamed", Seq: 0, Index: 0, JSON: toolOutput(3<<10, "word")})
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}
@@ -79,19 +80,19 @@ func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	for id, want := range map[string]string{"imported": "[1 2 3]", "live": "[3]", "streamed": "[]",
-		"a-longer-fork-of-imported": "[1 2 3]", "a-longer-fork-of-live": "[3]"} {
+	for id, want := range map[string]string{"imported": "[0 1 2 3]", "live": "[3]", "streamed": "[]",
+		"a-longer-fork-of-imported": "[0 1 2 3]", "a-longer-fork-of-live": "[3]"} {
 		if got := fmt.Sprint(packedSeqs(t, path, id)); got != want {
 			t.Errorf("session %s: bodies %s stored packed, want %s", id, got, want)
 		}
 	}
 }
 
-// TestBodiesOfEitherThresholdReadTheSame: a store whose bodies were packed over 1 KB (as
-// main wrote every body before live sessions had a threshold of their own: the import's
-// path writes the same bytes) reads the same as one whose live bodies are plain up to
-// livePackAbove, through every reader of bodies: no migration is needed, since a reader
-// tells a packed body from a plain one by its first byte.
+// TestBodiesOfEitherThresholdReadTheSame: a session whose bodies an import packed (with its
+// dictionary) reads the same as one whose live bodies are plain up to livePackAbove,
+// through every reader of bodies: a reader tells each stored form by its first byte, so
+// bodies of every form (and a store main wrote, packed with s2 over 1 KB) live side by side
+// with no migration.
 func TestBodiesOfEitherThresholdReadTheSame(t *testing.T) {
 	s, path := openTemp(t)
 	writeSizedMessages(t, s, "before", true)
@@ -139,13 +140,13 @@ func TestBodiesOfEitherThresholdReadTheSame(t *testing.T) {
 	}
 }
 
-// TestImportPacksAtItsOwnThreshold: through the session manager, a body an import writes
-// (importing.Import, RecordWriter) is packed over packAbove, the same message appended to
-// a live session only over livePackAbove.
+// TestImportPacksAtItsOwnThreshold: through the session manager, a body of a few KB an
+// import writes (importing.Import, RecordWriter) is packed, the same message appended to a
+// live session is not (it is under livePackAbove).
 func TestImportPacksAtItsOwnThreshold(t *testing.T) {
 	s, path := openTemp(t)
 	m := session.NewManager(s)
-	text := toolOutput(3*packAbove, "")
+	text := toolOutput(3<<10, "")
 	at := time.UnixMilli(1_700_000_000_000)
 	rec := importing.Record{UUID: "u1", Type: session.TypeUser, Role: "user", CreatedAt: at,
 		Blocks: []session.RecordBlock{{JSON: text}}}
@@ -160,7 +161,7 @@ func TestImportPacksAtItsOwnThreshold(t *testing.T) {
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if n := queryInt(t, rawDB(t, path), `SELECT COUNT(*) FROM messages WHERE length(unpack_body(body)) > ?`, 3*packAbove); n != 2 {
+	if n := queryInt(t, rawDB(t, path), `SELECT COUNT(*) FROM messages WHERE length(unpack_body(body)) > ?`, 3<<10); n != 2 {
 		t.Fatalf("%d bodies of the text stored, want 2", n)
 	}
 	if got := fmt.Sprint(packedSeqs(t, path, "imported")); got != "[0]" {

@@ -53,9 +53,12 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	b := w.open.take(sid, op.Seq)
 	if b != nil {
 		if m, ok := b.message(op); ok {
-			body, lay := w.bodies.build(&m, packAboveFor(op))
+			body, lay := w.bodies.build(&m, op.Imported)
 			w.blocksInBatch = true
 			meta, extra := storedMeta(m.Meta, w.bodies.plain(), lay), storedExtra(m.Extra, w.bodies.plain(), lay)
+			if op.Imported {
+				extra = packedExtra(extra)
+			}
 			if b.unwritten {
 				return w.insertMessage(sid, b.header, op.Status, meta, extra, u, body, lay)
 			}
@@ -86,7 +89,7 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	if err != nil {
 		return err
 	}
-	return w.writeBody(sid, op.Seq, packAboveFor(op))
+	return w.writeBody(sid, op.Seq)
 }
 
 // writeUnwritten inserts the streaming row and the block rows of a message held only in
@@ -115,10 +118,11 @@ func (w *writer) dropJournal(sid, seq int64) error {
 }
 
 // writeBody encodes the body of message seq of session sid, which has just ended, from its
-// row and its block rows, stores it (packed when over above bytes) and drops the rows. A record that is not a message,
+// row and its block rows, stores it (packed as a live body is, over livePackAbove) and drops the rows. A record that
+// is not a message,
 // or one whose blocks are incomplete (a gap, a partial block), gets no body and keeps its
 // rows, which readers read it from.
-func (w *writer) writeBody(sid, seq int64, above int) error {
+func (w *writer) writeBody(sid, seq int64) error {
 	var m session.StoredMessage
 	found := false
 	err := w.c.query(`SELECT m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at, m.provider,
@@ -154,7 +158,7 @@ func (w *writer) writeBody(sid, seq int64, above int) error {
 	if err != nil || !complete {
 		return err
 	}
-	body, lay := w.bodies.build(&m, above)
+	body, lay := w.bodies.build(&m, false)
 	if _, err = w.c.exec(`UPDATE messages SET body = ?, layout = ?, extra = ? WHERE sid = ? AND seq = ?`,
 		body, lay, storedExtra(m.Extra, w.bodies.plain(), lay), sid, seq); err != nil {
 		return err

@@ -38,7 +38,7 @@ func (s *Store) ScanLinks(sessionID string, fn func(*session.Link) error) error 
 		err = c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.is_sidechain, m.continues,
 				m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_creation_tokens,
 				CASE WHEN m.is_sidechain THEN (SELECT t.seq FROM tool_uses t WHERE t.sid = m.sid AND t.tool_use_id =
-					CASE WHEN json_valid(CAST(m.extra AS TEXT)) THEN json_extract(CAST(m.extra AS TEXT), '$.parentToolUseId') END) END
+					CASE WHEN json_valid(CAST(unpack_body(m.extra) AS TEXT)) THEN json_extract(CAST(unpack_body(m.extra) AS TEXT), '$.parentToolUseId') END) END
 			FROM messages m WHERE m.sid = ? ORDER BY m.seq`, []any{sid}, func(row []driver.Value) error {
 			l = session.Link{
 				Seq: row[0].(int64), UUID: row[1].(string), ParentUUID: row[2].(string), Type: row[3].(string),

@@ -85,7 +85,7 @@ func column(b *testing.B, path, query string) [][]byte {
 }
 
 // BenchmarkBodyDictionary measures a zstd dictionary for the bodies that are stored plain
-// (packAbove and under, which s2 leaves alone; at round 5's first measurement, 4 KB and
+// (1 KB and under, which s2 left alone in round 5; at round 5's first measurement, 4 KB and
 // under: most of the rows of an import, whose bytes were 0.9 times the transcripts'). The dictionary is built from the even rows and measured
 // on the odd ones, as a store would build it from the bodies it holds and use it for those
 // to come. size/raw is what the odd rows would take, unpack speed is what each read would

@@ -128,8 +128,11 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 					}
 					current = seq
 					m = scanContextMessage(row, sessionID, m.Blocks[:0])
+					var err error
+					if m.Extra, err = extraColumn(m.Extra, seq); err != nil {
+						return err
+					}
 					if body := asBytes(row[15]); body != nil {
-						var err error
 						m.Meta, m.Extra, m.Blocks, err = bodyFieldsAndBlocks(m.Meta, m.Extra, body, asBytes(row[16]), m.Blocks, seq)
 						return err
 					}

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"encoding/hex"
 	"errors"
 	"strings"
 	"testing"
@@ -55,9 +56,12 @@ func TestListingSurvivesAColumnOfTheWrongType(t *testing.T) {
 
 func TestScanReportsDamagedMessagesAsSessionCorrupt(t *testing.T) {
 	cases := map[string]string{
-		"a message column of the wrong type":  `UPDATE messages SET created_at = 'yesterday' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
-		"a layout that does not fit its body": `UPDATE messages SET layout = x'ff' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
-		"a packed body that does not unpack":  `UPDATE messages SET body = x'00ffffffff0f' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
+		"a message column of the wrong type":      `UPDATE messages SET created_at = 'yesterday' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
+		"a layout that does not fit its body":     `UPDATE messages SET layout = x'ff' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
+		"a packed body that does not unpack":      `UPDATE messages SET body = x'00ffffffff0f' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
+		"an imported body whose frame is damaged": `UPDATE messages SET body = x'0128b52ffd00ff' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
+		"an imported body naming a dictionary this build lacks": `UPDATE messages SET body = x'` + hex.EncodeToString(unknownDictBody(t)) +
+			`' WHERE sid = (SELECT sid FROM sessions WHERE id = ?)`,
 	}
 	for name, damage := range cases {
 		t.Run(name, func(t *testing.T) {

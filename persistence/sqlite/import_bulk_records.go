@@ -7,9 +7,10 @@ import "github.com/sessionkeep/sessionkeep/session"
 // being applied, as it ends: status, fields and usage. Such a record used to be inserted
 // streaming, updated to end it and read back to find it has no body: three statements for
 // each of the 607 such records of the real transcripts, a third of what an import writes.
-// It has nothing to journal and no body, so the row is its whole record.
+// It has nothing to journal and no body, so the row is its whole record; an imported one's
+// extra column is packed (storedWholeExtra).
 func (w *writer) insertRecordWhole(sid int64, b *openBody, op session.EndMessage) error {
-	return w.insertMessage(sid, b.header, op.Status, jsonObject(op.Meta), jsonObject(op.Extra), op.Usage, nil, nil)
+	return w.insertMessage(sid, b.header, op.Status, jsonObject(op.Meta), storedWholeExtra(op.Extra, op.Imported), op.Usage, nil, nil)
 }
 
 // isWholeRecord reports whether b, ending in the batch it began in, is a record that is

@@ -125,7 +125,9 @@ func scanMessageRow(row []driver.Value, sessionID string, blocks [][]byte) (sess
 	if len(d.bad) > 0 {
 		return m, fmt.Errorf("%w: the message at seq %v has unreadable columns: %s", session.ErrSessionCorrupt, row[0], strings.Join(d.bad, ", "))
 	}
-	return m, nil
+	var err error
+	m.Extra, err = extraColumn(m.Extra, m.Seq)
+	return m, err
 }
 
 // asBytes returns a BLOB or TEXT column's bytes, nil for NULL.

@@ -27,12 +27,12 @@ func TestSearchedText(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
-	large := body(string(resultOf("t", toolOutput(3*packAbove, "ocelot"))))
-	packed := packBody(nil, large, packAbove)
+	large := body(string(resultOf("t", toolOutput(3*livePackAbove, "ocelot"))))
+	packed := packBody(nil, large, livePackAbove)
 	if !isPacked(packed) {
 		t.Fatal("the large body did not pack")
 	}
-	if got, want := string(searchedText(packed)), string(searchedText(large)); got != want || len(got) < 3*packAbove {
+	if got, want := string(searchedText(packed)), string(searchedText(large)); got != want || len(got) < 3*livePackAbove {
 		t.Errorf("packed body: %d bytes of text, plain %d", len(got), len(want))
 	}
 	for _, bad := range [][]byte{nil, []byte(`{"message":`), {packedMarker, 1, 2, 3}} {
