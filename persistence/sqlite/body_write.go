@@ -53,9 +53,9 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	b := w.open.take(sid, op.Seq)
 	if b != nil {
 		if m, ok := b.message(op); ok {
-			body, lay := w.bodies.build(&m)
+			body, lay, l := w.bodies.build(&m)
 			w.blocksInBatch = true
-			meta, extra := storedMeta(m.Meta, w.bodies.plain(), lay), storedExtra(m.Extra, w.bodies.plain(), lay)
+			meta, extra := storedMeta(m.Meta, w.bodies.plain(), l), storedExtra(m.Extra, w.bodies.plain(), l)
 			if b.unwritten {
 				return w.insertMessage(sid, b.header, op.Status, meta, extra, u, body, lay)
 			}
@@ -154,9 +154,9 @@ func (w *writer) writeBody(sid, seq int64) error {
 	if err != nil || !complete {
 		return err
 	}
-	body, lay := w.bodies.build(&m)
+	body, lay, l := w.bodies.build(&m)
 	if _, err = w.c.exec(`UPDATE messages SET body = ?, layout = ?, extra = ? WHERE sid = ? AND seq = ?`,
-		body, lay, storedExtra(m.Extra, w.bodies.plain(), lay), sid, seq); err != nil {
+		body, lay, storedExtra(m.Extra, w.bodies.plain(), l), sid, seq); err != nil {
 		return err
 	}
 	w.blocksInBatch = true
