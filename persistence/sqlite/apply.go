@@ -27,6 +27,8 @@ type touched struct {
 	// interrupted: a close that cut a reply off came after the batch's last message, so
 	// the messages do not make the session active again.
 	interrupted bool
+	// tracker is the token tracker the batch last set, not written yet (writeTrackers).
+	tracker *session.TokenTracker
 }
 
 // commit applies a batch of Ops in one transaction. An Op that conflicts with what is
@@ -56,6 +58,10 @@ func (w *writer) commit(batch []session.Op) error {
 		w.c.exec("ROLLBACK")
 		return storageError("writing", err)
 	}
+	if err := w.writeTrackers(sessions); err != nil {
+		w.c.exec("ROLLBACK")
+		return storageError("writing token counts", err)
+	}
 	if err := w.settleInserts(); err != nil {
 		w.c.exec("ROLLBACK")
 		return storageError("queueing new messages for search", err)
@@ -72,6 +78,11 @@ func (w *writer) commit(batch []session.Op) error {
 }
 
 func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
+	if !isMessageOp(op) {
+		if err := w.writeTrackers(sessions); err != nil {
+			return err
+		}
+	}
 	if create, ok := op.(session.CreateSession); ok {
 		return w.createSession(create.Info)
 	}
@@ -113,10 +124,7 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	case session.EndMessage:
 		err = w.endMessage(sid, op)
 	case session.SetTracker:
-		t := op.Tracker
-		_, err = w.c.exec(`UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
-			cache_creation_tokens = ?, context_tokens = ? WHERE sid = ?`,
-			t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, sid)
+		t.noteTracker(op.Tracker)
 	case session.SetTitle:
 		// A title made from the first prompt never replaces one the user gave.
 		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ? AND title = ''`, op.Title, sid)
