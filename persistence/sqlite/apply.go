@@ -27,10 +27,6 @@ type touched struct {
 	// interrupted: a close that cut a reply off came after the batch's last message, so
 	// the messages do not make the session active again.
 	interrupted bool
-	// tracker is the token tracker the batch last set and toolUses the tool calls its
-	// blocks started, not written yet (writeKeptBack).
-	tracker  *session.TokenTracker
-	toolUses []toolUse
 }
 
 // commit applies a batch of Ops in one transaction. An Op that conflicts with what is
@@ -60,10 +56,6 @@ func (w *writer) commit(batch []session.Op) error {
 		w.c.exec("ROLLBACK")
 		return storageError("writing", err)
 	}
-	if err := w.writeKeptBack(sessions); err != nil {
-		w.c.exec("ROLLBACK")
-		return storageError("writing token counts and tool calls", err)
-	}
 	if err := w.settleInserts(); err != nil {
 		w.c.exec("ROLLBACK")
 		return storageError("queueing new messages for search", err)
@@ -80,11 +72,6 @@ func (w *writer) commit(batch []session.Op) error {
 }
 
 func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
-	if !isMessageOp(op) {
-		if err := w.writeKeptBack(sessions); err != nil {
-			return err
-		}
-	}
 	if create, ok := op.(session.CreateSession); ok {
 		return w.createSession(create.Info)
 	}
@@ -123,13 +110,13 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 		err = w.beginMessage(sid, op)
 	case session.PutBlock:
 		err = w.putBlock(sid, op)
-		if err == nil && op.ToolUseID != "" {
-			t.toolUses = append(t.toolUses, toolUse{op.ToolUseID, op.Seq})
-		}
 	case session.EndMessage:
 		err = w.endMessage(sid, op)
 	case session.SetTracker:
-		t.noteTracker(op.Tracker)
+		t := op.Tracker
+		_, err = w.c.exec(`UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
+			cache_creation_tokens = ?, context_tokens = ? WHERE sid = ?`,
+			t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, sid)
 	case session.SetTitle:
 		// A title made from the first prompt never replaces one the user gave.
 		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ? AND title = ''`, op.Title, sid)
@@ -206,8 +193,7 @@ func lookupSID(c rowQuerier, id string) (int64, error) {
 
 // putBlock journals a block of a message still streaming, or replaces a partial
 // checkpoint of it. A block of a message that ends in the same batch is only held in
-// memory: the message's body, written when it ends, is its one record. The tool call a
-// block starts is kept back (writeKeptBack).
+// memory: the message's body, written when it ends, is its one record.
 func (w *writer) putBlock(sid int64, op session.PutBlock) error {
 	journal := !w.ending[batchMessage{op.SessionID, op.Seq}]
 	if journal {
@@ -216,7 +202,11 @@ func (w *writer) putBlock(sid int64, op session.PutBlock) error {
 		}
 	}
 	w.open.put(sid, op, journal)
-	return nil
+	if op.ToolUseID == "" {
+		return nil
+	}
+	_, err := w.c.exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
+	return err
 }
 
 // journalBlock writes block idx of message seq of session sid as a block row, or replaces
