@@ -87,8 +87,10 @@ type bodyBuilder struct {
 }
 
 // build encodes m, whose blocks are ASCII JSON, as a body in its stored form (packBody,
-// or packImportedBody for an imported record) and the layout of the body unpacked.
-func (bb *bodyBuilder) build(m *session.StoredMessage, imported bool) ([]byte, []byte) {
+// or packImportedBody for an imported record), the layout of the body unpacked as stored,
+// and that layout itself, which the caller reads the body's fields by (storedMeta,
+// storedExtra) without decoding it again.
+func (bb *bodyBuilder) build(m *session.StoredMessage, imported bool) ([]byte, []byte, layout) {
 	head, at := session.AppendEnvelopeHead(nil, m)
 	buf := jsonenc.AppendASCII(bb.buf[:0], head)
 	l := layout{messageAt: at + asciiGrowth(head[:at]), blocks: make([]blockSpan, len(m.Blocks))}
@@ -104,13 +106,13 @@ func (bb *bodyBuilder) build(m *session.StoredMessage, imported bool) ([]byte, [
 	buf = append(buf, '}')
 	bb.buf = buf
 	if !imported {
-		return bb.stored(buf, livePackAbove), l.encode()
+		return bb.stored(buf, livePackAbove), l.encode(), l
 	}
 	stored := packImportedBody(bb.packed, buf)
 	if isPacked(stored) {
 		bb.packed = stored
 	}
-	return stored, l.encode()
+	return stored, l.encode(), l
 }
 
 // plain returns the body that the last build encoded, before packing: what the extra
@@ -135,12 +137,9 @@ func asciiGrowth(b []byte) int {
 }
 
 // blocksOf appends to blocks the JSON of each block of a body written since migration 10,
-// slices of body. A hole (a body of an older store the migration missed) is a damaged file.
-func blocksOf(body, lay []byte, blocks [][]byte) ([][]byte, error) {
-	l, err := decodeLayout(lay, len(body), nil)
-	if err != nil {
-		return blocks, err
-	}
+// whose layout is l, slices of body. A hole (a body of an older store the migration missed)
+// is a damaged file.
+func blocksOf(body []byte, l layout, blocks [][]byte) ([][]byte, error) {
 	for _, span := range l.blocks {
 		if span.blob != 0 {
 			return blocks, errBadLayout

@@ -53,9 +53,9 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	b := w.open.take(sid, op.Seq)
 	if b != nil {
 		if m, ok := b.message(op); ok {
-			body, lay := w.bodies.build(&m, op.Imported)
+			body, lay, l := w.bodies.build(&m, op.Imported)
 			w.blocksInBatch = true
-			meta, extra := storedMeta(m.Meta, w.bodies.plain(), lay), storedExtra(m.Extra, w.bodies.plain(), lay)
+			meta, extra := storedMeta(m.Meta, w.bodies.plain(), l), storedExtra(m.Extra, w.bodies.plain(), l)
 			if op.Imported {
 				extra = packedExtra(extra)
 			}
@@ -158,9 +158,9 @@ func (w *writer) writeBody(sid, seq int64) error {
 	if err != nil || !complete {
 		return err
 	}
-	body, lay := w.bodies.build(&m, false)
+	body, lay, l := w.bodies.build(&m, false)
 	if _, err = w.c.exec(`UPDATE messages SET body = ?, layout = ?, extra = ? WHERE sid = ? AND seq = ?`,
-		body, lay, storedExtra(m.Extra, w.bodies.plain(), lay), sid, seq); err != nil {
+		body, lay, storedExtra(m.Extra, w.bodies.plain(), l), sid, seq); err != nil {
 		return err
 	}
 	w.blocksInBatch = true

@@ -37,13 +37,13 @@ var (
 )
 
 // storedExtra returns what the extra column of a message holds beside body and its layout
-// lay: when the body holds extra exactly, extraInBody, or the call-only column of a
+// l: when the body holds extra exactly, extraInBody, or the call-only column of a
 // sidechain's extra; else extra itself.
-func storedExtra(extra, body, lay []byte) []byte {
+func storedExtra(extra, body []byte, l layout) []byte {
 	if len(extra) <= 2 {
 		return extra // "{}" costs nothing
 	}
-	fields, err := extraFields(body, lay)
+	fields, err := extraFields(body, l)
 	if err != nil || !bytes.Equal(fields, extra[1:len(extra)-1]) {
 		return extra
 	}
@@ -78,13 +78,13 @@ func isCallOnly(column []byte) bool {
 
 // extraOf returns a message's extra fields as a JSON object: the extra column, or, when it
 // is extraInBody (which the driver reads back as nil: the column is never NULL) or a
-// call-only column, the fields cut out of body. A body they cannot be cut from is a
-// damaged file.
-func extraOf(column, body, lay []byte, seq int64) ([]byte, error) {
+// call-only column, the fields cut out of body, whose layout is l. A body they cannot be cut
+// from is a damaged file.
+func extraOf(column, body []byte, l layout, seq int64) ([]byte, error) {
 	if body == nil || (len(column) > 0 && !isCallOnly(column)) {
 		return column, nil
 	}
-	fields, err := extraFields(body, lay)
+	fields, err := extraFields(body, l)
 	if err != nil {
 		return nil, fmt.Errorf("%w: message %d: its extra fields cannot be read from its body: %v", session.ErrSessionCorrupt, seq, err)
 	}
@@ -97,11 +97,7 @@ func extraOf(column, body, lay []byte, seq int64) ([]byte, error) {
 // object ("" when it has none). Strings in a body are JSON-escaped, so `,"isSidechain":`
 // outside a string first appears as the fixed field; the end is the message object's
 // place, from the layout, since an extra field may hold a "message" key of its own.
-func extraFields(body, lay []byte) ([]byte, error) {
-	l, err := decodeLayout(lay, len(body), nil)
-	if err != nil {
-		return nil, err
-	}
+func extraFields(body []byte, l layout) ([]byte, error) {
 	end := l.messageAt - len(messageField)
 	if end < 0 || !bytes.Equal(body[end:l.messageAt], messageField) {
 		return nil, errBadLayout

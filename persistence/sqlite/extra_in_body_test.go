@@ -81,7 +81,7 @@ func TestExtraStoredOnceInTheBody(t *testing.T) {
 // damaged file, said as such, not extra fields made up.
 func TestExtraCutFromADamagedBodyIsCorrupt(t *testing.T) {
 	body := []byte(`{"uuid":"u","message":{"role":"user","content":[]}}`)
-	lay := layout{messageAt: len(`{"uuid":"u","message":`)}.encode()
+	lay := layout{messageAt: len(`{"uuid":"u","message":`)}
 	if _, err := extraOf(extraInBody, body, lay, 3); err == nil {
 		t.Error("extra fields cut from a body with no isSidechain field")
 	}

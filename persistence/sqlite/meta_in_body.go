@@ -27,12 +27,12 @@ var metaInBody = []byte{}
 var errNoMetaInBody = errors.New("no meta fields after the content of the body")
 
 // storedMeta returns what the meta column of a message holds beside body and its layout
-// lay: metaInBody when the body holds meta exactly, else meta itself.
-func storedMeta(meta, body, lay []byte) []byte {
+// l: metaInBody when the body holds meta exactly, else meta itself.
+func storedMeta(meta, body []byte, l layout) []byte {
 	if len(meta) <= 2 {
 		return meta // "{}" costs nothing, and an empty column would read as metaInBody
 	}
-	fields, err := metaFields(body, lay)
+	fields, err := metaFields(body, l)
 	if err != nil || !bytes.Equal(fields, meta[1:len(meta)-1]) {
 		return meta
 	}
@@ -40,13 +40,13 @@ func storedMeta(meta, body, lay []byte) []byte {
 }
 
 // metaOf returns a message's meta as a JSON object: the meta column, or, when it is
-// metaInBody (which the driver reads back as nil), the fields cut out of body. A body they
-// cannot be cut from is a damaged file.
-func metaOf(column, body, lay []byte, seq int64) ([]byte, error) {
+// metaInBody (which the driver reads back as nil), the fields cut out of body, whose layout
+// is l. A body they cannot be cut from is a damaged file.
+func metaOf(column, body []byte, l layout, seq int64) ([]byte, error) {
 	if len(column) > 0 || body == nil {
 		return column, nil
 	}
-	fields, err := metaFields(body, lay)
+	fields, err := metaFields(body, l)
 	if err != nil {
 		return nil, fmt.Errorf("%w: message %d: its meta cannot be read from its body: %v", session.ErrSessionCorrupt, seq, err)
 	}
@@ -58,11 +58,7 @@ func metaOf(column, body, lay []byte, seq int64) ([]byte, error) {
 // what follows `],` after the last block, up to the closing braces of the message and the
 // envelope. The last block's end is in the layout, so no string inside a block is taken
 // for the end of the content.
-func metaFields(body, lay []byte) ([]byte, error) {
-	l, err := decodeLayout(lay, len(body), nil)
-	if err != nil {
-		return nil, err
-	}
+func metaFields(body []byte, l layout) ([]byte, error) {
 	if len(l.blocks) == 0 {
 		return nil, errNoMetaInBody
 	}

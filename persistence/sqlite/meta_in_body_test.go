@@ -90,12 +90,12 @@ func TestMetaColumnOfAStoreBeforeReadsAsItIs(t *testing.T) {
 // fields cannot be found is a damaged file, said as such, not meta made up.
 func TestMetaCutFromADamagedBodyIsCorrupt(t *testing.T) {
 	body := []byte(`{"uuid":"u","message":{"role":"user","content":[]}}`)
-	lay := layout{messageAt: len(`{"uuid":"u","message":`)}.encode()
+	lay := layout{messageAt: len(`{"uuid":"u","message":`)}
 	if _, err := metaOf(metaInBody, body, lay, 3); err == nil {
 		t.Error("meta cut from a body with no block")
 	}
 	body = []byte(`{"uuid":"u","message":{"role":"user","content":[{"type":"text"}]}}`)
-	lay = layout{messageAt: len(`{"uuid":"u","message":`), blocks: []blockSpan{{at: len(`{"uuid":"u","message":{"role":"user","content":[`), n: len(`{"type":"text"}`)}}}.encode()
+	lay = layout{messageAt: len(`{"uuid":"u","message":`), blocks: []blockSpan{{at: len(`{"uuid":"u","message":{"role":"user","content":[`), n: len(`{"type":"text"}`)}}}
 	if _, err := metaOf(metaInBody, body, lay, 3); err == nil {
 		t.Error("meta cut from a body with no meta fields")
 	}

@@ -210,23 +210,37 @@ func bodyFieldsAndBlocks(metaColumn, extraColumn, stored, lay []byte, blocks [][
 	if err != nil {
 		return metaColumn, extraColumn, blocks, err
 	}
-	meta, err := metaOf(metaColumn, body, lay, seq)
+	l, err := decodeLayout(lay, len(body), nil)
+	if err != nil {
+		return metaColumn, extraColumn, blocks, unreadableBody(seq)
+	}
+	meta, err := metaOf(metaColumn, body, l, seq)
 	if err != nil {
 		return metaColumn, extraColumn, blocks, err
 	}
-	extra, err := extraOf(extraColumn, body, lay, seq)
+	extra, err := extraOf(extraColumn, body, l, seq)
 	if err != nil {
 		return meta, extraColumn, blocks, err
 	}
-	blocks, err = plainBodyBlocks(body, lay, blocks, seq)
-	return meta, extra, blocks, err
+	if blocks, err = blocksOf(body, l, blocks); err != nil {
+		return meta, extra, blocks, unreadableBody(seq)
+	}
+	return meta, extra, blocks, nil
 }
 
 // plainBodyBlocks is bodyBlocks for a body already unpacked.
 func plainBodyBlocks(body, lay []byte, blocks [][]byte, seq int64) ([][]byte, error) {
-	blocks, err := blocksOf(body, lay, blocks)
+	l, err := decodeLayout(lay, len(body), nil)
+	if err == nil {
+		blocks, err = blocksOf(body, l, blocks)
+	}
 	if err != nil {
-		return blocks, fmt.Errorf("%w: message %d has an unreadable body", session.ErrSessionCorrupt, seq)
+		return blocks, unreadableBody(seq)
 	}
 	return blocks, nil
+}
+
+// unreadableBody is the error of message seq, whose body or layout cannot be read.
+func unreadableBody(seq int64) error {
+	return fmt.Errorf("%w: message %d has an unreadable body", session.ErrSessionCorrupt, seq)
 }
