@@ -22,13 +22,13 @@ import (
 const packedMarker = 0x00
 
 // livePackAbove is the size over which a body written live (ingest, append) is packed with
-// s2; an import's are packed with a dictionary (body_dict.go). It was 1 KB in round 5, for
-// the import's size; a live session is read back whole (a restore) far more often than an
-// import's history, and unpacking was half of a restore's Go time: over 32 KB are the large tool outputs,
-// which pack best and are most of the bytes. On the harness's sessions this takes s2 from
-// 13 to 5–7 ms of a 2,000-message restore's Go time, for stores of 0.92–0.93× their JSONL
-// instead of 0.65–0.66× (bench/README.md, issue 16 round 7).
-const livePackAbove = 32 << 10
+// s2; an import's are packed with a dictionary (body_dict.go). 1 KB since round 5 (the
+// bodies of 1–4 KB, an assistant reply with its tool calls, are most of a session's rows).
+// Round 7 measured 32 KB (bench/README.md, issue 16 round 7): 4–8 ms less Go CPU per
+// 2,000-message restore, but in the same harness run beside 1 KB the restores' wall times
+// moved 1–3 %, W1 and W3 not beyond their spread, and the stores grew from 0.66× to 0.93×
+// their JSONL, so it stays 1 KB.
+const livePackAbove = 1024
 
 // maxBodyLen bounds the length a packed body may claim: SQLite's own limit on a value
 // (SQLITE_MAX_LENGTH), which no body could exceed when it was built, before packing.

@@ -11,9 +11,9 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
-// bodySizes are blocks around livePackAbove: a reply of a few KB (packed by an import with
-// its dictionary, plain when live) and a tool output over livePackAbove (packed by both).
-var bodySizes = []int{200, 3 << 10, livePackAbove / 2, 2 * livePackAbove}
+// bodySizes are blocks around livePackAbove: small ones (packed by an import with its
+// dictionary, plain when live) and ones over livePackAbove (packed by both).
+var bodySizes = []int{200, livePackAbove / 2, 2 * livePackAbove, 16 * livePackAbove}
 
 // writeSizedMessages writes one message per size of bodySizes to session id (a tool output
 // of that size and a text block of a word to search for), each ended
@@ -64,7 +64,7 @@ func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
 	writeSizedMessages(t, s, "imported", true)
 	writeSizedMessages(t, s, "live", false)
 	s.Apply(session.CreateSession{Info: newInfo("streamed")}, begin("streamed", 0),
-		session.PutBlock{SessionID: "streamed", Seq: 0, Index: 0, JSON: toolOutput(3<<10, "word")})
+		session.PutBlock{SessionID: "streamed", Seq: 0, Index: 0, JSON: toolOutput(2*livePackAbove, "word")})
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}
@@ -80,8 +80,8 @@ func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	for id, want := range map[string]string{"imported": "[0 1 2 3]", "live": "[3]", "streamed": "[]",
-		"a-longer-fork-of-imported": "[0 1 2 3]", "a-longer-fork-of-live": "[3]"} {
+	for id, want := range map[string]string{"imported": "[0 1 2 3]", "live": "[2 3]", "streamed": "[0]",
+		"a-longer-fork-of-imported": "[0 1 2 3]", "a-longer-fork-of-live": "[2 3]"} {
 		if got := fmt.Sprint(packedSeqs(t, path, id)); got != want {
 			t.Errorf("session %s: bodies %s stored packed, want %s", id, got, want)
 		}
@@ -140,13 +140,13 @@ func TestBodiesOfEitherThresholdReadTheSame(t *testing.T) {
 	}
 }
 
-// TestImportPacksAtItsOwnThreshold: through the session manager, a body of a few KB an
-// import writes (importing.Import, RecordWriter) is packed, the same message appended to a
-// live session is not (it is under livePackAbove).
+// TestImportPacksAtItsOwnThreshold: through the session manager, a small body an import
+// writes (importing.Import, RecordWriter) is packed, the same message appended to a live
+// session is not (it is under livePackAbove).
 func TestImportPacksAtItsOwnThreshold(t *testing.T) {
 	s, path := openTemp(t)
 	m := session.NewManager(s)
-	text := toolOutput(3<<10, "")
+	text := toolOutput(livePackAbove/2, "")
 	at := time.UnixMilli(1_700_000_000_000)
 	rec := importing.Record{UUID: "u1", Type: session.TypeUser, Role: "user", CreatedAt: at,
 		Blocks: []session.RecordBlock{{JSON: text}}}
@@ -161,7 +161,7 @@ func TestImportPacksAtItsOwnThreshold(t *testing.T) {
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if n := queryInt(t, rawDB(t, path), `SELECT COUNT(*) FROM messages WHERE length(unpack_body(body)) > ?`, 3<<10); n != 2 {
+	if n := queryInt(t, rawDB(t, path), `SELECT COUNT(*) FROM messages WHERE length(unpack_body(body)) > ?`, livePackAbove/2); n != 2 {
 		t.Fatalf("%d bodies of the text stored, want 2", n)
 	}
 	if got := fmt.Sprint(packedSeqs(t, path, "imported")); got != "[0]" {

@@ -118,10 +118,9 @@ func (w *writer) dropJournal(sid, seq int64) error {
 }
 
 // writeBody encodes the body of message seq of session sid, which has just ended, from its
-// row and its block rows, stores it (packed as a live body is, over livePackAbove) and drops the rows. A record that
-// is not a message,
-// or one whose blocks are incomplete (a gap, a partial block), gets no body and keeps its
-// rows, which readers read it from.
+// row and its block rows, stores it (packed as a live body is, over livePackAbove) and
+// drops the rows. A record that is not a message, or one whose blocks are incomplete (a
+// gap, a partial block), gets no body and keeps its rows, which readers read it from.
 func (w *writer) writeBody(sid, seq int64) error {
 	var m session.StoredMessage
 	found := false
