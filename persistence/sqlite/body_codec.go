@@ -3,12 +3,9 @@ package sqlite
 import (
 	"database/sql/driver"
 	"errors"
-	"fmt"
 
 	"github.com/klauspost/compress/s2"
 	"modernc.org/sqlite"
-
-	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // A message body is stored packed (s2, github.com/klauspost/compress) when it is large
@@ -89,7 +86,7 @@ func isPacked(stored []byte) bool {
 func unpackedBody(dst, stored []byte, seq int64) ([]byte, error) {
 	body, err := unpackBody(dst, stored)
 	if err != nil {
-		return nil, fmt.Errorf("%w: message %d has an unreadable body", session.ErrSessionCorrupt, seq)
+		return nil, unreadableBody(seq)
 	}
 	return body, nil
 }
