@@ -108,11 +108,7 @@ func (bb *bodyBuilder) build(m *session.StoredMessage, imported bool) ([]byte, [
 	if !imported {
 		return bb.stored(buf, livePackAbove), l.encode(), l
 	}
-	stored := packImportedBody(bb.packed, buf)
-	if isPacked(stored) {
-		bb.packed = stored
-	}
-	return stored, l.encode(), l
+	return bb.storedImported(buf), l.encode(), l
 }
 
 // plain returns the body that the last build encoded, before packing: what the extra
@@ -121,7 +117,17 @@ func (bb *bodyBuilder) plain() []byte { return bb.buf }
 
 // stored returns body in its stored form (packBody, packed when over above bytes).
 func (bb *bodyBuilder) stored(body []byte, above int) []byte {
-	stored := packBody(bb.packed, body, above)
+	return bb.keepPacked(packBody(bb.packed, body, above))
+}
+
+// storedImported returns body in an imported record's stored form (packImportedBody).
+func (bb *bodyBuilder) storedImported(body []byte) []byte {
+	return bb.keepPacked(packImportedBody(bb.packed, body))
+}
+
+// keepPacked keeps the storage of stored, when it is packed, for the next body to be
+// packed into, and returns it.
+func (bb *bodyBuilder) keepPacked(stored []byte) []byte {
 	if isPacked(stored) {
 		bb.packed = stored
 	}

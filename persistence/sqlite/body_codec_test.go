@@ -49,7 +49,7 @@ func TestPackBodyKeepsSmallAndIncompressibleBodiesPlain(t *testing.T) {
 
 // TestPackBodyPacksABodyOverTheThresholdItIsGiven: a body of 2 KB, the size of an
 // assistant reply with its tool calls, is packed when the threshold is under it (round 5's
-// 1 KB, which a fork of a packed body also gets through packedLike).
+// 1 KB).
 func TestPackBodyPacksABodyOverTheThresholdItIsGiven(t *testing.T) {
 	body := toolOutput(2048, "capybara")
 	packed := packBody(nil, body, 1024)

@@ -55,6 +55,19 @@ func packedSeqs(t *testing.T, path, id string) []int64 {
 	return seqs
 }
 
+// storedForms returns the first byte of each of session id's message bodies, in hex, in
+// seq order: which form each is stored in ("7B" plain, "00" s2, "01"/"02" a dictionary).
+func storedForms(t *testing.T, path, id string) string {
+	t.Helper()
+	var forms string
+	err := rawDB(t, path).QueryRow(`SELECT group_concat(f, ' ') FROM (SELECT hex(substr(m.body, 1, 1)) AS f
+		FROM messages m JOIN sessions s ON s.sid = m.sid WHERE s.id = ? ORDER BY m.seq)`, id).Scan(&forms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return forms
+}
+
 // TestLiveBodiesArePackedOverTheirOwnThreshold: an import packs every body that shrinks
 // (with its dictionary), a live session only those over livePackAbove, whichever way the message was written (ended in
 // the batch it began in, or streamed and ended later from its block rows); a fork's copy
@@ -84,6 +97,11 @@ func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
 		"a-longer-fork-of-imported": "[0 1 2 3]", "a-longer-fork-of-live": "[2 3]"} {
 		if got := fmt.Sprint(packedSeqs(t, path, id)); got != want {
 			t.Errorf("session %s: bodies %s stored packed, want %s", id, got, want)
+		}
+	}
+	for _, from := range []string{"imported", "live"} {
+		if orig, fork := storedForms(t, path, from), storedForms(t, path, "a-longer-fork-of-"+from); fork != orig {
+			t.Errorf("the fork of %s stores its bodies as %s, its original as %s", from, fork, orig)
 		}
 	}
 }
@@ -169,5 +187,45 @@ func TestImportPacksAtItsOwnThreshold(t *testing.T) {
 	}
 	if got := fmt.Sprint(packedSeqs(t, path, live.ID())); got != "[]" {
 		t.Errorf("live bodies %s packed, want none", got)
+	}
+}
+
+// TestForkOfAnImportedSessionReadsAsItsOrigin: a fork of a session an import wrote, under
+// an id as long as its origin's (which forkCopies renames in SQL, in plain bodies only) or
+// a longer one (copyForkBodies), reads back the origin's blocks under its own id, its
+// bodies still packed with the dictionary: a packed body is never edited as text.
+func TestForkOfAnImportedSessionReadsAsItsOrigin(t *testing.T) {
+	const origin = "0f3c2a10-5b7e-4c1d-9a2e-00000000000a"
+	for _, forkID := range []string{"0f3c2a10-5b7e-4c1d-9a2e-00000000000b", "a-fork-with-a-longer-id-than-its-origin"} {
+		s, path := openTemp(t)
+		writeSizedMessages(t, s, origin, true)
+		fork := newInfo(forkID)
+		fork.ForkedFrom = &session.ForkOrigin{SessionID: origin, UUID: origin + "-3"}
+		s.Apply(session.ForkSession{From: origin, Info: fork, Seqs: []int64{0, 1, 2, 3}})
+		if err := s.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := storedForms(t, path, forkID), storedForms(t, path, origin); got != want {
+			t.Errorf("fork %s stores its bodies as %s, its origin as %s", forkID, got, want)
+		}
+		var want, got [][]byte
+		for _, m := range scan(t, s, origin) {
+			want = append(want, m.Blocks...)
+		}
+		for _, m := range scan(t, s, forkID) {
+			got = append(got, m.Blocks...)
+		}
+		if len(got) != 2*len(bodySizes) || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("fork %s reads %d blocks, or not its origin's", forkID, len(got))
+		}
+		err := s.ScanEncoded(forkID, 0, func(m *session.StoredMessage) error {
+			if !bytes.Contains(bytes.Join(m.Encoded, nil), []byte(`"sessionId":"`+forkID+`"`)) {
+				t.Errorf("fork %s: message %d does not name the fork", forkID, m.Seq)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Errorf("fork %s: %v", forkID, err)
+		}
 	}
 }

@@ -18,16 +18,17 @@ import (
 var forkCopies = []string{
 	// ?1 is the origin, ?2 the fork; ?3 and ?4 the sessionId fields of their bodies, which
 	// the copy swaps in SQL when they are the same length (ids are UUIDs), so the layout
-	// holds as it is, and the body is plain (a packed one starts with x'00', body_codec.go);
-	// copyForkBodies does the others.
+	// holds as it is, and the body is plain (starts with '{'; a packed one starts with a byte
+	// no JSON starts with, body_codec.go, and is never edited as text); copyForkBodies does
+	// the others.
 	`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
 			meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, is_sidechain, continues, body, layout)
 		SELECT ?2, f.new, r.uuid, r.parent_uuid, r.type, r.role, r.turn,
 			CASE r.status WHEN 'streaming' THEN 'interrupted' ELSE r.status END, r.created_at, r.provider, r.request_id,
 			r.meta, r.extra, r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_creation_tokens, r.is_sidechain, r.continues,
-			CASE WHEN length(?3) = length(?4) AND substr(r.body, 1, 1) != x'00' AND instr(r.body, ?3) > 0 THEN
+			CASE WHEN length(?3) = length(?4) AND substr(r.body, 1, 1) = x'7B' AND instr(r.body, ?3) > 0 THEN
 				CAST(substr(r.body, 1, instr(r.body, ?3) - 1) || ?4 || substr(r.body, instr(r.body, ?3) + length(?3)) AS BLOB) END,
-			CASE WHEN length(?3) = length(?4) AND substr(r.body, 1, 1) != x'00' AND instr(r.body, ?3) > 0 THEN r.layout END
+			CASE WHEN length(?3) = length(?4) AND substr(r.body, 1, 1) = x'7B' AND instr(r.body, ?3) > 0 THEN r.layout END
 		FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ?1 AND r.seq = f.old ORDER BY f.new`,
 	`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id)
 		SELECT ?2, f.new, r.idx, r.partial, r.body, r.blob_id

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"database/sql/driver"
 	"fmt"
-	"math"
 
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
@@ -42,7 +41,7 @@ func (w *writer) copyForkBodies(from, to int64, oldField, newField []byte) error
 		if err != nil {
 			return fmt.Errorf("message %d of the fork: %w", b.seq, err)
 		}
-		if _, err := w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, w.bodies.stored(body, packedLike(b.body)), lay, to, b.seq); err != nil {
+		if _, err := w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, w.bodies.storedLike(body, b.body), lay, to, b.seq); err != nil {
 			return err
 		}
 	}
@@ -71,12 +70,16 @@ func renamedBody(body, lay, oldField, newField []byte) ([]byte, []byte, error) {
 	return renamed, l.encode(), nil
 }
 
-// packedLike returns the size over which a copy of the stored body orig is packed: any size
-// when orig is packed, none when it is plain, so that a fork's copy is stored as its
-// original was, whoever wrote that (an import or a live session).
-func packedLike(orig []byte) int {
-	if isPacked(orig) {
-		return 0
+// storedLike returns body, a fork's copy of the stored body orig, in orig's stored form,
+// whoever wrote orig: packed with the import's dictionary when orig was, so that a fork of
+// an imported session keeps its size; packed with s2 when orig was; plain when orig was.
+func (bb *bodyBuilder) storedLike(body, orig []byte) []byte {
+	switch {
+	case len(orig) > 0 && (orig[0] == dictMarker || orig[0] == dictS2Marker):
+		return bb.storedImported(body)
+	case isPacked(orig):
+		return bb.stored(body, 0)
+	default:
+		return body
 	}
-	return math.MaxInt
 }
