@@ -78,7 +78,7 @@ func unpackBody(dst, stored []byte) ([]byte, error) {
 // isPacked reports whether a stored body is packed: with s2, or (an imported record's,
 // body_dict.go) with a dictionary.
 func isPacked(stored []byte) bool {
-	return len(stored) > 0 && (stored[0] == packedMarker || stored[0] == dictMarker || stored[0] == dictS2Marker)
+	return (len(stored) > 0 && stored[0] == packedMarker) || isDictPacked(stored)
 }
 
 // unpackedBody is unpackBody for a reader of message seq: a damaged body is

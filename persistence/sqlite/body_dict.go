@@ -82,6 +82,12 @@ func dictDecoder() *zstd.Decoder {
 	return dictCodec.dec
 }
 
+// isDictPacked reports whether a stored value is packed with a dictionary (dictMarker or
+// dictS2Marker).
+func isDictPacked(stored []byte) bool {
+	return len(stored) > 0 && (stored[0] == dictMarker || stored[0] == dictS2Marker)
+}
+
 // packImportedBody is packBody for an imported record's body: with importDict, by zstd
 // over zstdAbove and by s2 under it, in dst's storage when it is large enough, or body
 // itself when that is not smaller.

@@ -42,7 +42,7 @@ func packedExtra(extra []byte) []byte {
 // extraColumn returns the extra column of message seq as JSON: itself, or unpacked. One
 // that does not unpack is ErrSessionCorrupt.
 func extraColumn(column []byte, seq int64) ([]byte, error) {
-	if !isPacked(column) || column[0] == packedMarker {
+	if !isDictPacked(column) {
 		return column, nil
 	}
 	extra, err := unpackDictBody(nil, column)

@@ -75,7 +75,7 @@ func renamedBody(body, lay, oldField, newField []byte) ([]byte, []byte, error) {
 // an imported session keeps its size; packed with s2 when orig was; plain when orig was.
 func (bb *bodyBuilder) storedLike(body, orig []byte) []byte {
 	switch {
-	case len(orig) > 0 && (orig[0] == dictMarker || orig[0] == dictS2Marker):
+	case isDictPacked(orig):
 		return bb.storedImported(body)
 	case isPacked(orig):
 		return bb.stored(body, 0)
