@@ -73,6 +73,10 @@ type EndMessage struct {
 	// Imported is set on a message an import writes (RecordWriter.Append), which is history
 	// read less often than it is kept: a store may favour its size over its read speed.
 	Imported bool
+	// Prepared is what a Store may attach to an imported record's EndMessage when it
+	// receives it: the record's stored form, made on the caller's goroutine rather than by
+	// the store's writer. The session package neither sets nor reads it.
+	Prepared any
 }
 
 // SetTracker records the session's token tracker.

@@ -44,13 +44,16 @@ func (w *writer) insertMessage(sid int64, h session.MessageHeader, status string
 }
 
 // endMessage ends message op.Seq of session sid with its status, fields and usage, and
-// stores its body: encoded from what the writer holds of it (openBodies), with the INSERT
-// or UPDATE that ends the message, or else read back from its rows (writeBody). The body is
-// then the message's one record: the block rows that journaled it while it streamed are
-// deleted.
+// stores its body: as the importing goroutine prepared it (import_prepared.go), or encoded
+// from what the writer holds of it (openBodies), with the INSERT or UPDATE that ends the
+// message, or else read back from its rows (writeBody). The body is then the message's one
+// record: the block rows that journaled it while it streamed are deleted.
 func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	u := op.Usage
 	b := w.open.take(sid, op.Seq)
+	if p := prepared(op); p != nil && b != nil && b.unwritten {
+		return w.insertPrepared(sid, b, op, p)
+	}
 	if b != nil {
 		if m, ok := b.message(op); ok {
 			body, lay, l := w.bodies.build(&m, op.Imported)

@@ -91,8 +91,12 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 	return w, nil
 }
 
-// enqueue queues ops; it never waits on disk.
-func (w *writer) enqueue(ops []session.Op) {
+// enqueue queues ops; it never waits on disk. An imported record whole in ops is first
+// put in its stored form on the caller's goroutine (prepareImported), outside the lock.
+func (w *writer) enqueue(ops []session.Op) { w.queueOps(prepareImported(ops)) }
+
+// queueOps queues ops as they are, one after another, behind what is queued already.
+func (w *writer) queueOps(ops []session.Op) {
 	w.mu.Lock()
 	w.queue = append(w.queue, ops...)
 	w.queued += uint64(len(ops))

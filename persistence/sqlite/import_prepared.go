@@ -1,0 +1,116 @@
+package sqlite
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// An imported record arrives whole: RecordWriter.Append queues its BeginMessage, its
+// PutBlocks and its EndMessage with one Apply. The writer goroutine, the import's one serial
+// stage, used to encode and pack its body (zstd or s2 with the import's dictionary) and its
+// extra column when it reached the EndMessage. Now enqueue does that work on the importing
+// goroutine, before it takes the queue's lock, and hands the stored bytes to the writer on
+// the EndMessage (session.EndMessage.Prepared), so the writer only inserts the row.
+//
+// The bytes are those endMessage would make: the same openBody.message, bodyBuilder.build,
+// storedMeta, storedExtra and packedExtra (or storedWholeExtra for a record that is not a
+// message), run on what the writer would hold. The writer applies the Ops of one enqueue one
+// after another with nothing between them (a batch is taken whole from the queue, and
+// enqueue appends under one lock), so what it holds of the message when the EndMessage comes
+// is exactly what the Ops before it in the same Apply made. Only EndMessages with Imported
+// set are prepared: a live session's Ops are queued as before, and none waits on an
+// import's packing, which runs outside the lock.
+
+// preparedRecord is an imported record in its stored form: the columns endMessage would
+// write. body and layout are nil for a record that is not a message.
+type preparedRecord struct {
+	meta, extra []byte
+	body, lay   []byte
+}
+
+// preparedBuilders are bodyBuilders for importing goroutines, whose buffers are reused
+// from one record to the next as the writer's own builder's are.
+var preparedBuilders = sync.Pool{New: func() any { return new(bodyBuilder) }}
+
+// prepareImported returns ops with each imported record that is whole in them (a
+// BeginMessage, PutBlocks of its blocks in order, its EndMessage) prepared: its EndMessage
+// carries the record's stored form. ops itself is not changed (it is the caller's); a copy
+// is made only when a record is prepared.
+func prepareImported(ops []session.Op) []session.Op {
+	out, copied := ops, false
+	begin := -1
+	for i, op := range ops {
+		switch op := op.(type) {
+		case session.BeginMessage:
+			begin = i
+		case session.PutBlock:
+		case session.EndMessage:
+			if op.Imported && begin >= 0 {
+				if p := prepareRecord(ops[begin:i], op); p != nil {
+					if !copied {
+						out, copied = append([]session.Op(nil), ops...), true
+					}
+					op.Prepared = p
+					out[i] = op
+				}
+			}
+			begin = -1
+		default:
+			begin = -1
+		}
+	}
+	return out
+}
+
+// prepareRecord returns the stored form of the record that run (its BeginMessage and the
+// PutBlocks after it) and end make, or nil when they are not one whole record that the
+// writer stores with one INSERT: blocks out of order, partial or of another message, or a
+// record that is not a message but holds blocks.
+func prepareRecord(run []session.Op, end session.EndMessage) *preparedRecord {
+	begin := run[0].(session.BeginMessage)
+	if begin.SessionID != end.SessionID || begin.Header.Seq != end.Seq {
+		return nil
+	}
+	b := openBody{sessionID: begin.SessionID, header: begin.Header, unwritten: true}
+	for i, op := range run[1:] {
+		put := op.(session.PutBlock)
+		if put.SessionID != end.SessionID || put.Seq != end.Seq || put.Index != i || put.Partial || put.JSON == nil {
+			return nil
+		}
+		b.blocks, b.partial = append(b.blocks, put.JSON), append(b.partial, false)
+	}
+	if b.isWholeRecord() {
+		return &preparedRecord{meta: jsonObject(end.Meta), extra: storedWholeExtra(end.Extra, true)}
+	}
+	m, ok := b.message(end)
+	if !ok {
+		return nil
+	}
+	bb := preparedBuilders.Get().(*bodyBuilder)
+	defer preparedBuilders.Put(bb)
+	body, lay, l := bb.build(&m, true)
+	return &preparedRecord{
+		meta:  storedMeta(m.Meta, bb.plain(), l),
+		extra: packedExtra(storedExtra(m.Extra, bb.plain(), l)),
+		body:  bytes.Clone(body), // bb's storage, which its next record reuses
+		lay:   lay,
+	}
+}
+
+// prepared returns the stored form enqueue made of the record op ends, or nil when it made
+// none.
+func prepared(op session.EndMessage) *preparedRecord {
+	p, _ := op.Prepared.(*preparedRecord)
+	return p
+}
+
+// insertPrepared inserts the row of a record prepared on the importing goroutine, which
+// began in the batch being applied (b, unwritten) and ends with op.
+func (w *writer) insertPrepared(sid int64, b *openBody, op session.EndMessage, p *preparedRecord) error {
+	if p.body != nil {
+		w.blocksInBatch = true
+	}
+	return w.insertMessage(sid, b.header, op.Status, p.meta, p.extra, op.Usage, p.body, p.lay)
+}
