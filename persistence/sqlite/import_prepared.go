@@ -24,7 +24,7 @@ import (
 // import's packing, which runs outside the lock.
 
 // preparedRecord is an imported record in its stored form: the columns endMessage would
-// write. body and layout are nil for a record that is not a message.
+// write. body and lay are nil for a record that is not a message.
 type preparedRecord struct {
 	meta, extra []byte
 	body, lay   []byte
