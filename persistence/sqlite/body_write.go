@@ -43,6 +43,34 @@ func (w *writer) insertMessage(sid int64, h session.MessageHeader, status string
 	return nil
 }
 
+// recordColumns are the columns a record that has ended is stored with: its meta and
+// extra fields and, for a message, its body and layout (nil for a record that is not one).
+type recordColumns struct {
+	meta, extra []byte
+	body, lay   []byte
+}
+
+// messageColumns returns the stored columns of message m as bb encodes it: the body packed
+// as a live or an imported one is (bb's storage, valid until its next build), meta and extra
+// without what the body holds, extra packed for an imported message.
+func messageColumns(bb *bodyBuilder, m *session.StoredMessage, imported bool) recordColumns {
+	body, lay, l := bb.build(m, imported)
+	extra := storedExtra(m.Extra, bb.plain(), l)
+	if imported {
+		extra = packedExtra(extra)
+	}
+	return recordColumns{meta: storedMeta(m.Meta, bb.plain(), l), extra: extra, body: body, lay: lay}
+}
+
+// insertEnded inserts, with one INSERT, the row of record h, which began in the batch being
+// applied and ends with op, with its stored columns c.
+func (w *writer) insertEnded(sid int64, h session.MessageHeader, op session.EndMessage, c recordColumns) error {
+	if c.body != nil {
+		w.blocksInBatch = true
+	}
+	return w.insertMessage(sid, h, op.Status, c.meta, c.extra, op.Usage, c.body, c.lay)
+}
+
 // endMessage ends message op.Seq of session sid with its status, fields and usage, and
 // stores its body: as the importing goroutine prepared it (import_prepared.go), or encoded
 // from what the writer holds of it (openBodies), with the INSERT or UPDATE that ends the
@@ -52,31 +80,27 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	u := op.Usage
 	b := w.open.take(sid, op.Seq)
 	if p := prepared(op); p != nil && b != nil && b.unwritten {
-		return w.insertPrepared(sid, b, op, p)
+		return w.insertEnded(sid, b.header, op, *p)
 	}
 	if b != nil {
 		if m, ok := b.message(op); ok {
-			body, lay, l := w.bodies.build(&m, op.Imported)
-			w.blocksInBatch = true
-			meta, extra := storedMeta(m.Meta, w.bodies.plain(), l), storedExtra(m.Extra, w.bodies.plain(), l)
-			if op.Imported {
-				extra = packedExtra(extra)
-			}
+			c := messageColumns(&w.bodies, &m, op.Imported)
 			if b.unwritten {
-				return w.insertMessage(sid, b.header, op.Status, meta, extra, u, body, lay)
+				return w.insertEnded(sid, b.header, op, c)
 			}
+			w.blocksInBatch = true
 			_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
 				input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?, body = ?, layout = ?
 				WHERE sid = ? AND seq = ?`,
-				op.Status, meta, extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
-				body, lay, sid, op.Seq)
+				op.Status, c.meta, c.extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
+				c.body, c.lay, sid, op.Seq)
 			if err != nil || !b.journaled {
 				return err
 			}
 			return w.dropJournal(sid, op.Seq)
 		}
 		if b.isWholeRecord() {
-			return w.insertRecordWhole(sid, b, op)
+			return w.insertEnded(sid, b.header, op, wholeRecordColumns(op))
 		}
 		if b.unwritten {
 			// Not a whole message: it is stored as one that streamed, its row and block rows.

@@ -14,7 +14,7 @@ import (
 // of the real transcripts' import, 0.30 MB packed. A live record's stays plain JSON. A
 // packed column starts with dictMarker, a plain one with '{', an extraInBody one is empty.
 
-// storedWholeExtra returns the extra column of a record stored whole (insertRecordWhole):
+// storedWholeExtra returns the extra column of a record stored whole (wholeRecordColumns):
 // packed when it was imported.
 func storedWholeExtra(extra []byte, imported bool) []byte {
 	extra = jsonObject(extra)

@@ -14,21 +14,14 @@ import (
 // goroutine, before it takes the queue's lock, and hands the stored bytes to the writer on
 // the EndMessage (session.EndMessage.Prepared), so the writer only inserts the row.
 //
-// The bytes are those endMessage would make: the same openBody.message, bodyBuilder.build,
-// storedMeta, storedExtra and packedExtra (or storedWholeExtra for a record that is not a
-// message), run on what the writer would hold. The writer applies the Ops of one enqueue one
+// The bytes are those endMessage would make: the same openBody.message and messageColumns
+// (or wholeRecordColumns for a record that is not a message), run on what the writer would
+// hold. The writer applies the Ops of one enqueue one
 // after another with nothing between them (a batch is taken whole from the queue, and
 // enqueue appends under one lock), so what it holds of the message when the EndMessage comes
 // is exactly what the Ops before it in the same Apply made. Only EndMessages with Imported
 // set are prepared: a live session's Ops are queued as before, and none waits on an
 // import's packing, which runs outside the lock.
-
-// preparedRecord is an imported record in its stored form: the columns endMessage would
-// write. body and lay are nil for a record that is not a message.
-type preparedRecord struct {
-	meta, extra []byte
-	body, lay   []byte
-}
 
 // preparedBuilders are bodyBuilders for importing goroutines, whose buffers are reused
 // from one record to the next as the writer's own builder's are.
@@ -64,11 +57,11 @@ func prepareImported(ops []session.Op) []session.Op {
 	return out
 }
 
-// prepareRecord returns the stored form of the record that run (its BeginMessage and the
+// prepareRecord returns the stored columns of the record that run (its BeginMessage and the
 // PutBlocks after it) and end make, or nil when they are not one whole record that the
 // writer stores with one INSERT: blocks out of order, partial or of another message, or a
 // record that is not a message but holds blocks.
-func prepareRecord(run []session.Op, end session.EndMessage) *preparedRecord {
+func prepareRecord(run []session.Op, end session.EndMessage) *recordColumns {
 	begin := run[0].(session.BeginMessage)
 	if begin.SessionID != end.SessionID || begin.Header.Seq != end.Seq {
 		return nil
@@ -82,7 +75,8 @@ func prepareRecord(run []session.Op, end session.EndMessage) *preparedRecord {
 		b.blocks, b.partial = append(b.blocks, put.JSON), append(b.partial, false)
 	}
 	if b.isWholeRecord() {
-		return &preparedRecord{meta: jsonObject(end.Meta), extra: storedWholeExtra(end.Extra, true)}
+		c := wholeRecordColumns(end)
+		return &c
 	}
 	m, ok := b.message(end)
 	if !ok {
@@ -90,27 +84,14 @@ func prepareRecord(run []session.Op, end session.EndMessage) *preparedRecord {
 	}
 	bb := preparedBuilders.Get().(*bodyBuilder)
 	defer preparedBuilders.Put(bb)
-	body, lay, l := bb.build(&m, true)
-	return &preparedRecord{
-		meta:  storedMeta(m.Meta, bb.plain(), l),
-		extra: packedExtra(storedExtra(m.Extra, bb.plain(), l)),
-		body:  bytes.Clone(body), // bb's storage, which its next record reuses
-		lay:   lay,
-	}
+	c := messageColumns(bb, &m, true)
+	c.body = bytes.Clone(c.body) // bb's storage, which its next record reuses
+	return &c
 }
 
 // prepared returns the stored form enqueue made of the record op ends, or nil when it made
 // none.
-func prepared(op session.EndMessage) *preparedRecord {
-	p, _ := op.Prepared.(*preparedRecord)
+func prepared(op session.EndMessage) *recordColumns {
+	p, _ := op.Prepared.(*recordColumns)
 	return p
-}
-
-// insertPrepared inserts the row of a record prepared on the importing goroutine, which
-// began in the batch being applied (b, unwritten) and ends with op.
-func (w *writer) insertPrepared(sid int64, b *openBody, op session.EndMessage, p *preparedRecord) error {
-	if p.body != nil {
-		w.blocksInBatch = true
-	}
-	return w.insertMessage(sid, b.header, op.Status, p.meta, p.extra, op.Usage, p.body, p.lay)
 }

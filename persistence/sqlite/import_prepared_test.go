@@ -16,19 +16,21 @@ import (
 // realTranscripts is the team's folder of real Claude Code transcripts and Codex rollouts.
 const realTranscripts = "../../../shared/fixtures/real"
 
-// countingPrepared is a Store whose Apply counts the records enqueue prepares.
+// countingPrepared is a Store whose Apply does what enqueue does, preparing the records
+// and queueing the prepared ops, and counts the records it prepares.
 type countingPrepared struct {
 	*Store
 	prepared atomic.Int64
 }
 
 func (s *countingPrepared) Apply(ops ...session.Op) {
-	for _, op := range prepareImported(ops) {
+	out := prepareImported(ops)
+	for _, op := range out {
 		if end, ok := op.(session.EndMessage); ok && prepared(end) != nil {
 			s.prepared.Add(1)
 		}
 	}
-	s.Store.Apply(ops...)
+	s.w.queueOps(out)
 }
 
 // unprepared is a Store whose Apply queues ops as they come, so the writer goroutine
