@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
-	"github.com/sessionkeep/sessionkeep/session/stream"
 )
 
 // The chunks in this file carry what the delta chunks cannot: a block that arrives whole
@@ -46,63 +44,6 @@ func (b *openBlock) blockType() string {
 		return b.ext.typ
 	}
 	return b.kind
-}
-
-// wholeBlock adds one complete block verbatim. A tool_use added this way can be answered
-// by tool results like a streamed one; tool results have a chunk of their own.
-func (s *Session) wholeBlock(c stream.Chunk) error {
-	info, err := blocks.CheckBlock(c.JSON)
-	if err != nil {
-		return chunkError(c.Kind, "field 'block': %v", err)
-	}
-	if info.Type == blocks.BlockToolResult {
-		return chunkError(c.Kind, "a tool_result is recorded with a tool_result chunk")
-	}
-	id := ""
-	if info.Type == blocks.BlockToolUse {
-		id = info.ToolUseID
-	}
-	s.completeBlock(bytes.Clone(c.JSON), id)
-	return nil
-}
-
-// startBlock ends the block streaming, if any, and starts the block given, whose text,
-// thinking or input then streams with the delta chunks. Its other fields are kept.
-func (s *Session) startBlock(c stream.Chunk) error {
-	b, err := openBlockFrom(c.JSON)
-	if err != nil {
-		return chunkError(c.Kind, "field 'block': %v", err)
-	}
-	s.assistant()
-	s.finishBlock()
-	s.blk = b
-	b.dirty = true
-	s.armCheckpoint()
-	return nil
-}
-
-// setBlockFields sets fields of the block streaming, replacing fields of the same name.
-func (s *Session) setBlockFields(c stream.Chunk) error {
-	fields, err := decodeFields(c.JSON)
-	if err != nil {
-		return chunkError(c.Kind, "field 'fields' %v", err)
-	}
-	if s.blk == nil {
-		return chunkError(c.Kind, "no block is streaming")
-	}
-	streamed := streamedFields[s.blk.kind]
-	for name := range fields {
-		if slices.Contains(streamed, name) {
-			return chunkError(c.Kind, "field %q of a %s block streams and cannot be set", name, s.blk.blockType())
-		}
-	}
-	if s.blk.ext == nil {
-		s.blk.ext = &blockExt{typ: s.blk.kind}
-	}
-	s.blk.ext.set(fields)
-	s.blk.dirty = true
-	s.armCheckpoint()
-	return nil
 }
 
 // openBlockFrom makes the block streaming from a block_start block: a text or thinking

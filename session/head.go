@@ -13,7 +13,7 @@ func (s *Session) Head() (string, error) {
 		return "", err
 	}
 	defer s.mu.Unlock()
-	return s.lastUUID, nil
+	return s.chain.lastUUID, nil
 }
 
 // loadTree reads the session's tree from the store.
@@ -36,7 +36,7 @@ func (s *Session) currentBranch() (*tree, []bool, error) {
 	if err := s.lock(); err != nil {
 		return nil, nil, err
 	}
-	key, memo := branchMemo{head: s.lastUUID, nextSeq: s.nextSeq}, s.branch
+	key, memo := branchMemo{head: s.chain.lastUUID, nextSeq: s.chain.nextSeq}, s.branch
 	s.mu.Unlock()
 	if memo != nil && memo.head == key.head && memo.nextSeq == key.nextSeq {
 		return memo.tree, memo.on, nil

@@ -33,9 +33,9 @@ func (s *Session) BeginHeadChange(interrupt bool, change func(t TreeShape, head 
 // changeHead does what BeginHeadChange describes; the session is locked.
 func (s *Session) changeHead(interrupt bool, change func(t TreeShape, head *Head) error) error {
 	if interrupt {
-		s.endOpen(true)
+		s.asm.endOpen(true)
 	} else {
-		s.checkpoint()
+		s.asm.checkpoint()
 	}
 	s.queueGathered()
 	if err := s.mgr.store.Sync(); err != nil {
@@ -45,17 +45,16 @@ func (s *Session) changeHead(interrupt bool, change func(t TreeShape, head *Head
 	if err != nil {
 		return err
 	}
-	before := Head{UUID: s.lastUUID, Turn: s.lastTurn, Tracker: s.tracker}
+	before := Head{UUID: s.chain.lastUUID, Turn: s.chain.lastTurn, Tracker: s.tracker}
 	head := before
-	if err := change(t.shape(t.find(s.lastUUID)), &head); err != nil || head == before {
+	if err := change(t.shape(t.find(s.chain.lastUUID)), &head); err != nil || head == before {
 		return err
 	}
 	s.tracker = head.Tracker
-	s.lastUUID, s.lastTurn, s.lastSide = head.UUID, head.Turn, sidechain{}
-	s.sideLast = map[string]string{} // a subagent that goes on starts again from its tool call
+	s.chain.moveHead(head.UUID, head.Turn)
 	s.forgetCallsOffBranch(t, t.branch(t.find(head.UUID)))
 	s.mgr.store.Apply(
-		MoveHead{SessionID: s.id, UUID: head.UUID, AtSeq: s.nextSeq, At: s.mgr.now().UTC()},
+		MoveHead{SessionID: s.id, UUID: head.UUID, AtSeq: s.chain.nextSeq, At: s.mgr.now().UTC()},
 		SetTracker{SessionID: s.id, Tracker: s.tracker},
 	)
 	return nil

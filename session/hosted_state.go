@@ -31,7 +31,7 @@ func (s *Session) CommitCheckpoint(pubsubID int64) error {
 	}
 	defer s.mu.Unlock()
 	s.hosted.Checkpoint = &pubsubID
-	s.seenSeq = s.nextSeq
+	s.seenSeq = s.chain.nextSeq
 	s.mgr.store.Apply(SetCheckpoint{SessionID: s.id, Checkpoint: pubsubID, SeenSeq: s.seenSeq})
 	return nil
 }
@@ -47,7 +47,7 @@ func (s *Session) UpdateSDKSession(id string) error {
 	}
 	defer s.mu.Unlock()
 	s.hosted.SDKSessionID = id
-	s.seenSeq = s.nextSeq
+	s.seenSeq = s.chain.nextSeq
 	s.mgr.store.Apply(SetSDKSession{SessionID: s.id, SDKSessionID: id, Seen: true, SeenSeq: s.seenSeq})
 	return nil
 }

@@ -30,7 +30,7 @@ func (s *Session) Unseen() (fromSeq, count int64, err error) {
 		return 0, 0, err
 	}
 	defer s.mu.Unlock()
-	return s.seenSeq, s.nextSeq - s.seenSeq, nil
+	return s.seenSeq, s.chain.nextSeq - s.seenSeq, nil
 }
 
 // Sync checkpoints the block streaming, if any, and waits until everything recorded so

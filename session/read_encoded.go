@@ -13,7 +13,7 @@ func (s *Session) scanBranchEncoded(n int, fn func(*StoredMessage) error) error 
 		s.mu.Lock()
 		from := int64(0)
 		if n >= 0 {
-			from = max(0, s.nextSeq-int64(n))
+			from = max(0, s.chain.nextSeq-int64(n))
 		}
 		s.mu.Unlock()
 		return s.mgr.store.ScanEncoded(s.id, from, skipEmptyInterrupted(fn))

@@ -56,7 +56,7 @@ func (s *Session) WriteRecords(fn func(w *RecordWriter) error) error {
 		return err
 	}
 	defer s.mu.Unlock()
-	s.endOpen(true)
+	s.asm.endOpen(true)
 	w := &RecordWriter{s: s}
 	if err := fn(w); err != nil {
 		return err
@@ -68,37 +68,25 @@ func (s *Session) WriteRecords(fn func(w *RecordWriter) error) error {
 }
 
 // LastTurn returns the turn of the session's head.
-func (w *RecordWriter) LastTurn() int64 { return w.s.lastTurn }
+func (w *RecordWriter) LastTurn() int64 { return w.s.chain.lastTurn }
 
 // Append queues a whole record as the session's next message: hdr as given but for its
-// Seq, which is the next one, and its Turn on the main chain. A main-chain record becomes
-// the head: a message there is numbered as a live one (a prompt, a user record that does
-// not continue the one before, starts a turn), a record that is not a message (no Role)
-// stays in the head's turn; a sidechain record keeps hdr.Turn. Its blocks and hdr.Extra
+// Seq and Turn, which the session's chain gives it (chain.appendWhole). Its blocks and hdr.Extra
 // are redacted as a live message's; it ends with status (MessageComplete when empty) and
 // usage, which the token tracker counts. Append returns the record's turn.
 func (w *RecordWriter) Append(hdr MessageHeader, blocks []RecordBlock, status string, usage *Usage) int64 {
 	s := w.s
-	switch {
-	case hdr.IsSidechain:
-	case hdr.Role == "": // not a message: a link of the chain, in the turn it falls in
-		s.lastUUID, hdr.Turn = hdr.UUID, s.lastTurn
-	default:
-		hdr.Turn = nextTurn(s.lastTurn, !s.talking, hdr.Type == TypeUser && !hdr.Continues)
-		s.lastUUID, s.lastTurn, s.talking = hdr.UUID, hdr.Turn, true
-	}
+	s.chain.appendWhole(&hdr)
 	if status == "" {
 		status = MessageComplete
 	}
 	if len(hdr.Extra) > 0 {
-		hdr.Extra = s.redact(s.mgr.redactor.JSON(hdr.Extra)) // execution records and the source's own fields
+		hdr.Extra = s.redactJSON(hdr.Extra) // execution records and the source's own fields
 	}
-	hdr.Seq = s.nextSeq
-	s.nextSeq++
 	ops := make([]Op, 0, len(blocks)+2)
 	ops = append(ops, BeginMessage{SessionID: s.id, Header: hdr})
 	for i, b := range blocks {
-		ops = append(ops, PutBlock{SessionID: s.id, Seq: hdr.Seq, Index: i, JSON: s.redact(s.mgr.redactor.Block(b.JSON)), ToolUseID: b.ToolUseID})
+		ops = append(ops, PutBlock{SessionID: s.id, Seq: hdr.Seq, Index: i, JSON: s.redactBlock(b.JSON), ToolUseID: b.ToolUseID})
 	}
 	var used Usage
 	if usage != nil {

@@ -41,3 +41,12 @@ func (s *Session) redact(v []byte, n int) []byte {
 	}
 	return v
 }
+
+// redactBlock redacts a block as the Manager's Redactor does, counting what it replaced.
+func (s *Session) redactBlock(block []byte) []byte { return s.redact(s.mgr.redactor.Block(block)) }
+
+// redactJSON redacts a JSON value as the Manager's Redactor does, counting what it replaced.
+func (s *Session) redactJSON(v []byte) []byte { return s.redact(s.mgr.redactor.JSON(v)) }
+
+// redacts reports whether the session's Manager redacts.
+func (s *Session) redacts() bool { return s.mgr.redacts() }

@@ -21,22 +21,11 @@ func (s *Session) RestoreMessages(raw []byte) error {
 		return err
 	}
 	defer s.mu.Unlock()
-	if s.nextSeq > 0 || s.msg != nil {
-		return fmt.Errorf("%w: session %s already has %d messages; restore into a new session", ErrSessionNotEmpty, s.id, s.nextSeq)
+	if s.chain.nextSeq > 0 || s.asm.writing() {
+		return fmt.Errorf("%w: session %s already has %d messages; restore into a new session", ErrSessionNotEmpty, s.id, s.chain.nextSeq)
 	}
-	side, extra := s.stateFor(MessageOptions{})
 	for _, m := range msgs {
-		s.beginMessage(m.typ, m.role, messageMeta{}, "", "", side, extra)
-		s.msg.givenMeta = m.meta
-		for _, b := range m.blocks {
-			id := ""
-			if b.info.Type == blocks.BlockToolUse {
-				id = b.info.ToolUseID
-			}
-			s.putBlock(b.json, id)
-		}
-		s.msg.usage, s.msg.hasUsage = m.usage, m.hasUsage
-		s.endMessage(MessageComplete)
+		s.asm.restored(m)
 		if m.typ == TypeUser && !s.titled {
 			s.setTitle(m.blocks)
 		}

@@ -4,8 +4,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
-	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
@@ -14,63 +12,56 @@ import (
 // can lose.
 const CheckpointInterval = 20 * time.Millisecond
 
-// Session is one live conversation: it assembles streamed chunks into messages and hands
-// everything to the store as it completes. It is safe for use from several goroutines;
+// Session is one live conversation: its assembler turns streamed chunks into records,
+// which the Session hands to the store. It is safe for use from several goroutines;
 // JavaScript calls it from one thread, the checkpoint timer from another.
 type Session struct {
-	mgr *Manager
+	mgr *Manager // set once: the store, clock, redactor and token counter
 	id  string
 
+	// mu guards every field below it: each method takes it (lock) for as long as it uses
+	// them, and the assembler and the chain are only ever called with it held.
 	mu       sync.Mutex
-	refs     int
-	closed   bool
-	provider string // the session's provider, the default of each message's
-	keyed    bool   // addressed by a hosted agent's key: leaving it open at exit interrupts it
+	refs     int  // the users that opened the session and did not close it yet
+	closed   bool // shut down: every call fails with ErrStoreClosed
+	accessed bool // opened or created for use, not only imported into or exported
+	keyed    bool // addressed by a hosted agent's key: leaving it open at exit interrupts it
 	titled   bool
-	nextSeq  int64
-	lastUUID string // the last message of the main conversation
-	lastTurn int64
-	talking  bool              // the main conversation has a message: the next prompt starts a turn
-	accessed bool              // opened or created for use, not only imported into or exported
-	sideLast map[string]string // the last message of each sidechain, by sidechain.key
-	lastSide sidechain         // the chain of the last message begun
-	context  []byte            // stamped on each new message: SetContext
-	tracker  TokenTracker
-	toolUses map[string]knownCall // tool_use ids known to this process, with their chain
-	branch   *branchMemo          // the branch last worked out, for reads until the next write
-	hosted   HostedState
-	seenSeq  int64 // the first message a hosted agent has not seen
 
-	msg             *openMessage // the message being written, if any
-	blk             *openBlock   // the block streaming into msg, if any
+	// Where the next record goes and what writes it.
+	chain chain
+	asm   *assembler
+
+	// What the session keeps beside its records, and the reads it remembers.
+	tracker    TokenTracker
+	branch     *branchMemo // the branch last worked out, for reads until the next write
+	hosted     HostedState
+	seenSeq    int64 // the first message a hosted agent has not seen
+	lastReport any   // of the last context built, for DebugContext (package contextbuild's)
+
+	// The step under way and the timer: gathering is set during a call that records a
+	// whole step (Ingest, AddUserMessage), whose Ops are kept in gathered and queued together
+	// at its end (see record); checkpointArmed while a checkpoint of the block streaming
+	// is due (armCheckpoint).
+	gathering       bool
+	gathered        []Op
 	checkpointArmed bool
-
-	lastReport any // of the last context built, for DebugContext (package contextbuild's)
-
-	// gathering is set during a call that records a whole step (Ingest, AddUserMessage): its
-	// Ops are kept in gathered and queued together at the end (see record).
-	gathering bool
-	gathered  []Op
 }
 
 func newSession(m *Manager, st SessionState) *Session {
-	return &Session{
-		mgr:      m,
-		id:       st.Info.ID,
-		refs:     1,
-		provider: st.Info.Provider,
-		keyed:    st.Info.Key != "",
-		titled:   st.Info.Title != "",
-		nextSeq:  st.NextSeq,
-		lastUUID: st.LastUUID,
-		lastTurn: st.LastTurn,
-		talking:  st.LastUUID != "",
-		tracker:  st.Tracker,
-		sideLast: map[string]string{},
-		toolUses: map[string]knownCall{},
-		hosted:   HostedState{Checkpoint: st.Info.Checkpoint, SDKSessionID: st.Info.SDKSession},
-		seenSeq:  st.Info.SeenSeq,
+	s := &Session{
+		mgr:     m,
+		id:      st.Info.ID,
+		refs:    1,
+		keyed:   st.Info.Key != "",
+		titled:  st.Info.Title != "",
+		chain:   newChain(st),
+		tracker: st.Tracker,
+		hosted:  HostedState{Checkpoint: st.Info.Checkpoint, SDKSessionID: st.Info.SDKSession},
+		seenSeq: st.Info.SeenSeq,
 	}
+	s.asm = newAssembler(s, &s.chain, st.Info.ID, st.Info.Provider)
+	return s
 }
 
 // ID returns the session's id.
@@ -193,9 +184,7 @@ func (s *Session) endToolResults() error {
 		return err
 	}
 	defer s.mu.Unlock()
-	if s.msg != nil && s.msg.hdr.Type == TypeToolResult {
-		s.endOpen(false)
-	}
+	s.asm.endToolResults()
 	return nil
 }
 
@@ -204,7 +193,7 @@ func (s *Session) checkpointNow() error {
 	if err := s.lock(); err != nil {
 		return err
 	}
-	s.checkpoint()
+	s.asm.checkpoint()
 	s.mu.Unlock()
 	return nil
 }
@@ -232,8 +221,8 @@ func (s *Session) shutdown(atExit bool) {
 	if s.closed {
 		return
 	}
-	cut := s.msg != nil && s.msg.hdr.Role == "assistant"
-	s.endOpen(true) // tool results stand: only a reply is cut off
+	cut := s.asm.replying()
+	s.asm.endOpen(true) // tool results stand: only a reply is cut off
 	s.closed = true
 	var at time.Time // a session only imported into or exported was not accessed
 	if s.accessed {
@@ -254,131 +243,23 @@ func (s *Session) armCheckpoint() {
 		defer s.mu.Unlock()
 		s.checkpointArmed = false
 		if !s.closed {
-			s.checkpoint()
+			s.asm.checkpoint()
 		}
 	})
 }
 
-// checkpoint queues the block now streaming, as far as it has come, as a partial block.
-func (s *Session) checkpoint() {
-	if s.blk == nil || !s.blk.dirty {
-		return
-	}
-	if s.mgr.redacts() && IsToolBlock(s.blk.blockType()) {
-		return // half a secret would not match: a tool block is stored once complete
-	}
-	s.blk.dirty = false
-	s.record(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: s.blk.json(), Partial: true})
-}
-
-// beginMessage starts a message on chain side, with the envelope state extra, and queues
-// it. Each chain links its own messages; a sidechain's messages stay in the turn that
-// started them.
-func (s *Session) beginMessage(typ, role string, meta messageMeta, provider, requestID string, side sidechain, extra EnvelopeExtra) {
-	if provider == "" {
-		provider = s.provider
-	}
-	parent, turn := s.lastUUID, nextTurn(s.lastTurn, !s.talking, typ == TypeUser)
-	if side.on {
-		parent, turn = s.sideLast[side.key()], s.lastTurn
-	}
-	hdr := MessageHeader{
-		Seq:         s.nextSeq,
-		UUID:        uuid.Must(uuid.NewV7()).String(),
-		ParentUUID:  parent,
-		Type:        typ,
-		Role:        role,
-		Turn:        turn,
-		CreatedAt:   s.mgr.now(),
-		Provider:    provider,
-		RequestID:   requestID,
-		IsSidechain: side.on,
-		Meta:        meta.encode(),
-		Extra:       extra.Encode(),
-	}
-	s.nextSeq++
-	if side.on {
-		s.sideLast[side.key()] = hdr.UUID
-	} else {
-		s.lastUUID, s.lastTurn, s.talking = hdr.UUID, hdr.Turn, true
-	}
-	s.lastSide = side
-	s.msg = &openMessage{hdr: hdr, side: side, meta: meta, extra: extra}
-	s.record(BeginMessage{SessionID: s.id, Header: hdr})
-}
-
-// putBlock adds a complete block to the open message, its secrets redacted when the store
-// redacts.
-func (s *Session) putBlock(json []byte, toolUseID string) {
-	json = s.redact(s.mgr.redactor.Block(json))
-	s.record(PutBlock{SessionID: s.id, Seq: s.msg.hdr.Seq, Index: s.msg.blocks, JSON: json, ToolUseID: toolUseID})
-	s.msg.blocks++
-	s.msg.blockJSON = append(s.msg.blockJSON, json)
-	if toolUseID != "" && s.msg.hdr.Role == "assistant" {
-		s.toolUses[toolUseID] = knownCall{side: s.msg.side, seq: s.msg.hdr.Seq}
-	}
-}
-
-// endOpen ends the message still open, if any. An assistant reply is interrupted when
-// something new cuts it off (a message_start, a prompt), and complete when tool results
-// answer it; anything else open is complete.
-func (s *Session) endOpen(cutOff bool) {
-	if s.msg == nil {
-		return
-	}
-	status := MessageComplete
-	if cutOff && s.msg.hdr.Role == "assistant" {
-		status = MessageInterrupted
-	}
-	s.endMessage(status)
-}
-
-// endMessage finishes the block streaming, if any, and ends the open message.
-func (s *Session) endMessage(status string) {
-	s.finishBlock()
-	m := s.msg
-	s.msg = nil
-	meta := m.givenMeta
-	if meta == nil {
-		meta = m.meta.encode()
-	}
-	s.record(EndMessage{SessionID: s.id, Seq: m.hdr.Seq, Status: status, Meta: meta, Extra: m.extra.Encode(), Usage: m.usage})
-	if m.hasUsage {
-		s.countUsage(m.usage)
-	}
-	s.countTokens(m)
-}
+// now is the clock that stamps the session's records.
+func (s *Session) now() time.Time { return s.mgr.now() }
 
 // countTokens has the message's tokens counted off this thread and stored with it.
-func (s *Session) countTokens(m *openMessage) {
-	if s.mgr.counter == nil {
-		return
+func (s *Session) countTokens(m EndedMessage) {
+	if s.mgr.counter != nil {
+		s.mgr.counter.Add(m)
 	}
-	ended := EndedMessage{SessionID: s.id, Seq: m.hdr.Seq, Role: m.hdr.Role, Provider: m.hdr.Provider,
-		Sidechain: m.hdr.IsSidechain, Blocks: m.blockJSON}
-	if m.hasUsage {
-		u := m.usage
-		ended.Usage = &u
-	}
-	s.mgr.counter.Add(ended)
 }
 
-// countUsage adds one request's usage to the token tracker and records the tracker.
-func (s *Session) countUsage(u Usage) {
+// addUsage adds one request's usage to the token tracker and records the tracker.
+func (s *Session) addUsage(u Usage) {
 	s.tracker.Add(u)
 	s.record(SetTracker{SessionID: s.id, Tracker: s.tracker})
-}
-
-// finishBlock completes the block streaming, if any.
-func (s *Session) finishBlock() {
-	if s.blk == nil {
-		return
-	}
-	b := s.blk
-	s.blk = nil
-	id := ""
-	if b.blockType() == blocks.BlockToolUse {
-		id = b.id
-	}
-	s.putBlock(b.json(), id)
 }

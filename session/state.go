@@ -110,45 +110,6 @@ func (s *Session) SetContext(context []byte) error {
 		return err
 	}
 	defer s.mu.Unlock()
-	s.context = bytes.Clone(context)
+	s.asm.context = bytes.Clone(context)
 	return nil
-}
-
-// stateFor returns the envelope state of a new message given opts.
-func (s *Session) stateFor(opts MessageOptions) (sidechain, EnvelopeExtra) {
-	side := opts.sidechain()
-	extra := EnvelopeExtra{
-		AgentID:          side.agentID,
-		ParentToolUseID:  side.parentToolUseID,
-		Context:          bytes.Clone(opts.Context),
-		Todos:            bytes.Clone(opts.Todos),
-		ThinkingMetadata: bytes.Clone(opts.ThinkingMetadata),
-	}
-	if extra.Context == nil {
-		extra.Context = s.context
-	}
-	return side, extra
-}
-
-// inheritedState is the state of model output begun with no message_start: it stays on the
-// chain of the message before it.
-func (s *Session) inheritedState() (sidechain, EnvelopeExtra) {
-	return s.lastSide, s.chainState(s.lastSide)
-}
-
-// chainState is the envelope state of a message on side given no options.
-func (s *Session) chainState(side sidechain) EnvelopeExtra {
-	return EnvelopeExtra{AgentID: side.agentID, ParentToolUseID: side.parentToolUseID, Context: s.context}
-}
-
-// toolUseChain returns the chain of the tool call id answers: tool results go on the chain
-// of the calls they answer. A call still streaming is on the open message's chain.
-func (s *Session) toolUseChain(id string) sidechain {
-	if call, ok := s.toolUses[id]; ok {
-		return call.side
-	}
-	if s.msg != nil {
-		return s.msg.side
-	}
-	return s.lastSide
 }

@@ -41,7 +41,7 @@ func (s *Session) lastOnBranch() (int64, error) {
 	if t == nil { // never branched: every record is on the branch
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		return s.nextSeq - 1, nil
+		return s.chain.nextSeq - 1, nil
 	}
 	last := int64(-1)
 	for i, l := range t.links { // in seq order

@@ -19,7 +19,7 @@ func (s *Session) onBranchLocked(seq int64) (bool, error) {
 	if err != nil || !branched {
 		return true, err
 	}
-	key, memo := branchMemo{head: s.lastUUID, nextSeq: s.nextSeq}, s.branch
+	key, memo := branchMemo{head: s.chain.lastUUID, nextSeq: s.chain.nextSeq}, s.branch
 	if memo == nil || memo.head != key.head || memo.nextSeq != key.nextSeq {
 		t, err := s.loadTree()
 		if err != nil {
@@ -34,11 +34,7 @@ func (s *Session) onBranchLocked(seq int64) (bool, error) {
 // forgetCallsOffBranch forgets the tool calls known to this process that are not on the
 // branch on of t, so that a result for one of them is refused; the session is locked.
 func (s *Session) forgetCallsOffBranch(t *tree, on []bool) {
-	for id, call := range s.toolUses {
-		if !seqOnBranch(t, on, call.seq) {
-			delete(s.toolUses, id)
-		}
-	}
+	s.asm.forgetCalls(func(seq int64) bool { return !seqOnBranch(t, on, seq) })
 }
 
 // seqOnBranch reports whether record seq of t is on the branch on.

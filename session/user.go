@@ -59,25 +59,10 @@ func (s *Session) AddUserMessage(content []byte, large jsonenc.LargeStrings, opt
 			}
 		}
 	}
-	s.endOpen(typ == TypeUser) // a new prompt cuts off a reply still streaming; tool results answer it
-	if typ == TypeToolResult && !opts.sidechain().on {
-		opts.IsSidechain, opts.AgentID, opts.ParentToolUseID = toolResultChain(s, checked)
-	}
-	side, extra := s.stateFor(opts)
-	s.beginMessage(typ, "user", messageMeta{}, "", "", side, extra)
-	stored := StoredMessage{SessionID: s.id, Status: MessageComplete, Extra: s.msg.hdr.Extra, Blocks: make([][]byte, 0, len(checked))}
-	hdr := s.msg.hdr
-	for _, b := range checked {
-		s.putBlock(b.json, "")
-		stored.Blocks = append(stored.Blocks, b.json)
-	}
-	s.endMessage(MessageComplete)
-	if typ == TypeUser && !side.on && !s.titled {
+	stored := s.asm.userMessage(typ, checked, opts)
+	if typ == TypeUser && !stored.IsSidechain && !s.titled {
 		s.setTitle(checked)
 	}
-	stored.IsSidechain = hdr.IsSidechain
-	stored.Seq, stored.UUID, stored.ParentUUID, stored.Type, stored.Role = hdr.Seq, hdr.UUID, hdr.ParentUUID, hdr.Type, hdr.Role
-	stored.Turn, stored.CreatedAt, stored.Provider = hdr.Turn, hdr.CreatedAt, hdr.Provider
 	return stored, nil
 }
 
@@ -177,16 +162,4 @@ func TitleFrom(text string) string {
 	}
 	runes := []rune(line)
 	return strings.TrimSpace(string(runes[:titleLength-1])) + "…"
-}
-
-// toolResultChain returns, as options, the chain of the tool calls that tool results given
-// with no sidechain options answer: the chain of the first one's call.
-func toolResultChain(s *Session, checked []checkedBlock) (*bool, string, string) {
-	for _, b := range checked {
-		if b.info.Type == blocks.BlockToolResult {
-			side := s.toolUseChain(b.info.ToolUseID)
-			return &side.on, side.agentID, side.parentToolUseID
-		}
-	}
-	return nil, "", ""
 }

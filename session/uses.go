@@ -5,7 +5,7 @@ package session
 // and counted, the branch its head is on, and a place for the report of its last build.
 
 // Provider returns the session's provider, the default of each message's.
-func (s *Session) Provider() string { return s.provider }
+func (s *Session) Provider() string { return s.asm.provider }
 
 // Settle makes everything the session recorded so far readable as a whole: a message of
 // tool results still open ends (a context built for the next model call holds them), the
