@@ -40,7 +40,8 @@ var largeStringUnits = sync.Pool{New: func() any { return new([]uint16) }}
 
 // appendUserMessage(session, contentJSON, optionsJSON?, largeStrings?) -> JSON of the
 // envelope without its message, which the JS layer has: crossing back a large tool output
-// only to parse it again would cost more than recording it.
+// only to parse it again would cost more than recording it. When redaction changed the
+// message, the envelope holds it as stored, since the JS layer's copy has the secrets.
 func appendUserMessage(c *native.Call) (native.Value, error) {
 	s, err := sessionArg(c)
 	if err != nil {
@@ -71,9 +72,12 @@ func appendUserMessage(c *native.Call) (native.Value, error) {
 	}
 	// AddUserMessage copies the large strings into the message's JSON (Splice), so the
 	// units' buffer is free for the next call once it returns.
-	m, err := s.AddUserMessage([]byte(content), large, opts)
+	m, redacted, err := s.AddUserMessageRedacted([]byte(content), large, opts)
 	if err != nil {
 		return native.Value{}, err
+	}
+	if redacted { // JavaScript has the content as given: the message as stored goes with it
+		return c.StringFromBytes(session.AppendEnvelope(nil, &m)), nil
 	}
 	return c.StringFromBytes(session.AppendEnvelopeFields(nil, &m)), nil
 }

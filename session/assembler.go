@@ -320,10 +320,11 @@ func (a *assembler) streamError(message string) {
 }
 
 // userMessage records a user message of type typ (TypeUser, or TypeToolResult when it
-// carries tool results, each answering a known call) from checked blocks, and returns it.
-// A message still streaming is ended first: an assistant reply cut off by a new prompt is
-// marked interrupted, one answered by tool results is complete.
-func (a *assembler) userMessage(typ string, checked []checkedBlock, opts MessageOptions) StoredMessage {
+// carries tool results, each answering a known call) from checked blocks, and returns it
+// as stored and whether redaction changed its blocks. A message still streaming is ended
+// first: an assistant reply cut off by a new prompt is marked interrupted, one answered by
+// tool results is complete.
+func (a *assembler) userMessage(typ string, checked []checkedBlock, opts MessageOptions) (StoredMessage, bool) {
 	a.endOpen(typ == TypeUser)
 	if typ == TypeToolResult && !opts.sidechain().on {
 		opts.IsSidechain, opts.AgentID, opts.ParentToolUseID = a.toolResultChain(checked)
@@ -332,15 +333,17 @@ func (a *assembler) userMessage(typ string, checked []checkedBlock, opts Message
 	a.beginMessage(typ, "user", messageMeta{}, "", "", side, extra)
 	hdr := a.msg.hdr
 	stored := StoredMessage{SessionID: a.sessionID, Status: MessageComplete, Extra: hdr.Extra, Blocks: make([][]byte, 0, len(checked))}
+	redacted := false
 	for _, b := range checked {
-		a.putBlock(b.json, "")
-		stored.Blocks = append(stored.Blocks, b.json)
+		json := a.putBlock(b.json, "")
+		redacted = redacted || (a.sink.redacts() && !bytes.Equal(json, b.json))
+		stored.Blocks = append(stored.Blocks, json)
 	}
 	a.endMessage(MessageComplete)
 	stored.IsSidechain = hdr.IsSidechain
 	stored.Seq, stored.UUID, stored.ParentUUID, stored.Type, stored.Role = hdr.Seq, hdr.UUID, hdr.ParentUUID, hdr.Type, hdr.Role
 	stored.Turn, stored.CreatedAt, stored.Provider = hdr.Turn, hdr.CreatedAt, hdr.Provider
-	return stored
+	return stored, redacted
 }
 
 // toolResultChain returns, as options, the chain of the tool calls that tool results given
@@ -411,8 +414,8 @@ func (a *assembler) beginMessage(typ, role string, meta messageMeta, provider, r
 }
 
 // putBlock adds a complete block to the open message, its secrets redacted when the store
-// redacts.
-func (a *assembler) putBlock(json []byte, toolUseID string) {
+// redacts, and returns it as stored.
+func (a *assembler) putBlock(json []byte, toolUseID string) []byte {
 	json = a.sink.redactBlock(json)
 	a.sink.record(PutBlock{SessionID: a.sessionID, Seq: a.msg.hdr.Seq, Index: a.msg.blocks, JSON: json, ToolUseID: toolUseID})
 	a.msg.blocks++
@@ -420,6 +423,7 @@ func (a *assembler) putBlock(json []byte, toolUseID string) {
 	if toolUseID != "" && a.msg.hdr.Role == "assistant" {
 		a.toolUses[toolUseID] = knownCall{side: a.msg.side, seq: a.msg.hdr.Seq}
 	}
+	return json
 }
 
 // endOpen ends the message still open, if any. An assistant reply is interrupted when

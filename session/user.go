@@ -17,7 +17,7 @@ const titleLength = 80
 // AppendUserMessage records a user message: content is JSON, a string or an array of
 // blocks. A message still streaming is ended first: an assistant reply cut off by a new
 // prompt is marked interrupted, one answered by tool results is complete. It returns the
-// new message with its envelope, as JSON.
+// new message with its envelope, as JSON, as it was stored (see AddUserMessage).
 func (s *Session) AppendUserMessage(content []byte) ([]byte, error) {
 	return s.AppendUserMessageWith(content, MessageOptions{})
 }
@@ -31,19 +31,27 @@ func (s *Session) AppendUserMessageWith(content []byte, opts MessageOptions) ([]
 	return AppendEnvelope(nil, &m), nil
 }
 
-// AddUserMessage is AppendUserMessageWith returning the new message, its Blocks the JSON
-// of content, instead of its encoding. large are the long strings of content that came
-// apart from its JSON; nil when none did.
+// AddUserMessage is AppendUserMessageWith returning the new message instead of its
+// encoding: its Blocks as stored, the JSON of content with a tool block's secrets replaced
+// when the Manager redacts. large are the long strings of content that came apart from its
+// JSON; nil when none did.
 func (s *Session) AddUserMessage(content []byte, large jsonenc.LargeStrings, opts MessageOptions) (StoredMessage, error) {
+	m, _, err := s.AddUserMessageRedacted(content, large, opts)
+	return m, err
+}
+
+// AddUserMessageRedacted is AddUserMessage also saying whether redaction changed the
+// message's blocks: a caller that kept content can hand it back when it did not.
+func (s *Session) AddUserMessageRedacted(content []byte, large jsonenc.LargeStrings, opts MessageOptions) (m StoredMessage, redacted bool, err error) {
 	checked, err := userBlocks(content)
 	if err != nil {
-		return StoredMessage{}, err
+		return StoredMessage{}, false, err
 	}
 	if err := spliceBlocks(checked, large); err != nil {
-		return StoredMessage{}, err
+		return StoredMessage{}, false, err
 	}
 	if err := s.lock(); err != nil {
-		return StoredMessage{}, err
+		return StoredMessage{}, false, err
 	}
 	defer s.mu.Unlock()
 	defer s.gather()()
@@ -55,15 +63,15 @@ func (s *Session) AddUserMessage(content []byte, large jsonenc.LargeStrings, opt
 				continue
 			}
 			if err := s.knownToolUse(b.info.ToolUseID); err != nil {
-				return StoredMessage{}, err
+				return StoredMessage{}, false, err
 			}
 		}
 	}
-	stored := s.asm.userMessage(typ, checked, opts)
-	if typ == TypeUser && !stored.IsSidechain && !s.titled {
+	m, redacted = s.asm.userMessage(typ, checked, opts)
+	if typ == TypeUser && !m.IsSidechain && !s.titled {
 		s.setTitle(checked)
 	}
-	return stored, nil
+	return m, redacted, nil
 }
 
 // spliceBlocks puts the large strings back into the checked blocks that hold their

@@ -154,3 +154,20 @@ test('bad redact options are a TypeError or INVALID_ARGUMENT, and open nothing',
   assert.throws(() => openStore(db, { redact: { patterns: [/x*/i] } }), (err) => err.code === 'INVALID_ARGUMENT');
   assert.equal(fs.existsSync(db), false);
 });
+
+test('appendUserMessage returns the message as stored: redacted, the same as envelopes() reads', (t) => {
+  const store = openStore(path.join(tempDir(t), 'returned.db'), { redact: true });
+  t.after(() => store.close());
+  const s = store.createSession({ projectPath: '/app' });
+  s.ingest({ type: 'message_start', id: 'msg_1' });
+  s.ingest({ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'env' } });
+  s.ingest({ type: 'done', stop_reason: 'tool_use' });
+  const returned = s.appendUserMessage([
+    { type: 'tool_result', tool_use_id: 't1', content: `KEY=${SECRETS.anthropic_key}` },
+    { type: 'text', text: NOT_SECRET },
+  ]);
+  assert.deepEqual(returned.message, s.envelopes().at(-1).message);
+  assert.equal(returned.message.content[0].content, 'KEY=[REDACTED:anthropic_key]');
+  const plain = s.appendUserMessage(NOT_SECRET);
+  assert.deepEqual(plain.message, { role: 'user', content: [{ type: 'text', text: NOT_SECRET }] }, 'nothing to redact: as given');
+});

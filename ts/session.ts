@@ -360,9 +360,10 @@ export class Session {
  * withUserMessage completes the envelope native code returned for a user message with the
  * message itself, built from the JSON that was recorded. It is parsed when first read: a
  * caller that records a large tool output and ignores the envelope never pays for parsing
- * it back.
+ * it back. An envelope that has its message (redaction changed it) is the message as stored.
  */
 function withUserMessage(envelope: Envelope, content: string | Block[], json: string, strings: string[] | undefined): Envelope {
+  if (envelope.message !== undefined) return envelope;
   let message: Message | undefined;
   const large = (_key: string, v: unknown): unknown =>
     typeof v === 'string' && v.length > 0 && v.charCodeAt(0) === 0 ? strings![Number(v.slice(1))] : v;

@@ -68,3 +68,34 @@ func TestAStreamingToolCallIsCheckpointedOnlyWithoutRedaction(t *testing.T) {
 		}
 	}
 }
+
+// appendUserMessage returns the message as it is stored: a tool result's secret replaced,
+// never the unredacted blocks that the store does not hold.
+func TestAUserMessageComesBackAsStoredRedacted(t *testing.T) {
+	e := sessiontest.NewEnv(t)
+	e.Mgr.Redact(sessiontest.Must(redact.New(redact.Options{Builtin: true})))
+	s := e.Create(t)
+	sessiontest.Feed(t, s, sessiontest.Start("m"), sessiontest.ToolUse("toolu_1", "Bash", `{"cmd":"env"}`), sessiontest.Done("tool_use", ""))
+	got, err := s.AppendUserMessage([]byte(`[{"type":"tool_result","tool_use_id":"toolu_1","content":"KEY=` + key + `"},{"type":"text","text":"see ` + key + `"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	if err := e.Store.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	err = e.Store.ScanMessages(s.ID(), func(m *session.StoredMessage) error {
+		blocks = nil
+		for _, b := range m.Blocks {
+			blocks = append(blocks, string(b))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"content":[` + strings.Join(blocks, ",") + `]`
+	if len(blocks) != 2 || strings.Contains(blocks[0], key) || !strings.Contains(string(got), want) {
+		t.Fatalf("appendUserMessage returned\n %s\nthe store holds\n %s", got, want)
+	}
+}
