@@ -8,6 +8,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite"
 	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/redact"
 	"github.com/sessionkeep/sessionkeep/session/sessiontest"
 )
 
@@ -64,5 +65,30 @@ func TestOneStepIsQueuedInOneApply(t *testing.T) {
 	}
 	if got := store.since(n); len(got) != 1 || len(got[0]) < 3 {
 		t.Fatalf("a prompt was queued as %v, want one Apply with its begin, block and end", got)
+	}
+}
+
+// TestOneStepIsOneApplyWithRedaction checks that redacting a step's secrets does not split
+// it: the count of redactions is queued in the step's one Apply, not ahead of it.
+func TestOneStepIsOneApplyWithRedaction(t *testing.T) {
+	sqliteStore, err := sqlite.Open(filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &applyCalls{Store: sqliteStore}
+	m := session.NewManager(store)
+	m.Redact(sessiontest.Must(redact.New(redact.Options{Builtin: true})))
+	t.Cleanup(func() { m.Close() })
+	s, err := m.Create(session.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const key = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEf"
+	sessiontest.Feed(t, s, sessiontest.Start("m1"), sessiontest.ToolUse("toolu_1", "bash", `{"command":"env"}`), sessiontest.Done("tool_use", ""))
+	n := len(store.since(0))
+	sessiontest.Feed(t, s, sessiontest.ToolResult("toolu_1", `"KEY=`+key+`"`))
+	want := []string{"session.BeginMessage", "session.AddRedactions", "session.PutBlock"}
+	if got := store.since(n); len(got) != 1 || fmt.Sprint(got[0]) != fmt.Sprint(want) {
+		t.Fatalf("a tool result with a secret was queued as %v, want one Apply of %v", got, want)
 	}
 }

@@ -76,6 +76,7 @@ func (w *RecordWriter) LastTurn() int64 { return w.s.chain.lastTurn }
 // usage, which the token tracker counts. Append returns the record's turn.
 func (w *RecordWriter) Append(hdr MessageHeader, blocks []RecordBlock, status string, usage *Usage) int64 {
 	s := w.s
+	defer s.gather()() // the record, and the count of what redacting it replaced, in one Apply
 	s.chain.appendWhole(&hdr)
 	if status == "" {
 		status = MessageComplete
@@ -83,10 +84,9 @@ func (w *RecordWriter) Append(hdr MessageHeader, blocks []RecordBlock, status st
 	if len(hdr.Extra) > 0 {
 		hdr.Extra = s.redactJSON(hdr.Extra) // execution records and the source's own fields
 	}
-	ops := make([]Op, 0, len(blocks)+2)
-	ops = append(ops, BeginMessage{SessionID: s.id, Header: hdr})
+	s.record(BeginMessage{SessionID: s.id, Header: hdr})
 	for i, b := range blocks {
-		ops = append(ops, PutBlock{SessionID: s.id, Seq: hdr.Seq, Index: i, JSON: s.redactBlock(b.JSON), ToolUseID: b.ToolUseID})
+		s.record(PutBlock{SessionID: s.id, Seq: hdr.Seq, Index: i, JSON: s.redactBlock(b.JSON), ToolUseID: b.ToolUseID})
 	}
 	var used Usage
 	if usage != nil {
@@ -94,7 +94,6 @@ func (w *RecordWriter) Append(hdr MessageHeader, blocks []RecordBlock, status st
 		s.tracker.Add(used)
 		w.counted = true
 	}
-	ops = append(ops, EndMessage{SessionID: s.id, Seq: hdr.Seq, Status: status, Meta: hdr.Meta, Extra: hdr.Extra, Usage: used, Imported: true})
-	s.mgr.store.Apply(ops...)
+	s.record(EndMessage{SessionID: s.id, Seq: hdr.Seq, Status: status, Meta: hdr.Meta, Extra: hdr.Extra, Usage: used, Imported: true})
 	return hdr.Turn
 }

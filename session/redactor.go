@@ -34,10 +34,11 @@ func IsToolBlock(typ string) bool {
 	return strings.Contains(typ, "tool")
 }
 
-// redact counts the redactions made in what it returns, in the session's listing.
+// redact counts the redactions made in what it returns, in the session's listing: with the
+// Ops of the step that redacted them (record), so that a step stays one store write.
 func (s *Session) redact(v []byte, n int) []byte {
 	if n > 0 {
-		s.mgr.store.Apply(AddRedactions{SessionID: s.id, Count: n})
+		s.record(AddRedactions{SessionID: s.id, Count: n})
 	}
 	return v
 }
