@@ -274,8 +274,11 @@ func (a *assembler) toolResult(c stream.Chunk) {
 // with no assistant message open still counts in the token tracker.
 func (a *assembler) done(c stream.Chunk) error {
 	usage, err := ParseUsage(c.Usage)
-	if err != nil || (len(c.Usage) > 0 && c.Usage[0] != '{') {
-		return chunkError(c.Kind, "field 'usage' must be an object of token counts")
+	if err == nil && len(c.Usage) > 0 && c.Usage[0] != '{' {
+		err = fmt.Errorf("got %.20s", c.Usage)
+	}
+	if err != nil {
+		return chunkError(c.Kind, "field 'usage' must be an object of token counts: %v", err)
 	}
 	hasUsage := len(c.Usage) > 0
 	if a.msg == nil || a.msg.hdr.Role != "assistant" {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -135,5 +136,19 @@ func TestAssemblerRefusesABadChunkUnchanged(t *testing.T) {
 	}
 	if len(f.ops) != 0 || a.writing() || c.nextSeq != 0 {
 		t.Errorf("after bad chunks: ops %s, writing %v, next seq %d; want none", f.opKinds(), a.writing(), c.nextSeq)
+	}
+}
+
+// A done chunk's bad usage is INVALID_CHUNK saying what is wrong with it, not only that
+// something is; nothing is recorded or counted.
+func TestAssemblerSaysWhyAUsageIsBad(t *testing.T) {
+	f := &fakeSink{}
+	a, _ := newFakeAssembler(f)
+	err := a.ingest(stream.Chunk{Kind: stream.ChunkDone, Usage: []byte(`{"input_tokens":12,"output_tokens":"7"}`)})
+	if !errors.Is(err, ErrInvalidChunk) || !strings.Contains(err.Error(), "output_tokens") {
+		t.Fatalf("done with a string count: %v; want ErrInvalidChunk naming output_tokens", err)
+	}
+	if len(f.ops) != 0 || len(f.usage) != 0 {
+		t.Errorf("a bad usage recorded %s and counted %v", f.opKinds(), f.usage)
 	}
 }
