@@ -541,14 +541,12 @@ func (a *assembler) forgetCalls(off func(seq int64) bool) {
 	}
 }
 
-// toolUseChain returns the chain of the tool call id answers: tool results go on the chain
-// of the calls they answer. A call still streaming is on the open message's chain.
+// toolUseChain returns the chain of the known tool call id (knows) that a tool result
+// answers: tool results go on the chain of the calls they answer. A call still streaming
+// is on the open message's chain.
 func (a *assembler) toolUseChain(id string) sidechain {
 	if call, ok := a.toolUses[id]; ok {
 		return call.side
 	}
-	if a.msg != nil {
-		return a.msg.side
-	}
-	return a.chain.lastSide
+	return a.msg.side
 }
