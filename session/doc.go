@@ -9,7 +9,10 @@
 //
 // A Session never touches disk itself. Everything it records becomes an Op handed to a
 // Store (declared here, implemented in package persistence/sqlite), which applies Ops in order
-// and makes them durable in the background, so that ingesting a chunk never waits on disk.
+// and makes them durable in the background, so that ingesting a chunk never waits on disk
+// (but for a tool result answering a call the session does not know of: see Ingest).
+// Chunks become records in the streaming assembler (assembler.go), which its Session drives
+// under its lock; where each record goes is the session's chain (chain.go).
 // Records another agent wrote are joined into a session by package importing, which
 // writes them whole through record_writer.go, numbered and redacted as live ones are.
 //

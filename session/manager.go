@@ -118,6 +118,9 @@ func (m *Manager) acquire(id string) (*Session, error) {
 		return nil, err
 	}
 	s := newSession(m, state)
+	if err := s.learnResumedCalls(); err != nil {
+		return nil, err
+	}
 	m.live[id] = s
 	return s, nil
 }
