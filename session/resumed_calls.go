@@ -8,7 +8,7 @@ import (
 
 // resumedCallsScan is how many of its last records a session opened from the store reads
 // for the tool calls of its last turn.
-const resumedCallsScan = 64
+const resumedCallsScan = 16
 
 // learnResumedCalls has a session opened from the store learn the tool calls of its last
 // turn, which are what an agent that resumes answers first: so the first tool_result after
