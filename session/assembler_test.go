@@ -152,3 +152,35 @@ func TestAssemblerSaysWhyAUsageIsBad(t *testing.T) {
 		t.Errorf("a bad usage recorded %s and counted %v", f.opKinds(), f.usage)
 	}
 }
+
+// With a redacting sink a tool call streaming is not checkpointed (half a secret would not
+// match), and a user message says when its blocks came back redacted.
+func TestAssemblerRedactsToolBlocksWhole(t *testing.T) {
+	f := &fakeSink{redactor: true}
+	a, _ := newFakeAssembler(f)
+	if _, redacted := a.userMessage(TypeUser, []checkedBlock{{json: []byte(`{"type":"text","text":"a secret"}`)}}, MessageOptions{}); redacted {
+		t.Error("a prompt's text was reported redacted")
+	}
+	for _, ch := range []stream.Chunk{
+		{Kind: stream.ChunkMessageStart, ID: "m"},
+		{Kind: stream.ChunkToolUseStart, ID: "toolu_1", Name: "Bash"},
+		{Kind: stream.ChunkToolUseDelta, Text: `{"cmd":"echo secr`},
+	} {
+		if err := a.ingest(ch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.checkpoint()
+	if err := a.ingest(stream.Chunk{Kind: stream.ChunkToolUseDelta, Text: `et"}`}); err != nil {
+		t.Fatal(err)
+	}
+	a.endOpen(false)
+	stored, redacted := a.userMessage(TypeToolResult, []checkedBlock{{json: []byte(`{"type":"tool_result","tool_use_id":"toolu_1","content":"secret"}`)}}, MessageOptions{})
+	if !redacted || strings.Contains(string(stored.Blocks[0]), "secret") {
+		t.Errorf("tool result came back %s, redacted %v; want it redacted and said so", stored.Blocks[0], redacted)
+	}
+	want := "begin:user put0 end:complete begin:assistant put0 end:complete begin:tool_result put0 end:complete"
+	if got := f.opKinds(); got != want {
+		t.Errorf("ops\n %s\nwant\n %s", got, want)
+	}
+}
