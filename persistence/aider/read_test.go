@@ -76,7 +76,7 @@ func TestAHistoryBecomesOneSessionARun(t *testing.T) {
 	if answer.Usage == nil || *answer.Usage != (session.Usage{InputTokens: 2500, CacheCreationInputTokens: 1200, OutputTokens: 300}) {
 		t.Errorf("usage = %+v", answer.Usage)
 	}
-	if string(answer.Meta) != `{"model":"anthropic/claude-3-7-sonnet-20250219"}` {
+	if string(answer.Meta) != `{"model":"anthropic/claude-3-7-sonnet-20250219","usage":{"input_tokens":2500,"output_tokens":300,"cache_read_input_tokens":0,"cache_creation_input_tokens":1200}}` {
 		t.Errorf("meta = %s", answer.Meta)
 	}
 	info := files[0].Target.Info

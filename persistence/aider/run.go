@@ -1,6 +1,7 @@
 package aider
 
 import (
+	"github.com/goccy/go-json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -74,7 +75,21 @@ func (r *run) output(text string) {
 	}
 	u := session.Usage{InputTokens: count(m[1]), CacheCreationInputTokens: count(m[2]), CacheReadInputTokens: count(m[3]), OutputTokens: count(m[4])}
 	rec.Usage = &u
+	meta := map[string]any{"usage": u}
+	if model := modelOf(rec.Meta); model != "" {
+		meta["model"] = model
+	}
+	rec.Meta = blocks.MustJSON(meta)
 	r.answer = -1
+}
+
+// modelOf is the model a record's message fields name, or "".
+func modelOf(fields []byte) string {
+	var meta struct {
+		Model string `json:"model"`
+	}
+	json.Unmarshal(fields, &meta)
+	return meta.Model
 }
 
 // count reads a token count as aider writes it: 317, 4.2k, 12k, 1.5M.

@@ -12,10 +12,12 @@ import (
 )
 
 // IsSessionFile tells whether path is a session file of OpenCode's JSON storage: a .json
-// file under storage/session/.
+// file under storage/session/ (but not under storage/session/message/ and part/, where
+// the first versions kept messages and parts).
 func IsSessionFile(path string) bool {
 	slashed := filepath.ToSlash(path)
-	return strings.HasSuffix(slashed, ".json") && strings.Contains(slashed, "/storage/session/")
+	_, rest, ok := strings.Cut(slashed, "/storage/session/")
+	return ok && strings.HasSuffix(rest, ".json") && !strings.HasPrefix(rest, "message/") && !strings.HasPrefix(rest, "part/")
 }
 
 // ReadSessionFile reads the session whose info is the storage file at path, with its
@@ -35,7 +37,7 @@ func ReadSessionFile(path string) (*transcript.File, error) {
 	var skipped []transcript.Skipped
 	skip := func(file, reason string) { skipped = append(skipped, transcript.Skipped{File: file, Reason: reason}) }
 	var msgs []message
-	for _, mf := range jsonFiles(filepath.Join(root, "message", info.ID)) {
+	for _, mf := range jsonFiles(firstFolder(filepath.Join(root, "message", info.ID), filepath.Join(root, "session", "message", info.ID))) {
 		raw, err := os.ReadFile(mf)
 		var mi messageInfo
 		if err == nil {
@@ -46,7 +48,7 @@ func ReadSessionFile(path string) (*transcript.File, error) {
 			continue
 		}
 		m := message{info: mi, raw: raw}
-		for _, pf := range jsonFiles(filepath.Join(root, "part", mi.ID)) {
+		for _, pf := range jsonFiles(firstFolder(filepath.Join(root, "part", mi.ID), filepath.Join(root, "session", "part", info.ID, mi.ID))) {
 			p, err := os.ReadFile(pf)
 			if err != nil || !json.Valid(p) {
 				skip(pf, "not a JSON part")
@@ -60,6 +62,17 @@ func ReadSessionFile(path string) (*transcript.File, error) {
 	f := convert(info, msgs, path)
 	f.Skipped = append(skipped, f.Skipped...)
 	return f, nil
+}
+
+// firstFolder returns the first of the folders that exists: where later versions keep a
+// session's messages or a message's parts, then where the first versions did.
+func firstFolder(dirs ...string) string {
+	for _, d := range dirs {
+		if info, err := os.Stat(d); err == nil && info.IsDir() {
+			return d
+		}
+	}
+	return dirs[0]
 }
 
 // storageRoot is the storage folder a session file is in.

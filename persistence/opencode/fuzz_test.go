@@ -40,4 +40,3 @@ func FuzzConvert(f *testing.F) {
 		importcheck.Import(t, m, file)
 	})
 }
-

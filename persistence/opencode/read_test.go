@@ -99,6 +99,21 @@ func TestTheJSONStorageBecomesASession(t *testing.T) {
 	checkSession(t, f)
 }
 
+func TestOnlySessionFilesAreToldAsSessions(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/h/.local/share/opencode/storage/session/prj/ses_1.json":          true,
+		"/h/.local/share/opencode/storage/session/info/ses_1.json":         true,
+		"/h/.local/share/opencode/storage/session/message/ses_1/msg.json":  false,
+		"/h/.local/share/opencode/storage/session/part/ses_1/msg/prt.json": false,
+		"/h/.local/share/opencode/storage/message/ses_1/msg.json":          false,
+		"/h/proj/session/ses_1.json":                                       false,
+	} {
+		if IsSessionFile(path) != want {
+			t.Errorf("IsSessionFile(%s) = %v", path, !want)
+		}
+	}
+}
+
 func TestADatabaseOfAnotherKindIsAnError(t *testing.T) {
 	path := writeDatabase(t)
 	db, _ := openForTest(path)
