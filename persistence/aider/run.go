@@ -20,8 +20,11 @@ type run struct {
 	started   time.Time
 	startLine string
 	title     string
-	model     string
-	answer    int // the index of the last answer in chain.Records, -1 after its usage is read
+	// titleIsCommand: the title is an aider command (/add …), taken until the user asks
+	// something.
+	titleIsCommand bool
+	model          string
+	answer         int // the index of the last answer in chain.Records, -1 after its usage is read
 }
 
 // add appends one message: the user's, the model's, or aider's output, from which the
@@ -32,8 +35,8 @@ func (r *run) add(kind, text string) {
 	switch kind {
 	case "user":
 		rec.Role, rec.Blocks = "user", []session.RecordBlock{transcript.Text(text)}
-		if r.title == "" && !strings.HasPrefix(text, "/") {
-			r.title = text
+		if r.title == "" || (r.titleIsCommand && !strings.HasPrefix(text, "/")) {
+			r.title, r.titleIsCommand = text, strings.HasPrefix(text, "/")
 		}
 	case "assistant":
 		rec.Role, rec.Blocks = "assistant", []session.RecordBlock{transcript.Text(text)}

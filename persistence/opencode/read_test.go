@@ -123,3 +123,10 @@ func TestADatabaseOfAnotherKindIsAnError(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestRedactedReasoningStaysRedacted(t *testing.T) {
+	b := thinking(part{Type: "reasoning", Metadata: json.RawMessage(`{"anthropic":{"redactedData":"EmwK"}}`)})
+	if string(b.JSON) != `{"data":"EmwK","type":"redacted_thinking"}` {
+		t.Errorf("block = %s", b.JSON)
+	}
+}

@@ -13,7 +13,7 @@ const FORMATS: ImportFormat[] = ['claude-code', 'codex', 'gemini', 'opencode', '
  */
 export const importCommand: Command = {
   name: 'import',
-  summary: 'read Claude Code, Codex or sessionkeep transcripts into the store',
+  summary: 'read Claude Code, Codex, Gemini CLI, OpenCode, aider or sessionkeep transcripts into the store',
   usage: 'import <file|folder...> [--format claude-code|codex|gemini|opencode|aider|jsonl|json]',
   options: { format: { type: 'string', short: 'f' } },
   createsStore: true,
