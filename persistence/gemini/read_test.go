@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessionkeep/sessionkeep/persistence/transcript/importcheck"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -42,14 +43,7 @@ func TestAChatFileBecomesAConversation(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("records = %v\nwant %v", got, want)
 	}
-	types := func(i int) (out []string) {
-		for _, b := range f.Records[i].Blocks {
-			var v struct{ Type string }
-			json.Unmarshal(b.JSON, &v)
-			out = append(out, v.Type)
-		}
-		return out
-	}
+	types := func(i int) []string { return importcheck.BlockTypes(f.Records[i].Blocks) }
 	if got := types(1); !reflect.DeepEqual(got, []string{"thinking", "tool_use"}) {
 		t.Errorf("assistant blocks = %v", got)
 	}

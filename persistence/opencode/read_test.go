@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
+	"github.com/sessionkeep/sessionkeep/persistence/transcript/importcheck"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -21,14 +22,7 @@ func checkSession(t *testing.T, f *transcript.File) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("records = %v\nwant %v", got, want)
 	}
-	types := func(i int) (out []string) {
-		for _, b := range f.Records[i].Blocks {
-			var v struct{ Type string }
-			json.Unmarshal(b.JSON, &v)
-			out = append(out, v.Type)
-		}
-		return out
-	}
+	types := func(i int) []string { return importcheck.BlockTypes(f.Records[i].Blocks) }
 	if got := types(0); !reflect.DeepEqual(got, []string{"text", "image"}) {
 		t.Errorf("user blocks = %v", got)
 	}
