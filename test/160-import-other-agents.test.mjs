@@ -15,15 +15,16 @@ import { tempStore, tempDir } from './helpers/common.mjs';
 
 /** geminiChat writes a chat as Gemini CLI does: metadata, then each message appended again as it changes. */
 function geminiChat(dir) {
-  const chats = path.join(dir, '.gemini', 'tmp', 'f00d', 'chats');
+  const chats = path.join(dir, '.gemini', 'tmp', 'app', 'chats');
   fs.mkdirSync(chats, { recursive: true });
+  fs.writeFileSync(path.join(chats, '..', '.project_root'), '/w/app'); // the project registry's marker
   const call = { id: 'call-1', name: 'read_file', args: { absolute_path: '/w/app/README.md' }, status: 'executing', timestamp: '2026-02-01T08:00:03.000Z' };
   const answer = { id: 'g1', timestamp: '2026-02-01T08:00:02.000Z', type: 'gemini', content: '', toolCalls: [call],
     thoughts: [{ subject: 'Reading', description: 'The README says what the app is.', timestamp: '2026-02-01T08:00:02.000Z' }], model: 'gemini-2.5-pro' };
   const done = { ...answer, toolCalls: [{ ...call, status: 'success', result: [{ functionResponse: { id: 'call-1', name: 'read_file', response: { output: '# App' } } }] }],
     tokens: { input: 2000, output: 40, cached: 1500, thoughts: 60, tool: 0, total: 2100 } };
   const lines = [
-    { sessionId: 'gem-session-1', projectHash: 'f00d', startTime: '2026-02-01T08:00:00.000Z', lastUpdated: '2026-02-01T08:00:00.000Z', kind: 'main', directories: ['/w/app'] },
+    { sessionId: 'gem-session-1', projectHash: 'f00d', startTime: '2026-02-01T08:00:00.000Z', lastUpdated: '2026-02-01T08:00:00.000Z', kind: 'main' },
     { id: 'u1', timestamp: '2026-02-01T08:00:01.000Z', type: 'user', content: [{ text: 'what is this app?' }] },
     answer,
     done,
@@ -84,6 +85,7 @@ test('Gemini CLI chat files import from their folder, told by their shape', asyn
   assert.ok(env.every((e) => e.source.format === 'gemini'));
   assert.equal(env[0].context.cwd, '/w/app');
 
+  assert.equal(store.listSessions().find((s) => s.id === 'gem-old').projectPath, '/w/app');
   const old = store.openSession('gem-old').messages();
   assert.deepEqual(old.map((m) => m.content[0].text), ['hi', 'Hello!']);
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -36,7 +37,7 @@ func Read(r io.Reader, path string, progress func(int64)) (*transcript.File, err
 		id = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
 	c := &converter{chain: transcript.Chain{SessionID: id, Format: Format}}
-	if len(conv.Directories) > 0 {
+	if c.cwd = projectRoot(path); c.cwd == "" && len(conv.Directories) > 0 {
 		c.cwd = conv.Directories[0]
 	}
 	for i, raw := range conv.Messages {
@@ -119,6 +120,21 @@ func rewind(order []string, byID map[string]json.RawMessage, id string) []string
 		delete(byID, o)
 	}
 	return order[:at]
+}
+
+// projectRoot returns the project a chat file belongs to, as Gemini CLI's project registry
+// records it in the file .project_root of the project's folder under ~/.gemini/tmp (the
+// chats folder's parent, or its grandparent for a subagent's chat); "" when there is none
+// (older versions named the folder by a hash of the path, and kept no path).
+func projectRoot(path string) string {
+	dir := filepath.Dir(path)
+	for range 3 {
+		if root, err := os.ReadFile(filepath.Join(dir, ".project_root")); err == nil {
+			return strings.TrimSpace(string(root))
+		}
+		dir = filepath.Dir(dir)
+	}
+	return ""
 }
 
 func orNow(t time.Time) time.Time {

@@ -2,6 +2,8 @@ package gemini
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -106,5 +108,21 @@ func TestAnOlderChatDocumentIsRead(t *testing.T) {
 	}
 	if f.Target.Info.ID != "old-1" || f.Target.Info.Title != "hello" || f.Target.Info.UpdatedAt.Format("15:04") != "09:05" {
 		t.Errorf("target = %+v", f.Target.Info)
+	}
+}
+
+func TestTheProjectIsReadFromTheRegistrysMarker(t *testing.T) {
+	project := filepath.Join(t.TempDir(), ".gemini", "tmp", "my-app")
+	chats := filepath.Join(project, "chats")
+	os.MkdirAll(filepath.Join(chats, "parent-id"), 0o755)
+	os.WriteFile(filepath.Join(project, ".project_root"), []byte("/home/u/my-app"), 0o600)
+	for _, path := range []string{filepath.Join(chats, "session-x.jsonl"), filepath.Join(chats, "parent-id", "sub.jsonl")} {
+		f, err := Read(strings.NewReader(legacyJSON), path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Target.Info.ProjectPath != "/home/u/my-app" {
+			t.Errorf("%s: project = %q", path, f.Target.Info.ProjectPath)
+		}
 	}
 }
