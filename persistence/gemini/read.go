@@ -16,7 +16,7 @@ import (
 )
 
 // Read reads the Gemini CLI chat file r, named path in what it reports: one JSON
-// ConversationRecord, or the JSONL of newer versions. progress, unless nil, is called with
+// ConversationRecord, the JSONL of newer versions, or a checkpoint /chat save wrote. progress, unless nil, is called with
 // the bytes read so far. A line or message that cannot be read is reported in Skipped and
 // left out; everything else is read.
 func Read(r io.Reader, path string, progress func(int64)) (*transcript.File, error) {
@@ -26,6 +26,9 @@ func Read(r io.Reader, path string, progress func(int64)) (*transcript.File, err
 	}
 	if progress != nil {
 		progress(int64(len(data)))
+	}
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '[' {
+		return readCheckpoint(trimmed, path)
 	}
 	file := &transcript.File{Path: path}
 	var conv conversation

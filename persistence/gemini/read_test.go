@@ -126,3 +126,38 @@ func TestTheProjectIsReadFromTheRegistrysMarker(t *testing.T) {
 		}
 	}
 }
+
+// checkpointJSON is what /chat save writes: the Contents of the history.
+const checkpointJSON = `[
+  {"role": "user", "parts": [{"text": "This is the Gemini CLI. Context follows."}]},
+  {"role": "model", "parts": [{"text": "Got it."}]},
+  {"role": "user", "parts": [{"text": "run the tests"}]},
+  {"role": "model", "parts": [{"text": "Running them.", "thought": true}, {"functionCall": {"id": "c1", "name": "run_shell_command", "args": {"command": "go test"}}}]},
+  {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "run_shell_command", "response": {"error": "exit 1"}}}]}
+]`
+
+func TestACheckpointIsReadAsItsHistory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "checkpoint-before-refactor.json")
+	os.WriteFile(path, []byte(checkpointJSON), 0o600)
+	f, err := Read(strings.NewReader(checkpointJSON), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range f.Records {
+		got = append(got, r.Type+":"+strings.Join(importcheck.BlockTypes(r.Blocks), ","))
+	}
+	want := []string{"user:text", "assistant:text", "user:text", "assistant:thinking,tool_use", "tool_result:tool_result"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("records = %v\nwant %v", got, want)
+	}
+	if b := string(f.Records[4].Blocks[0].JSON); b != `{"content":"exit 1","is_error":true,"tool_use_id":"c1","type":"tool_result"}` {
+		t.Errorf("result = %s", b)
+	}
+	if f.Target.Info.Title != "checkpoint before-refactor: This is the Gemini CLI. Context follows." || f.Target.Info.ID == "" {
+		t.Errorf("target = %+v", f.Target.Info)
+	}
+	if _, err := Read(strings.NewReader("[1, 2"), path, nil); err == nil {
+		t.Errorf("a damaged checkpoint read without an error")
+	}
+}

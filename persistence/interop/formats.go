@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/persistence/aider"
 	"github.com/sessionkeep/sessionkeep/persistence/archive"
+	"github.com/sessionkeep/sessionkeep/persistence/gemini"
 	"github.com/sessionkeep/sessionkeep/persistence/opencode"
 )
 
@@ -37,11 +40,15 @@ var codexTypes = map[string]bool{"session_meta": true, "response_item": true, "e
 // (its header names the format), a Codex rollout (a typed record with a payload), a Gemini
 // CLI chat file (a record with a sessionId and a projectHash), else a Claude Code
 // transcript. An aider history is told by its first line, OpenCode's database by being a
-// SQLite database and its session files by their place in its storage. It returns "" when
+// SQLite database and its session files by their place in its storage, a Gemini CLI
+// checkpoint by its name. It returns "" when
 // the file holds no JSON object to tell by.
 func detect(path string) string {
 	if opencode.IsSessionFile(path) {
 		return FormatOpenCode
+	}
+	if isGeminiCheckpoint(path) {
+		return FormatGemini
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -103,4 +110,11 @@ func geminiDocument(r *bufio.Reader) bool {
 	head, _ := r.Peek(4096)
 	first := bytes.TrimSpace(head)
 	return bytes.HasPrefix(first, []byte(`"sessionId"`)) && bytes.Contains(head, []byte(`"projectHash"`))
+}
+
+// isGeminiCheckpoint tells whether path is named as Gemini CLI's /chat save names its
+// checkpoints: checkpoint-<tag>.json.
+func isGeminiCheckpoint(path string) bool {
+	name := filepath.Base(path)
+	return strings.HasPrefix(name, gemini.CheckpointPrefix) && strings.HasSuffix(name, ".json")
 }

@@ -12,6 +12,7 @@ func TestTheOtherAgentsFilesAreFoundAndToldApart(t *testing.T) {
 		"gemini/tmp/app/chats/session-a.jsonl":      `{"sessionId":"s","projectHash":"h","startTime":"2026-01-01T00:00:00Z"}` + "\n",
 		"gemini/tmp/app/chats/session-b.json":       "{\n  \"sessionId\": \"s2\",\n  \"projectHash\": \"h\",\n  \"messages\": []\n}\n",
 		"gemini/tmp/app/logs.json":                  `[{"sessionId":"s","messageId":0,"type":"user","message":"hi"}]`,
+		"gemini/tmp/app/checkpoint-v1.json":         `[{"role":"user","parts":[{"text":"hi"}]}]`,
 		"proj/.aider.chat.history.md":               "\n# aider chat started at 2025-01-01 10:00:00\n\n#### hi  \n",
 		"opencode/opencode.db":                      "SQLite format 3\x00rest of the header",
 		"opencode/storage/session/prj/ses_1.json":   `{"id":"ses_1"}`,
@@ -35,6 +36,7 @@ func TestTheOtherAgentsFilesAreFoundAndToldApart(t *testing.T) {
 	want := map[string]string{
 		"gemini/tmp/app/chats/session-a.jsonl":    FormatGemini,
 		"gemini/tmp/app/chats/session-b.json":     FormatGemini,
+		"gemini/tmp/app/checkpoint-v1.json":       FormatGemini,
 		"proj/.aider.chat.history.md":             FormatAider,
 		"opencode/opencode.db":                    FormatOpenCode,
 		"opencode/storage/session/prj/ses_1.json": FormatOpenCode,

@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"strings"
+
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/blocks"
@@ -78,7 +80,7 @@ func ToolResult(id string, content any, isError bool) session.RecordBlock {
 // data, or of a URL when data is empty.
 func Media(mediaType, data, url string) session.RecordBlock {
 	kind := blocks.BlockDocument
-	if len(mediaType) > 6 && mediaType[:6] == "image/" {
+	if strings.HasPrefix(mediaType, "image/") {
 		kind = blocks.BlockImage
 	}
 	source := map[string]string{"type": "base64", "media_type": mediaType, "data": data}
