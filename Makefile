@@ -133,7 +133,8 @@ test-go: .go-modules $(VOCAB)
 # (-fuzzminimizetime=0): minimising each would stall the run. A failing input is written to
 # the package's testdata/fuzz and then replays in plain `go test`.
 FUZZ_TARGETS := session:FuzzIngest:800 session:FuzzRestoreMessages:6000 persistence/codex:FuzzRead:600 \
-	persistence/claudecode:FuzzRead:4000 persistence/archive:FuzzReadJSONL:30000
+	persistence/claudecode:FuzzRead:4000 persistence/archive:FuzzReadJSONL:30000 persistence/gemini:FuzzRead:600 \
+	persistence/opencode:FuzzConvert:600 persistence/aider:FuzzRead:300
 # FUZZ_TIME, when set (make fuzz sets it), runs each target for that long instead.
 FUZZ_TIME ?=
 # The short run keeps its corpus in an empty folder: with Go's cache of earlier runs'

@@ -65,7 +65,7 @@ test('import names a bad format and a missing path', async () => {
   const db = tempDB();
   const bad = await runNode(BIN, ['import', CLAUDE_CODE, '--db', storeLocation(db), '--format', 'pdf']);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /--format must be one of claude-code, codex, jsonl, json/);
+  assert.match(bad.stderr, /--format must be one of claude-code, codex, gemini, opencode, aider, jsonl, json, not "pdf"/);
   const missing = await runNode(BIN, ['import', path.join(CLAUDE_CODE, 'no-such-file.jsonl'), '--db', storeLocation(db)]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /sessionkeep import: .*\(FILE_ERROR\)/);

@@ -1,5 +1,5 @@
 /** The formats store.import() reads. */
-export type ImportFormat = 'claude-code' | 'codex' | 'jsonl' | 'json';
+export type ImportFormat = 'claude-code' | 'codex' | 'gemini' | 'opencode' | 'aider' | 'jsonl' | 'json';
 
 /** The formats store.export() writes. */
 export type ExportFormat = 'claude-code' | 'jsonl' | 'json' | 'markdown';

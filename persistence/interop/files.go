@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sessionkeep/sessionkeep/persistence/aider"
+	"github.com/sessionkeep/sessionkeep/persistence/opencode"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -20,8 +22,10 @@ type source struct {
 
 // findFiles returns the files to import under path, a file or a folder, each parent
 // transcript with its subagent transcripts. In a folder, files are found by extension
-// (.jsonl, and .json for the json format); a file given by itself is read whatever its
-// name.
+// (.jsonl, and .json for the json format), by name (Gemini CLI's session-*.json and
+// checkpoint-*.json, aider's .aider.chat.history.md, OpenCode's opencode.db) and by place
+// (the session files of OpenCode's storage/session/); a file given by itself is read
+// whatever its name.
 func findFiles(path, format string) ([]source, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -43,8 +47,10 @@ func walk(dir, format string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		ext := filepath.Ext(p)
-		if d.Type().IsRegular() && (ext == ".jsonl" || (ext == ".json" && format == FormatJSON)) {
+		ext, name := filepath.Ext(p), d.Name()
+		geminiJSON := ext == ".json" && (strings.HasPrefix(name, "session-") || isGeminiCheckpoint(p)) && (format == "" || format == FormatGemini)
+		other := name == aider.FileName || name == opencode.DatabaseName || (opencode.IsSessionFile(p) && format != FormatJSON)
+		if d.Type().IsRegular() && (ext == ".jsonl" || (ext == ".json" && format == FormatJSON) || geminiJSON || other) {
 			paths = append(paths, p)
 		}
 		return nil

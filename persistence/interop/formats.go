@@ -4,9 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/persistence/aider"
 	"github.com/sessionkeep/sessionkeep/persistence/archive"
+	"github.com/sessionkeep/sessionkeep/persistence/gemini"
+	"github.com/sessionkeep/sessionkeep/persistence/opencode"
 )
 
 // The formats of import and export.
@@ -16,27 +21,53 @@ const (
 	FormatJSONL      = "jsonl"       // sessionkeep's own JSONL: a header line, then one envelope a line
 	FormatJSON       = "json"        // sessionkeep's own JSON: one document
 	FormatMarkdown   = "markdown"    // for people; export only
+	FormatGemini     = "gemini"      // Gemini CLI chat files (JSONL, or the JSON of older versions)
+	FormatAider      = "aider"       // aider's .aider.chat.history.md
+	FormatOpenCode   = "opencode"    // OpenCode's database, or a session file of its older JSON storage
 )
 
 // importFormats are the formats import reads.
-var importFormats = map[string]bool{FormatClaudeCode: true, FormatCodex: true, FormatJSONL: true, FormatJSON: true}
+var importFormats = map[string]bool{FormatClaudeCode: true, FormatCodex: true, FormatJSONL: true, FormatJSON: true,
+	FormatGemini: true, FormatAider: true, FormatOpenCode: true}
+
+// sqliteHeader begins every SQLite database file.
+const sqliteHeader = "SQLite format 3\x00"
 
 // codexTypes are the record types of a Codex rollout.
 var codexTypes = map[string]bool{"session_meta": true, "response_item": true, "event_msg": true, "turn_context": true, "compacted": true}
 
 // detect returns the format of the file at path from its first record: sessionkeep's own
-// (its header names the format), a Codex rollout (a typed record with a payload), else a
-// Claude Code transcript. It returns "" when the file holds no JSON object to tell by.
+// (its header names the format), a Codex rollout (a typed record with a payload), a Gemini
+// CLI chat file (a record with a sessionId and a projectHash), else a Claude Code
+// transcript. An aider history is told by its first line, OpenCode's database by being a
+// SQLite database and its session files by their place in its storage, a Gemini CLI
+// checkpoint by its name. It returns "" when
+// the file holds no JSON object to tell by.
 func detect(path string) string {
+	if opencode.IsSessionFile(path) {
+		return FormatOpenCode
+	}
+	if isGeminiCheckpoint(path) {
+		return FormatGemini
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 64*1024)
+	if head, _ := r.Peek(len(sqliteHeader)); string(head) == sqliteHeader {
+		return FormatOpenCode
+	}
 	for {
 		line, err := r.ReadBytes('\n')
+		if trimmed := bytes.TrimSpace(line); bytes.HasPrefix(trimmed, []byte(aider.StartPrefix)) {
+			return FormatAider
+		}
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 && trimmed[0] == '{' {
+			if len(trimmed) == 1 && geminiDocument(r) {
+				return FormatGemini
+			}
 			return detectRecord(trimmed, path)
 		}
 		if err != nil {
@@ -47,9 +78,11 @@ func detect(path string) string {
 
 func detectRecord(line []byte, path string) string {
 	var head struct {
-		Format  string          `json:"format"`
-		Type    string          `json:"type"`
-		Payload json.RawMessage `json:"payload"`
+		Format      string          `json:"format"`
+		Type        string          `json:"type"`
+		Payload     json.RawMessage `json:"payload"`
+		SessionID   string          `json:"sessionId"`
+		ProjectHash string          `json:"projectHash"`
 	}
 	if json.Unmarshal(line, &head) != nil {
 		if bytes.HasSuffix([]byte(path), []byte(".json")) {
@@ -64,6 +97,24 @@ func detectRecord(line []byte, path string) string {
 		return FormatJSONL
 	case codexTypes[head.Type] && len(head.Payload) > 0:
 		return FormatCodex
+	case head.SessionID != "" && head.ProjectHash != "":
+		return FormatGemini
 	}
 	return FormatClaudeCode
+}
+
+// geminiDocument tells, from the lines after a document's opening brace, whether it is
+// the ConversationRecord older Gemini CLI versions wrote: its first member is the
+// sessionId, and a projectHash follows.
+func geminiDocument(r *bufio.Reader) bool {
+	head, _ := r.Peek(4096)
+	first := bytes.TrimSpace(head)
+	return bytes.HasPrefix(first, []byte(`"sessionId"`)) && bytes.Contains(head, []byte(`"projectHash"`))
+}
+
+// isGeminiCheckpoint tells whether path is named as Gemini CLI's /chat save names its
+// checkpoints: checkpoint-<tag>.json.
+func isGeminiCheckpoint(path string) bool {
+	name := filepath.Base(path)
+	return strings.HasPrefix(name, gemini.CheckpointPrefix) && strings.HasSuffix(name, ".json")
 }

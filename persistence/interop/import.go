@@ -5,9 +5,12 @@ import (
 	"os"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/aider"
 	"github.com/sessionkeep/sessionkeep/persistence/archive"
 	"github.com/sessionkeep/sessionkeep/persistence/claudecode"
 	"github.com/sessionkeep/sessionkeep/persistence/codex"
+	"github.com/sessionkeep/sessionkeep/persistence/gemini"
+	"github.com/sessionkeep/sessionkeep/persistence/opencode"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/importing"
@@ -60,7 +63,7 @@ type ImportResult struct {
 // further than by default (gc.go).
 func Import(mgr *session.Manager, path string, opts ImportOptions) (ImportResult, error) {
 	if opts.Format != "" && !importFormats[opts.Format] {
-		return ImportResult{}, fmt.Errorf("%w: format %q: import reads claude-code, codex, jsonl or json", session.ErrInvalidArgument, opts.Format)
+		return ImportResult{}, fmt.Errorf("%w: format %q: import reads claude-code, codex, gemini, opencode, aider, jsonl or json", session.ErrInvalidArgument, opts.Format)
 	}
 	files, err := findFiles(path, opts.Format)
 	if err != nil {
@@ -104,6 +107,10 @@ func (run *importRun) parse(pf *parsedFile, agentCalls map[string]string) (calls
 		pf.skip = fmt.Sprintf("not a %s file (it reads as %s)", run.opts.Format, orUnknown(format))
 		return nil
 	}
+	if format == FormatOpenCode {
+		run.parseOpenCode(pf)
+		return nil
+	}
 	f, err := os.Open(src.path)
 	if err != nil {
 		pf.skip = err.Error()
@@ -118,6 +125,13 @@ func (run *importRun) parse(pf *parsedFile, agentCalls map[string]string) (calls
 		pf.file, err = archive.ReadJSONL(f, src.path, onBytes)
 	case FormatJSON:
 		pf.file, err = archive.ReadJSON(f, src.path, onBytes)
+	case FormatGemini:
+		pf.file, err = gemini.Read(f, src.path, onBytes)
+	case FormatAider:
+		var files []*transcript.File
+		if files, err = aider.Read(f, src.path, onBytes); err == nil {
+			pf.file, pf.more = &transcript.File{Path: src.path}, files
+		}
 	default:
 		var t *claudecode.Transcript
 		if t, err = claudecode.Read(f, src.path, agentCalls, onBytes); err == nil {
@@ -129,6 +143,21 @@ func (run *importRun) parse(pf *parsedFile, agentCalls map[string]string) (calls
 		pf.file, pf.skip = nil, err.Error()
 	}
 	return calls
+}
+
+// parseOpenCode reads OpenCode's database (every session in it) or a session file of its
+// JSON storage, which are not read as a stream.
+func (run *importRun) parseOpenCode(pf *parsedFile) {
+	var err error
+	if opencode.IsSessionFile(pf.src.path) {
+		pf.file, err = opencode.ReadSessionFile(pf.src.path)
+	} else if pf.more, err = opencode.ReadDatabase(pf.src.path); err == nil {
+		pf.file = &transcript.File{Path: pf.src.path}
+	}
+	if err != nil {
+		pf.file, pf.more, pf.skip = nil, nil, err.Error()
+	}
+	pf.read.Store(pf.src.size)
 }
 
 // file stores one parsed file, in the order the files were found, reporting progress
@@ -146,7 +175,15 @@ func (run *importRun) file(pf *parsedFile) error {
 		run.skipFile(pf.src.path, pf.skip)
 		return nil
 	}
-	return run.store(pf.file)
+	if err := run.store(pf.file); err != nil {
+		return err
+	}
+	for _, more := range pf.more {
+		if err := run.store(more); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // store hands a file's records to the session manager.

@@ -22,8 +22,9 @@ const aheadPerParser = 2
 type parsedFile struct {
 	src  source
 	file *transcript.File
-	skip string       // why the whole file is left out; "" when it was read
-	read atomic.Int64 // bytes the parser has read so far, for progress
+	more []*transcript.File // the further sessions of a file that holds several (aider's runs)
+	skip string             // why the whole file is left out; "" when it was read
+	read atomic.Int64       // bytes the parser has read so far, for progress
 	done chan struct{}
 	// panicked is what parsing panicked with, raised again where the file is stored: in
 	// the importing goroutine, whose caller turns a panic into an error (a parser's own

@@ -4,7 +4,7 @@ import { printJSON } from './context';
 import { progress, type Progress } from './term';
 import type { ImportFormat, ImportProgress } from '../interop-types';
 
-const FORMATS: ImportFormat[] = ['claude-code', 'codex', 'jsonl', 'json'];
+const FORMATS: ImportFormat[] = ['claude-code', 'codex', 'gemini', 'opencode', 'aider', 'jsonl', 'json'];
 
 /**
  * import reads transcripts into the store: a file, or a folder such as ~/.claude/projects,
@@ -13,8 +13,8 @@ const FORMATS: ImportFormat[] = ['claude-code', 'codex', 'jsonl', 'json'];
  */
 export const importCommand: Command = {
   name: 'import',
-  summary: 'read Claude Code, Codex or sessionkeep transcripts into the store',
-  usage: 'import <file|folder...> [--format claude-code|codex|jsonl|json]',
+  summary: 'read Claude Code, Codex, Gemini CLI, OpenCode, aider or sessionkeep transcripts into the store',
+  usage: 'import <file|folder...> [--format claude-code|codex|gemini|opencode|aider|jsonl|json]',
   options: { format: { type: 'string', short: 'f' } },
   createsStore: true,
   async run(ctx, args) {

@@ -66,3 +66,17 @@ func Import(t *testing.T, m *session.Manager, file *transcript.File) {
 		t.Fatalf("messages are not a JSON array: %s", raw)
 	}
 }
+
+// BlockTypes returns the type of each block, for the readers' tests to say what a record
+// holds.
+func BlockTypes(list []session.RecordBlock) []string {
+	out := make([]string, len(list))
+	for i, b := range list {
+		var v struct {
+			Type string `json:"type"`
+		}
+		json.Unmarshal(b.JSON, &v)
+		out[i] = v.Type
+	}
+	return out
+}
