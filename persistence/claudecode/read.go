@@ -37,6 +37,18 @@ type line struct {
 // A line that is not a record is reported in Skipped and left out; everything else is
 // read.
 func Read(r io.Reader, path string, agentCalls map[string]string, progress func(int64)) (*Transcript, error) {
+	return readPart(r, path, "", agentCalls, progress)
+}
+
+// ReadPart reads r as Read does, as the part of a transcript kept under subpath: "" for
+// the main transcript, or a subagent's (the Claude Agent SDK's SessionKey.subpath, such as
+// "subagents/agent-<id>"). Each record keeps its part in its source, for WritePart and
+// Parts.
+func ReadPart(r io.Reader, path, subpath string, agentCalls map[string]string) (*Transcript, error) {
+	return readPart(r, path, subpath, agentCalls, nil)
+}
+
+func readPart(r io.Reader, path, subpath string, agentCalls map[string]string, progress func(int64)) (*Transcript, error) {
 	t := &Transcript{File: transcript.File{Path: path}, AgentCalls: map[string]string{}}
 	lines, err := t.decodeLines(r, progress)
 	if err != nil {
@@ -44,7 +56,7 @@ func Read(r io.Reader, path string, agentCalls map[string]string, progress func(
 	}
 	sessionID := sessionOf(lines, path)
 	occurrences := transcript.Occurrences{}
-	conv := converter{sessionID: sessionID, taskPrompts: map[string]string{}, lastCwd: firstCwd(lines)}
+	conv := converter{sessionID: sessionID, subpath: subpath, taskPrompts: map[string]string{}, lastCwd: firstCwd(lines)}
 	for _, l := range lines {
 		rec, err := conv.record(l, occurrences)
 		if err != nil {

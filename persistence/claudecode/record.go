@@ -17,6 +17,7 @@ import (
 // the session and its sidechains need.
 type converter struct {
 	sessionID    string
+	subpath      string // the part of the transcript the records are (ReadPart)
 	cwd, model   string
 	lastCwd      string // the working folder of the latest record that names one
 	summary      string
@@ -42,6 +43,7 @@ type source struct {
 	Format  string                     `json:"format"`
 	Record  map[string]json.RawMessage `json:"record"`
 	Content string                     `json:"content,omitempty"` // "string"
+	Subpath string                     `json:"subpath,omitempty"` // the part read by ReadPart
 }
 
 // contentString marks a message whose content was a string.
@@ -52,7 +54,7 @@ func (c *converter) record(l line, occurrences transcript.Occurrences) (importin
 	f := l.fields
 	typ, _ := stringField(f, "type")
 	rec := importing.Record{Type: typ}
-	info := recordInfo{source: source{Format: Format, Record: f}}
+	info := recordInfo{source: source{Format: Format, Record: f, Subpath: c.subpath}}
 	if err := c.message(f, &rec, &info); err != nil {
 		return rec, err
 	}
