@@ -3,6 +3,7 @@ import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry }
 import { Store, storeHandle } from '../store';
 import { SessionError, argTypeError } from '../errors';
 import { native } from '../native';
+import { oneAtATime } from '../one-at-a-time';
 import { isObject } from './common';
 
 type FoldSessionSummary = typeof import('@anthropic-ai/claude-agent-sdk').foldSessionSummary;
@@ -33,7 +34,7 @@ export class SessionkeepSessionStore implements SessionStore {
   /** The summary each session's main transcript folds to, by session id, as of its mtime. */
   readonly #summaries = new Map<string, SessionSummaryEntry>();
   /** The appends under way, by session id: one at a time, in call order. */
-  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #queues = new Map<string, Promise<void>>();
   #fold: Promise<FoldSessionSummary> | undefined;
 
   constructor(readonly store: Store) {
@@ -163,13 +164,7 @@ export class SessionkeepSessionStore implements SessionStore {
 
   /** #inTurn runs fn after the work queued for session id before it. */
   #inTurn<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    const run = (this.#queues.get(id) ?? Promise.resolve()).then(fn, fn);
-    const settled = run.then(() => undefined, () => undefined);
-    this.#queues.set(id, settled);
-    settled.then(() => {
-      if (this.#queues.get(id) === settled) this.#queues.delete(id);
-    });
-    return run;
+    return oneAtATime(this.#queues, id, fn);
   }
 
   /** The SDK's foldSessionSummary, loaded at its first use (the SDK is an ES module). */
