@@ -106,7 +106,7 @@ test('a summary per session folded by the SDK, stamped with listSessions() mtime
   await ss.delete(key); // nothing left to delete
 });
 
-test('bad keys and entries are refused with a code, and nothing is stored', async (t) => {
+test('bad keys and entries are refused with a code and nothing is stored; an unreadable message is kept verbatim', async (t) => {
   const { store } = tempStore(t);
   const ss = new SessionkeepSessionStore(store);
   const key = { projectKey: P, sessionId: SID };
@@ -115,6 +115,11 @@ test('bad keys and entries are refused with a code, and nothing is stored', asyn
   await assert.rejects(ss.append(key, [main[0], { uuid: 'no-type' }]), { code: 'INVALID_ARGUMENT' });
   assert.equal(await ss.load(key), null);
   assert.throws(() => new SessionkeepSessionStore({}), { code: 'ERR_INVALID_ARG_TYPE' });
+
+  // A line whose message sessionkeep cannot read (a tool_use without an id) is kept verbatim all the same.
+  const unreadable = { type: 'assistant', uuid: 'bad-1', sessionId: SID, message: { role: 'assistant', content: [{ type: 'tool_use', name: 'no id' }] } };
+  await ss.append(key, [main[0], unreadable]);
+  assert.deepEqual(await ss.load(key), [main[0], unreadable]);
 });
 
 test('append runs off the JS thread: timers run while a large batch is stored', async (t) => {

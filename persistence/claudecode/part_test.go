@@ -81,3 +81,17 @@ func TestEachPartIsWrittenBackApartFieldForField(t *testing.T) {
 		t.Errorf("Parts = %v, %v", parts, err)
 	}
 }
+
+func TestAPartKeepsALineWhoseMessageCannotBeReadVerbatim(t *testing.T) {
+	bad := `{"type":"assistant","uuid":"b1","parentUuid":"u1","sessionId":"s1","message":{"role":"assistant","content":[{"type":"tool_use","name":"no id"}]}}`
+	if tr := read(t, lines(userLine, bad), nil); len(tr.Skipped) != 1 {
+		t.Fatalf("Read skipped %v, want the bad line", tr.Skipped)
+	}
+	msgs := readPartOf(t, lines(userLine, bad), "")
+	if len(msgs) != 2 || msgs[1].Role != "" {
+		t.Fatalf("ReadPart kept %d records, the second with role %q; want 2, the second no message", len(msgs), msgs[1].Role)
+	}
+	if got, want := writePart(t, msgs, ""), decodeLines(t, userLine, bad); !reflect.DeepEqual(got, want) {
+		t.Errorf("written back:\n got %v\nwant %v", got, want)
+	}
+}

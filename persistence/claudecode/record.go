@@ -26,6 +26,11 @@ type converter struct {
 	taskPrompts  map[string]string // the prompt of a Task call → its tool_use id
 	agentCalls   map[string]string // a subagent's id → the tool_use id of the call that ran it
 	infos        []recordInfo      // what linking needs of each record, by index
+
+	// keepUnreadable keeps a line whose message sessionkeep cannot read (a block without
+	// the fields it must have) as a record that is not a message, its fields verbatim,
+	// rather than leaving it out (ReadPart).
+	keepUnreadable bool
 }
 
 // recordInfo is what linking the records needs of one of them.
@@ -55,7 +60,7 @@ func (c *converter) record(l line, occurrences transcript.Occurrences) (importin
 	typ, _ := stringField(f, "type")
 	rec := importing.Record{Type: typ}
 	info := recordInfo{source: source{Format: Format, Record: f, Subpath: c.subpath}}
-	if err := c.message(f, &rec, &info); err != nil {
+	if err := c.message(f, &rec, &info); err != nil && !c.keepUnreadable {
 		return rec, err
 	}
 	rec.UUID, _ = stringField(f, "uuid")
