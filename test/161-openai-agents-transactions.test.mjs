@@ -34,7 +34,7 @@ async function both(ours, memory, step) {
   return outcomes;
 }
 
-test('transactions and mutations change the history as the SDK\'s MemorySession does, once per operation id', async (t) => {
+test('transactions, mutations and a compaction change the history as the SDK\'s MemorySession does, once per operation id', async (t) => {
   const { db, store } = tempStore(t);
   const ours = new SessionkeepAgentsSession(store.createSession());
   const memory = new MemorySession();
@@ -68,6 +68,14 @@ test('transactions and mutations change the history as the SDK\'s MemorySession 
     assert.ok(stored.some((s) => JSON.stringify(s) === JSON.stringify(item)), `${JSON.stringify(item)} is still stored`);
   }
   await assert.rejects(reopened.applyHistoryTransaction({ operationId: 'op-3', transaction: append }), { code: 'HISTORY_CONFLICT' });
+
+  // The runner's Responses compaction: the history becomes the compaction item and its suffix, in one change.
+  const compacted = [{ type: 'compaction', encrypted_content: 'gAAA-summary' }, ...(await memory.getItems()).slice(-1)];
+  await ours.replaceHistoryWithCompaction(compacted);
+  assert.deepEqual(await ours.getItems(), compacted);
+  await memory.clearSession();
+  await memory.addItems(compacted);
+  assert.ok(again.openSession(ours.session.id).envelopes().some((e) => e.message?.content.some((b) => JSON.stringify(b.openai_item) === JSON.stringify(user('look k up')))), 'what it replaced is still stored');
 
   await assert.rejects(ours.applyHistoryTransaction({ operationId: '', transaction: append }), { code: 'ERR_INVALID_ARG_TYPE' });
   await assert.rejects(ours.applyHistoryTransaction({ operationId: 'x', transaction: { type: 'drop_all' } }), { code: 'ERR_INVALID_ARG_TYPE' });

@@ -154,6 +154,21 @@ export class SessionkeepAgentsSession implements AgentsSession {
   }
 
   /**
+   * replaceHistoryWithCompaction makes the history these items (the SDK's compaction item and
+   * the suffix it keeps) in one change, as applyHistoryTransaction writes one: atomic, and
+   * nothing deleted. Without it the runner would clear the session and add the items again.
+   */
+  async replaceHistoryWithCompaction(items: AgentInputItem[]): Promise<void> {
+    if (!Array.isArray(items) || !items.every(isObject)) throw argTypeError('items', 'an array of items');
+    const kept = asStored(items);
+    return this.#inTurn(async () => {
+      const { items: before } = foldHistory(historyRecords(this.session, BY).records);
+      const print = fingerprint({ type: 'replace_suffix', expectedSuffix: before, replacement: kept });
+      await this.change({ id: `compaction-${randomUUID()}`, attempt: randomUUID() }, { fingerprint: print, replaces: before.length }, kept);
+    });
+  }
+
+  /**
    * applyHistoryMutations applies `replace_function_call` mutations as the SDK's
    * MemorySession does (the first function call with the id becomes the replacement, the
    * others go), written as one change from the first item it alters.
@@ -163,7 +178,7 @@ export class SessionkeepAgentsSession implements AgentsSession {
       throw argTypeError('args', 'an object with an array of replace_function_call mutations');
     }
     if (args.mutations.length === 0) return;
-    const mutations = args.mutations.map((m) => ({ callId: m.callId, replacement: JSON.parse(JSON.stringify(m.replacement)) as AgentInputItem }));
+    const mutations = args.mutations.map((m) => ({ callId: m.callId, replacement: asStored(m.replacement) }));
     return this.#inTurn(async () => {
       const { items } = foldHistory(historyRecords(this.session, BY).records);
       let next = items;
@@ -262,10 +277,15 @@ function snapshotTransaction(transaction: unknown): HistoryTransaction {
     (t.type === 'append_items' && Array.isArray(t.items) && t.items.every(isObject))
     || (t.type === 'replace_suffix' && Array.isArray(t.expectedSuffix) && Array.isArray(t.replacement) && t.replacement.every(isObject)));
   if (!ok) throw argTypeError('transaction', "an append_items transaction ({ items }) or a replace_suffix one ({ expectedSuffix, replacement })");
+  return asStored<HistoryTransaction>(t.type === 'append_items' ? { type: t.type, items: t.items } as HistoryTransaction : { type: t.type, expectedSuffix: t.expectedSuffix, replacement: t.replacement } as HistoryTransaction);
+}
+
+/** asStored gives value as it is stored, through JSON; INVALID_ARGUMENT for what JSON cannot hold. */
+function asStored<T>(value: T): T {
   try {
-    return JSON.parse(JSON.stringify(t.type === 'append_items' ? { type: t.type, items: t.items } : { type: t.type, expectedSuffix: t.expectedSuffix, replacement: t.replacement }));
+    return JSON.parse(JSON.stringify(value));
   } catch (err) {
-    throw new SessionError(`the transaction's items cannot be stored as JSON: ${(err as Error).message}`, 'INVALID_ARGUMENT');
+    throw new SessionError(`the items cannot be stored as JSON: ${(err as Error).message}`, 'INVALID_ARGUMENT');
   }
 }
 
