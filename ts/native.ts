@@ -16,6 +16,9 @@ export interface NativeAddon {
   listSessions(store: Handle, optionsJSON: string | undefined): string[];
   importTranscripts(store: Handle, path: string, optionsJSON: string, onProgress: ((progressJSON: string) => void) | undefined): Promise<string>;
   exportSession(store: Handle, id: string, optionsJSON: string): Promise<string | undefined>;
+  appendTranscriptPart(store: Handle, targetJSON: string, lines: string): Promise<string>;
+  loadTranscriptPart(store: Handle, id: string, subpath: string): Promise<string | null>;
+  transcriptParts(store: Handle, id: string): Promise<string>;
   migrateStore(from: Handle, to: Handle, onProgress: ((progressJSON: string) => void) | undefined): Promise<string>;
   sessionClose(session: Handle): void;
   appendUserMessage(session: Handle, contentJSON: string, optionsJSON: string | undefined, largeStrings: string[] | undefined): string;

@@ -18,6 +18,14 @@ import type {
 // The code that makes a listing's sessions from its parts loads at the first listing.
 const listing = onFirstUse(() => require('./listing') as typeof import('./listing'));
 
+/** The handle of a Store, for the package's own plug-ins; set once the class is defined. */
+let handleOf: (store: Store) => Handle;
+
+/** @internal storeHandle gives the native handle of store, for the package's plug-ins. */
+export function storeHandle(store: Store): Handle {
+  return handleOf(store);
+}
+
 /**
  * Store is one sessionkeep database: a SQLite file in WAL mode. Open it with openStore().
  */
@@ -27,6 +35,9 @@ export class Store {
   /** The workspace this store holds, when opened with openWorkspaceStore(). */
   readonly workspace: string | undefined;
   readonly #h: Handle;
+  static {
+    handleOf = (store) => store.#h;
+  }
   #stopWatching: (() => void) | undefined;
 
   /** @internal */

@@ -37,6 +37,19 @@ type line struct {
 // A line that is not a record is reported in Skipped and left out; everything else is
 // read.
 func Read(r io.Reader, path string, agentCalls map[string]string, progress func(int64)) (*Transcript, error) {
+	return readPart(r, path, "", false, agentCalls, progress)
+}
+
+// ReadPart reads r as Read does, as the part of a transcript kept under subpath: "" for
+// the main transcript, or a subagent's (the Claude Agent SDK's SessionKey.subpath, such as
+// "subagents/agent-<id>"). Each record keeps its part in its source, for WritePart and
+// Parts. A line whose message cannot be read is kept, verbatim, as a record that is not a
+// message: only a line that is not a JSON object with a string "type" is skipped.
+func ReadPart(r io.Reader, path, subpath string, agentCalls map[string]string) (*Transcript, error) {
+	return readPart(r, path, subpath, true, agentCalls, nil)
+}
+
+func readPart(r io.Reader, path, subpath string, keepUnreadable bool, agentCalls map[string]string, progress func(int64)) (*Transcript, error) {
 	t := &Transcript{File: transcript.File{Path: path}, AgentCalls: map[string]string{}}
 	lines, err := t.decodeLines(r, progress)
 	if err != nil {
@@ -44,7 +57,7 @@ func Read(r io.Reader, path string, agentCalls map[string]string, progress func(
 	}
 	sessionID := sessionOf(lines, path)
 	occurrences := transcript.Occurrences{}
-	conv := converter{sessionID: sessionID, taskPrompts: map[string]string{}, lastCwd: firstCwd(lines)}
+	conv := converter{sessionID: sessionID, subpath: subpath, keepUnreadable: keepUnreadable, taskPrompts: map[string]string{}, lastCwd: firstCwd(lines)}
 	for _, l := range lines {
 		rec, err := conv.record(l, occurrences)
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 // the session and its sidechains need.
 type converter struct {
 	sessionID    string
+	subpath      string // the part of the transcript the records are (ReadPart)
 	cwd, model   string
 	lastCwd      string // the working folder of the latest record that names one
 	summary      string
@@ -25,6 +26,11 @@ type converter struct {
 	taskPrompts  map[string]string // the prompt of a Task call → its tool_use id
 	agentCalls   map[string]string // a subagent's id → the tool_use id of the call that ran it
 	infos        []recordInfo      // what linking needs of each record, by index
+
+	// keepUnreadable keeps a line whose message sessionkeep cannot read (a block without
+	// the fields it must have) as a record that is not a message, its fields verbatim,
+	// rather than leaving it out (ReadPart).
+	keepUnreadable bool
 }
 
 // recordInfo is what linking the records needs of one of them.
@@ -42,6 +48,7 @@ type source struct {
 	Format  string                     `json:"format"`
 	Record  map[string]json.RawMessage `json:"record"`
 	Content string                     `json:"content,omitempty"` // "string"
+	Subpath string                     `json:"subpath,omitempty"` // the part read by ReadPart
 }
 
 // contentString marks a message whose content was a string.
@@ -52,8 +59,8 @@ func (c *converter) record(l line, occurrences transcript.Occurrences) (importin
 	f := l.fields
 	typ, _ := stringField(f, "type")
 	rec := importing.Record{Type: typ}
-	info := recordInfo{source: source{Format: Format, Record: f}}
-	if err := c.message(f, &rec, &info); err != nil {
+	info := recordInfo{source: source{Format: Format, Record: f, Subpath: c.subpath}}
+	if err := c.message(f, &rec, &info); err != nil && !c.keepUnreadable {
 		return rec, err
 	}
 	rec.UUID, _ = stringField(f, "uuid")

@@ -41,17 +41,9 @@ type writer struct {
 
 // record writes one stored record.
 func (w *writer) record(m *session.StoredMessage) error {
-	var extra session.EnvelopeExtra
-	if len(m.Extra) > 2 {
-		if err := json.Unmarshal(m.Extra, &extra); err != nil {
-			return err
-		}
-	}
-	var src source
-	if len(extra.Source) > 0 {
-		if err := json.Unmarshal(extra.Source, &src); err != nil {
-			return err
-		}
+	extra, src, err := decodeSource(m)
+	if err != nil {
+		return err
 	}
 	var rec map[string]any
 	if src.Format == Format {
@@ -63,6 +55,11 @@ func (w *writer) record(m *session.StoredMessage) error {
 		w.replaced[m.UUID] = w.parent(m.ParentUUID)
 		return nil
 	}
+	return w.encode(rec)
+}
+
+// encode writes rec as one line.
+func (w *writer) encode(rec map[string]any) error {
 	w.buf.Reset()
 	enc := json.NewEncoder(&w.buf)
 	enc.SetEscapeHTML(false)
