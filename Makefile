@@ -135,6 +135,13 @@ $(NODE_WIN):
 $(WINE_READY): test/helpers/wine-prefix.sh test/helpers/wine-bcryptprimitives.c
 	sh test/helpers/wine-prefix.sh $(WINE_PREFIX)
 
+# actionlint, which test/97 runs on .github/workflows: the Go module at a pinned version.
+ACTIONLINT_VERSION := v1.7.12
+ACTIONLINT := build/actionlint-$(ACTIONLINT_VERSION)/actionlint
+
+$(ACTIONLINT):
+	GOBIN=$(CURDIR)/$(@D) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+
 # make test runs everything on SQLite with a throwaway PostgreSQL server beside it (started
 # and always stopped by test/helpers/with-pg-cluster.sh, which sets SESSIONKEEP_TEST_PG_URL):
 # the Go tests of persistence/postgres and migrate run against it, and so does the whole Node
@@ -183,9 +190,9 @@ FUZZ_LONG ?= 5m
 fuzz:
 	$(MAKE) fuzz-short FUZZ_TIME=$(FUZZ_LONG) FUZZ_CACHE=
 
-test-node: build pack $(NODE_ARM64) $(NODE_WIN) $(WINE_READY)
+test-node: build pack $(NODE_ARM64) $(NODE_WIN) $(WINE_READY) $(ACTIONLINT)
 	NODE_ARM64=$(CURDIR)/$(NODE_ARM64) NODE_WIN=$(CURDIR)/$(NODE_WIN) WINE_PREFIX=$(CURDIR)/$(WINE_PREFIX) \
-		node --test --test-concurrency=1 test/*.test.mjs
+		ACTIONLINT=$(CURDIR)/$(ACTIONLINT) node --test --test-concurrency=1 test/*.test.mjs
 
 # The Node suite on PostgreSQL (SESSIONKEEP_TEST_BACKEND=postgres, see test/helpers/common.mjs):
 # the server named by SESSIONKEEP_TEST_PG_URL, which make test and make test-postgres set.
