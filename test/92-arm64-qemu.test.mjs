@@ -21,6 +21,7 @@ test('an arm64 Node under qemu loads sessionkeep-linux-arm64-gnu: open, ingest, 
   extract(tarball('linux-arm64-gnu'), path.join(modules, 'sessionkeep-linux-arm64-gnu'));
   const child = path.join(dir, 'app', 'child.cjs');
   fs.copyFileSync(helper('arm64-session-child.cjs'), child);
+  fs.copyFileSync(helper('tool-round.cjs'), path.join(path.dirname(child), 'tool-round.cjs'));
   const db = path.join(dir, 'arm64.db');
   const run = (mode) => JSON.parse(execFileSync(QEMU[0], [...QEMU.slice(1), NODE_ARM64, child, db, mode], { cwd: path.dirname(child), encoding: 'utf8' }));
 

@@ -50,6 +50,7 @@ test('Windows Node under Wine loads sessionkeep-win32-x64: a round written at a 
   extract(tarball(), path.join(modules, 'sessionkeep'));
   extract(tarball('win32-x64'), path.join(modules, 'sessionkeep-win32-x64'));
   fs.copyFileSync(helper('wine-session-child.cjs'), path.join(app, 'child.cjs'));
+  fs.copyFileSync(helper('tool-round.cjs'), path.join(app, 'tool-round.cjs'));
   const electronAddon = path.join(app, 'resources', 'app.asar.unpacked', 'node_modules', 'sessionkeep-win32-x64', 'sessionkeep.node');
   fs.mkdirSync(path.dirname(electronAddon), { recursive: true });
   fs.copyFileSync(path.join(modules, 'sessionkeep-win32-x64', 'sessionkeep.node'), electronAddon);
@@ -75,7 +76,10 @@ test('Windows Node under Wine loads sessionkeep-win32-x64: a round written at a 
   assert.equal(back.id, wrote.id);
   assert.deepEqual(back.sessions, [{ id: wrote.id, projectPath: 'C:\\Users\\dev\\my project\\src', messageCount: 4 }]);
   assert.deepEqual(back.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
-  assert.deepEqual(back.messages[1].content, [{ type: 'tool_use', id: 'toolu_01', name: 'read_file', input: { path: 'C:\\app\\config.json' } }]);
+  assert.deepEqual(back.messages[1].content, [
+    { type: 'thinking', thinking: 'I should read the config.', signature: 'EqQBCgIYAhIM' },
+    { type: 'tool_use', id: 'toolu_01', name: 'read_file', input: { path: 'C:\\app\\config.json' } },
+  ]);
   assert.deepEqual(back.messages[2].content, [{ type: 'tool_result', tool_use_id: 'toolu_01', content: '{"port": 8080}', is_error: false }]);
   assert.equal(back.messages[3].content[0].text, 'The config uses port 8080.');
   assert.equal(back.tokens.inputTokens, 1520 + 1650);

@@ -14,19 +14,12 @@ const result = { platform: process.platform, arch: process.arch, userProfile: pr
 
 async function main() {
   const { openStore } = require('sessionkeep');
+  const { recordToolRound } = require('./tool-round.cjs');
   result.addon = Object.keys(require.cache).find((f) => f.endsWith('.node'));
   const store = openStore(db);
   if (mode === 'write') {
     const session = store.createSession({ projectPath: PROJECT });
-    session.appendUserMessage('Read the config file and tell me what port it uses');
-    session.ingest({ type: 'message_start', id: 'msg_01', model: 'claude-sonnet-4-5' });
-    session.ingest({ type: 'tool_use_start', id: 'toolu_01', name: 'read_file' });
-    session.ingest({ type: 'tool_use_delta', partialJson: '{"path": "C:\\\\app\\\\' });
-    session.ingest({ type: 'tool_use_delta', partialJson: 'config.json"}' });
-    session.ingest({ type: 'done', stopReason: 'tool_use', usage: { input_tokens: 1520, output_tokens: 87 } });
-    session.ingest({ type: 'tool_result', toolUseId: 'toolu_01', content: '{"port": 8080}' });
-    session.ingest({ type: 'text', text: 'The config uses port 8080.' });
-    session.ingest({ type: 'done', stopReason: 'end_turn', usage: { input_tokens: 1650, output_tokens: 12 } });
+    recordToolRound(session, 'C:\\app\\config.json');
     await session.flush();
     result.id = session.id;
     const home = openStore();
