@@ -13,6 +13,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { extract, tarball } from './helpers/pack.mjs';
+import { assertToolRound } from './helpers/tool-round.cjs';
 import { tempDir, helper, packagingOnly } from './helpers/common.mjs';
 
 const NODE_WIN = process.env.NODE_WIN;
@@ -75,15 +76,7 @@ test('Windows Node under Wine loads sessionkeep-win32-x64: a round written at a 
   const back = await runWine(app, 'read', db);
   assert.equal(back.id, wrote.id);
   assert.deepEqual(back.sessions, [{ id: wrote.id, projectPath: 'C:\\Users\\dev\\my project\\src', messageCount: 4 }]);
-  assert.deepEqual(back.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
-  assert.deepEqual(back.messages[1].content, [
-    { type: 'thinking', thinking: 'I should read the config.', signature: 'EqQBCgIYAhIM' },
-    { type: 'tool_use', id: 'toolu_01', name: 'read_file', input: { path: 'C:\\app\\config.json' } },
-  ]);
-  assert.deepEqual(back.messages[2].content, [{ type: 'tool_result', tool_use_id: 'toolu_01', content: '{"port": 8080}', is_error: false }]);
-  assert.equal(back.messages[3].content[0].text, 'The config uses port 8080.');
-  assert.equal(back.tokens.inputTokens, 1520 + 1650);
-  assert.equal(back.tokens.outputTokens, 87 + 12);
+  assertToolRound(back, 'C:\\app\\config.json');
   assert.ok(back.hits.length >= 1 && back.hits.every((h) => h.sessionId === wrote.id), JSON.stringify(back.hits));
   assert.deepEqual(back.homeSessions, [wrote.homeId]);
   assert.deepEqual(back.electron.map((f) => f.toLowerCase()), [windowsPath(electronAddon).toLowerCase()]);

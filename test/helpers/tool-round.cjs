@@ -18,4 +18,21 @@ function recordToolRound(session, file) {
   session.ingest({ type: 'done', stopReason: 'end_turn', usage: { input_tokens: 1650, output_tokens: 12 } });
 }
 
-module.exports = { recordToolRound };
+/**
+ * assertToolRound checks what a reading process sent back ({ messages, tokens }) against
+ * the round recordToolRound(session, file) recorded.
+ */
+function assertToolRound(back, file) {
+  const assert = require('node:assert/strict');
+  assert.deepEqual(back.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+  assert.deepEqual(back.messages[1].content, [
+    { type: 'thinking', thinking: 'I should read the config.', signature: 'EqQBCgIYAhIM' },
+    { type: 'tool_use', id: 'toolu_01', name: 'read_file', input: { path: file } },
+  ]);
+  assert.deepEqual(back.messages[2].content, [{ type: 'tool_result', tool_use_id: 'toolu_01', content: '{"port": 8080}', is_error: false }]);
+  assert.equal(back.messages[3].content[0].text, 'The config uses port 8080.');
+  assert.equal(back.tokens.inputTokens, 1520 + 1650);
+  assert.equal(back.tokens.outputTokens, 87 + 12);
+}
+
+module.exports = { recordToolRound, assertToolRound };
