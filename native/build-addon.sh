@@ -2,8 +2,11 @@
 # build-addon.sh [platform [output]] builds the addon: the Go core as a c-shared library that
 # Node loads as a Node-API addon. Without arguments it builds for this machine into
 # build/Release/sessionkeep.node (what `make addon` and a source install run); with a
-# platform (linux-x64-gnu, linux-arm64-gnu, linux-x64-musl, linux-arm64-musl, win32-x64) it
-# cross-builds with Debian's toolchains for `make pack`. Every build is stripped, uses Go's
+# platform (linux-x64-gnu, linux-arm64-gnu, linux-x64-musl, linux-arm64-musl, win32-x64,
+# darwin-arm64, darwin-x64) it cross-builds for `make pack`: Linux and Windows with Debian's
+# toolchains, macOS with Zig (ZIG, which the Makefile installs from npm into build/zig), text
+# stubs of the frameworks Go imports (packaging/darwin-stubs.mjs) and Node-API's symbols left
+# to the node process that loads the addon (-undefined dynamic_lookup). Every build is stripped, uses Go's
 # own DNS resolver and user lookup (netgo, osusergo: no glibc resolver symbols), and glibc
 # builds bind their libc symbols at versions glibc 2.28 has (see glibc-pins.h).
 set -eu
@@ -34,6 +37,9 @@ case "$platform" in
   linux-arm64-musl) goos=linux; goarch=arm64; libc=musl
                     cc="aarch64-linux-gnu-gcc -specs /usr/lib/aarch64-linux-musl/musl-gcc.specs" ;;
   win32-x64)        goos=windows; goarch=amd64; cc=x86_64-w64-mingw32-gcc ;;
+  # macOS 12 is the oldest Go 1.26 runs on.
+  darwin-arm64)     goos=darwin; goarch=arm64; cc="$root/native/packaging/zig-cc.sh ${ZIG:?} aarch64-macos.12.0" ;;
+  darwin-x64)       goos=darwin; goarch=amd64; cc="$root/native/packaging/zig-cc.sh ${ZIG:?} x86_64-macos.12.0" ;;
   *) echo "build-addon.sh: unknown platform '$platform'" >&2; exit 2 ;;
 esac
 
@@ -50,6 +56,13 @@ if [ "$goos" = windows ]; then
   mkdir -p build/win32-x64
   x86_64-w64-mingw32-dlltool -d "$(node -p "require('node-api-headers').def_paths.node_api_def")" -l "$implib"
   ext_ldflags="-L$root/build/win32-x64 -lnode"
+fi
+if [ "$goos" = darwin ]; then
+  stubs=$root/build/darwin-stubs
+  node native/packaging/darwin-stubs.mjs "$stubs"
+  ext_ldflags="-F$stubs -L$stubs -Wl,-undefined,dynamic_lookup"
+  # Zig's caches stay in build/, beside the Zig the Makefile installed there.
+  export ZIG_GLOBAL_CACHE_DIR="$root/build/zig/cache" ZIG_LOCAL_CACHE_DIR="$root/build/zig/cache"
 fi
 
 # The tokenizer's vocabulary is generated, never committed or shipped (session/tokens/vocab.go):

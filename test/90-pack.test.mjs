@@ -1,7 +1,7 @@
 // What `make pack` wrote to pack/: a main package with what a user or a source build needs
 // and no tests, listing one platform package per shipped platform at its own version; each
 // platform package with its os/cpu/libc and one stripped addon for the right architecture;
-// glibc builds that load on glibc 2.28; a Windows DLL (built here, not run) that takes
+// glibc builds that load on glibc 2.28; a Windows DLL (run under Wine by test 96) that takes
 // Node-API from the host process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './helpers/pack.mjs';
+import { ROOT, tarball, tarRead } from './helpers/pack.mjs';
 import { tempDir, packagingOnly } from './helpers/common.mjs';
 
 const require = createRequire(import.meta.url);
@@ -79,6 +79,19 @@ test('in an Electron app the platform package is loaded from app.asar.unpacked',
   const got = loadInChild({ platform: 'linux-x64-gnu', resolveTo: inside, localBuild: path.join(resources, 'none.node') });
   assert.deepEqual(got, { file: unpacked, functions: got.functions, hasOpenStore: 'function' });
   assert.ok(got.functions > 50);
+});
+
+test('in a packaged Electron app on macOS the darwin packages are found in Contents/Resources/app.asar.unpacked', { skip: packagingOnly() }, (t) => {
+  // Found, not loaded: a Mach-O addon cannot load here (test 96 does the Windows layout under Wine).
+  const resources = path.join(tempDir(t), 'Agent.app', 'Contents', 'Resources');
+  for (const id of ['darwin-arm64', 'darwin-x64']) {
+    const inside = path.join(resources, 'app.asar', 'node_modules', `sessionkeep-${id}`, 'sessionkeep.node');
+    const unpacked = path.join(resources, 'app.asar.unpacked', 'node_modules', `sessionkeep-${id}`, 'sessionkeep.node');
+    fs.mkdirSync(path.dirname(unpacked), { recursive: true });
+    fs.writeFileSync(unpacked, tarRead(tarball(id), 'package/sessionkeep.node'));
+    const search = { platform: id, localBuild: path.join(resources, 'none.node') };
+    assert.deepEqual(loader.addonCandidates({ ...search, resolve: (r) => { assert.equal(r, `sessionkeep-${id}/sessionkeep.node`); return inside; } }), [unpacked]);
+  }
 });
 
 test('the platform package comes first; one that does not load gives way to the local build', { skip: packagingOnly() }, (t) => {

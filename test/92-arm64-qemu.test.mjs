@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { extract, tarball } from './helpers/pack.mjs';
+import { assertToolRound } from './helpers/tool-round.cjs';
 import { tempDir, helper, packagingOnly } from './helpers/common.mjs';
 
 const NODE_ARM64 = process.env.NODE_ARM64;
@@ -21,6 +22,7 @@ test('an arm64 Node under qemu loads sessionkeep-linux-arm64-gnu: open, ingest, 
   extract(tarball('linux-arm64-gnu'), path.join(modules, 'sessionkeep-linux-arm64-gnu'));
   const child = path.join(dir, 'app', 'child.cjs');
   fs.copyFileSync(helper('arm64-session-child.cjs'), child);
+  fs.copyFileSync(helper('tool-round.cjs'), path.join(path.dirname(child), 'tool-round.cjs'));
   const db = path.join(dir, 'arm64.db');
   const run = (mode) => JSON.parse(execFileSync(QEMU[0], [...QEMU.slice(1), NODE_ARM64, child, db, mode], { cwd: path.dirname(child), encoding: 'utf8' }));
 
@@ -29,13 +31,5 @@ test('an arm64 Node under qemu loads sessionkeep-linux-arm64-gnu: open, ingest, 
   assert.equal(back.arch, 'arm64');
   assert.equal(back.addon, path.join(modules, 'sessionkeep-linux-arm64-gnu', 'sessionkeep.node'));
   assert.equal(back.id, id);
-  assert.deepEqual(back.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
-  assert.deepEqual(back.messages[1].content, [
-    { type: 'thinking', thinking: 'I should read the config.', signature: 'EqQBCgIYAhIM' },
-    { type: 'tool_use', id: 'toolu_01', name: 'read_file', input: { path: '/etc/config.json' } },
-  ]);
-  assert.deepEqual(back.messages[2].content, [{ type: 'tool_result', tool_use_id: 'toolu_01', content: '{"port": 8080}', is_error: false }]);
-  assert.equal(back.messages[3].content[0].text, 'The config uses port 8080.');
-  assert.equal(back.tokens.inputTokens, 1520 + 1650);
-  assert.equal(back.tokens.outputTokens, 87 + 12);
+  assertToolRound(back, '/etc/config.json');
 });

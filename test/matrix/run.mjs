@@ -42,10 +42,11 @@ if (nodeDirs.length === 0) {
 /**
  * NODE_INDEPENDENT are the tests run on the machine's Node only: what they check does not
  * depend on the Node that drives them, and they are the suite's longest. 90 and 94 inspect
- * the packed binaries, 92 runs the arm64 package on an arm64 Node of its own under qemu, 100
- * and 101 torture the store with SIGKILLs and many processes (minutes of CPU each).
+ * the packed binaries, 92 runs the arm64 package on an arm64 Node of its own under qemu, 95
+ * inspects the macOS binaries, 96 runs the Windows package under Wine, 97 lints the release
+ * workflow, 100 and 101 torture the store with SIGKILLs and many processes (minutes of CPU each).
  */
-const NODE_INDEPENDENT = /^(90|92|94|100|101)-/;
+const NODE_INDEPENDENT = /^(90|92|94|95|96|97|100|101)-/;
 
 const testFiles = fs.readdirSync(path.join(ROOT, 'test')).filter((f) => f.endsWith('.test.mjs') && !NODE_INDEPENDENT.test(f)).sort().map((f) => `test/${f}`);
 const inkFiles = testFiles.filter((f) => INK_TEST.test(path.basename(f)));
