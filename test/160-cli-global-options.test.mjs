@@ -117,3 +117,16 @@ test('without any addon, --help, help and a command\'s --help work; a command fa
   assert.equal(ls.stderr.trimEnd().split('\n').length, 1, ls.stderr);
   assert.match(ls.stderr, /^sessionkeep ls: .*sessionkeep build-addon.* \(ADDON_NOT_FOUND\)\n$/);
 });
+
+test('build-addon refuses a Go older than 1.26 and a missing C compiler, saying which, and exits 1', { skip: process.platform === 'win32' }, async (t) => {
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'sk-160-bin-'));
+  t.after(() => fs.rmSync(bin, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(bin, 'go'), '#!/bin/sh\necho "go version go1.25.3 linux/amd64"\n', { mode: 0o755 });
+  const r = await cli(['build-addon', '--out', path.join(bin, 'x.node')], { env: { PATH: `${bin}:${process.env.PATH}`, CC: 'no-such-compiler-cc' } });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /this machine lacks Go 1\.26\+ \(`go version` says go version go1\.25\.3 linux\/amd64\), a C compiler \(\$CC is no-such-compiler-cc\)\n$/);
+  assert.ok(!fs.existsSync(path.join(bin, 'x.node')));
+  const extra = await cli(['build-addon', 'now']);
+  assert.equal(extra.code, 2);
+  assert.match(extra.stderr, /build-addon takes no arguments, not "now"/);
+});
