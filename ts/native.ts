@@ -1,4 +1,4 @@
-import { SessionError } from './errors';
+import { SessionError, type SessionErrorCode } from './errors';
 import { loadAddon } from './loader';
 
 /** Handle is an opaque native object (an external with a type tag). */
@@ -10,7 +10,7 @@ export interface NativeAddon {
   openStore(path: string | undefined, redactJSON?: string): [Handle, string];
   storeClose(store: Handle): void;
   storeFlush(store: Handle): Promise<void>;
-  storeTakeWriteError(store: Handle): [code: string, message: string] | undefined;
+  storeTakeWriteError(store: Handle): [code: SessionErrorCode, message: string] | undefined;
   createSession(store: Handle, optionsJSON: string): [Handle, string];
   openSession(store: Handle, id: string): [Handle, string];
   listSessions(store: Handle, optionsJSON: string | undefined): string[];

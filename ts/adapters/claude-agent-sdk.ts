@@ -1,5 +1,5 @@
 import { Session } from '../session';
-import { SessionError } from '../errors';
+import { SessionError, argTypeError } from '../errors';
 import type { Block, TokenTracker, Usage } from '../types';
 import type { MessageContext, MessageOptions } from '../message-state';
 import { AnthropicHandler } from './anthropic';
@@ -43,10 +43,10 @@ export function fromClaudeAgentSDK<M extends ClaudeAgentSDKMessage>(
   options: ClaudeAgentSDKOptions = {},
 ): AsyncGenerator<M, void, undefined> {
   if (!(session instanceof Session)) {
-    throw new TypeError('The "session" argument must be a Session from store.createSession() or store.openSession().');
+    throw argTypeError('session', 'a Session from store.createSession() or store.openSession()');
   }
   if (messages === null || typeof messages !== 'object' || typeof (messages as any)[Symbol.asyncIterator] !== 'function') {
-    throw new TypeError('The "messages" argument must be the async iterable query() returns.');
+    throw argTypeError('messages', 'the async iterable query() returns');
   }
   const recorder = new ClaudeAgentSDKRecorder(session, options);
   if (options.prompt !== undefined) session.appendUserMessage(options.prompt);

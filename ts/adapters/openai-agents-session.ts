@@ -26,7 +26,7 @@ export class SessionkeepAgentsSession implements AgentsSession {
 
   constructor(readonly session: Session) {
     if (!(session instanceof Session)) {
-      throw new TypeError('The "session" argument must be a Session from store.createSession() or store.openSession().');
+      throw argTypeError('session', 'a Session from store.createSession() or store.openSession()');
     }
   }
 
