@@ -1,7 +1,7 @@
 // The package's types as a TypeScript user meets them (issue 34): snippets that depend on
 // sessionkeep are compiled with tsc --strict as CommonJS and as ESM against the package's
 // own exports and .d.ts, then run. `Block` narrows on `type`, SessionError's code is a union,
-// ContextResult's messages are typed, and the public .d.ts holds no `any`.
+// ContextResult's messages are typed, and `using` closes a store and a session.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -27,6 +27,7 @@ export function describe(b: Block): string {
     case 'redacted_thinking': return b.data;
     case 'image': case 'document': return String(b.source.media_type);
     case 'refusal': return b.refusal;
+    case 'reasoning': return String(b.summary?.length);
     case 'history_start': return b.by;
     case 'openai_item': case 'ui_message': return b.type;
     default: {
@@ -56,12 +57,18 @@ const withCause = new SessionError('wrapped', 'INTERNAL', { cause: new Error('in
 // @ts-expect-error a code outside the union
 new SessionError('x', 'NOT_A_CODE');
 
-const store = openStore(process.argv[2]);
-const s = store.createSession();
-s.appendUserMessage([{ type: 'text', text: 'hello' }]);
-const texts = s.messages().flatMap((m) => m.content).map(describe);
-store.close();
-console.log(JSON.stringify({ texts, cause: (withCause.cause as Error).message }));
+let texts: string[];
+{
+  // using closes the session, then the store, at the end of the block.
+  using store = openStore(process.argv[2]);
+  using s = store.createSession();
+  s.appendUserMessage([{ type: 'text', text: 'hello' }]);
+  texts = s.messages().flatMap((m) => m.content).map(describe);
+}
+const again = openStore(process.argv[2]);
+const stored = again.listSessions().map((i) => i.messageCount);
+again.close();
+console.log(JSON.stringify({ texts, stored, cause: (withCause.cause as Error).message }));
 `;
 
 /** compileAndRun writes the snippet into an app of the given module type, compiles it strictly and runs it. */
@@ -83,8 +90,15 @@ function compileAndRun(t, type) {
   assert.equal(/\brequire\("sessionkeep"\)/.test(out), type === 'commonjs', `a ${type} build`);
   const run = spawnSync(process.execPath, [path.join(app, 'out', 'app.js'), path.join(app, 's.db')], { cwd: app, encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
-  assert.deepEqual(JSON.parse(run.stdout), { texts: ['HELLO'], cause: 'inner' });
+  assert.deepEqual(JSON.parse(run.stdout), { texts: ['HELLO'], stored: [1], cause: 'inner' });
 }
 
 test('consumer snippets compile under --strict and run, as CommonJS', (t) => compileAndRun(t, 'commonjs'));
 test('consumer snippets compile under --strict and run, as ESM', (t) => compileAndRun(t, 'module'));
+
+test('the .d.ts shows no @internal member, and a Store cannot be made with new', () => {
+  const store = fs.readFileSync(path.join(ROOT, 'dist', 'store.d.ts'), 'utf8');
+  assert.doesNotMatch(store, /@internal|static open\(/);
+  assert.match(store, /private constructor\(\);/);
+  assert.match(store, /\[disposeSymbol\]\(\): void;/);
+});

@@ -84,7 +84,7 @@ import { usePersistentSession, type UsePersistentSessionOptions } from 'sessionk
 const store = openStore('app.db');
 const session: Session = store.createSession({ projectPath: process.cwd() });
 session.ingest({ type: 'text', text: 'typed' });
-const failure: SessionError = new SessionError('m', 'CODE');
+const failure: SessionError = new SessionError('m', 'INTERNAL', { cause: new Error('why') });
 const code: string = failure.code;
 const options: UsePersistentSessionOptions | undefined = undefined;
 export { code, options, usePersistentSession };

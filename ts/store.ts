@@ -2,6 +2,7 @@ import * as nodePath from 'node:path';
 import { argTypeError, SessionError } from './errors';
 import { encode } from './serialize';
 import { native, Handle } from './native';
+import { disposeSymbol } from './dispose';
 import { onFirstUse } from './lazy';
 import { Session } from './session';
 import { optionsJSON } from './options';
@@ -29,8 +30,8 @@ export class Store {
   readonly #h: Handle;
   #stopWatching: (() => void) | undefined;
 
-  /** @internal */
-  constructor(handle: Handle, path: string, workspace?: string) {
+  /** A store comes from openStore() or openWorkspaceStore(). */
+  private constructor(handle: Handle, path: string, workspace?: string) {
     this.#h = handle;
     this.path = path;
     this.workspace = workspace;
@@ -255,6 +256,11 @@ export class Store {
     native.storeClose(this.#h);
   }
 
+  /** [Symbol.dispose] closes the store at the end of a `using` block. */
+  [disposeSymbol](): void {
+    this.close();
+  }
+
   /** @internal */
   static open(path?: string, workspace?: string, options: OpenStoreOptions = {}): Store {
     if (path !== undefined && typeof path !== 'string') {
@@ -296,7 +302,8 @@ function statsJSON(options: StatsOptions): string {
  */
 export function openWorkspaceStore(workspaceId: string, options: WorkspaceStoreOptions = {}): Store {
   if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object');
-  return Store.open(native.workspaceStorePath(workspaceId, options.dir), workspaceId);
+  const { dir, ...storeOptions } = options;
+  return Store.open(native.workspaceStorePath(workspaceId, dir), workspaceId, storeOptions);
 }
 
 /** OpenStoreOptions are the options of openStore(). */

@@ -16,6 +16,7 @@ export type Block =
   | ImageBlock
   | DocumentBlock
   | RefusalBlock
+  | ReasoningBlock
   | HistoryStartBlock
   | OpenAIItemBlock
   | UIMessageBlock
@@ -59,6 +60,8 @@ export interface DocumentBlock {
 }
 /** RefusalBlock is an OpenAI model's refusal, as the OpenAI adapter records it. */
 export interface RefusalBlock { type: 'refusal'; refusal: string; [extra: string]: unknown }
+/** ReasoningBlock is a Codex reasoning item as imported, with its summary texts. */
+export interface ReasoningBlock { type: 'reasoning'; summary?: unknown[]; [extra: string]: unknown }
 /** OpenAIItemBlock keeps an OpenAI Agents SDK item that has no block of its own, verbatim. */
 export interface OpenAIItemBlock { type: 'openai_item'; [extra: string]: unknown }
 /** UIMessageBlock carries an AI SDK UIMessage that has no other block (aiSDKChatStore). */
