@@ -107,3 +107,24 @@ test('every TypeError for an argument has one shape: code ERR_INVALID_ARG_TYPE, 
     assert.match(thrown.message, /^The "\w+" argument must be .+\.$/, name);
   }
 });
+
+test('listSessions and listSessionsAsync check their options alike: one TypeError for what is not an options object', async (t) => {
+  const { openStore, tempDir } = await import('./helpers/common.mjs');
+  const store = openStore(path.join(tempDir(t), 'l.db'));
+  t.after(() => store.close());
+  for (const bad of [[], 'all', null, 7]) {
+    let sync;
+    try {
+      store.listSessions(bad);
+    } catch (err) {
+      sync = err;
+    }
+    const async = await store.listSessionsAsync(bad).then(() => undefined, (err) => err);
+    for (const err of [sync, async]) {
+      assert.ok(err instanceof TypeError, `${JSON.stringify(bad)}: ${err}`);
+      assert.equal(err.code, 'ERR_INVALID_ARG_TYPE');
+    }
+    assert.equal(sync.message, async.message);
+  }
+  assert.deepEqual(store.listSessions(), await store.listSessionsAsync());
+});

@@ -60,10 +60,7 @@ export class Store {
   listSessions<K extends keyof SessionInfo>(options: ListSessionsOptions & { fields: readonly K[] }): Pick<SessionInfo, K>[];
   listSessions(options?: ListSessionsOptions): SessionInfo[];
   listSessions(options: ListSessionsOptions = {}): Partial<SessionInfo>[] {
-    if (typeof options !== 'object' || options === null) {
-      throw argTypeError('options', 'an object');
-    }
-    return listing.listingFromParts(native.listSessions(this.#h, encode(options)));
+    return listing.listingFromParts(native.listSessions(this.#h, optionsJSON(options)));
   }
 
   /**
