@@ -130,3 +130,17 @@ test('build-addon refuses a Go older than 1.26 and a missing C compiler, saying 
   assert.equal(extra.code, 2);
   assert.match(extra.stderr, /build-addon takes no arguments, not "now"/);
 });
+
+test('whether a command takes arguments is read from its usage line, so a new command file needs no other entry', async () => {
+  const { takesArguments } = await import('../dist/cli/args.js').then((m) => m.default);
+  const cases = {
+    'ls [--all | --project <path>] [--limit n]': false,
+    'serve [--port n] [--no-open] [--prices <file>]': false,
+    'migrate --from <file|url> --to <file|url>  (--db <file|url> may name the source)': false,
+    'debug-context <id> [--window <tokens>]': true,
+    'export <id...> | --all [--project <path>]': true,
+    'verify [<id...>] [--json]': true,
+    'rename <id> <title...>': true,
+  };
+  for (const [usage, takes] of Object.entries(cases)) assert.equal(takesArguments(usage), takes, usage);
+});

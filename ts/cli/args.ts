@@ -55,11 +55,12 @@ export function splitGlobal(argv: string[]): Global {
 
 /**
  * takesArguments tells from a command's usage line whether it takes arguments beside its
- * options: a `<placeholder>` that is neither inside `[...]` nor an option's value.
+ * options: a `<placeholder>`, required or in `[...]`, that is not an option's value.
  */
 export function takesArguments(usage: string): boolean {
-  const required = usage.replace(/\[[^\]]*\]/g, ' ').replace(/--?[\w-]+\s+<[^>]*>/g, ' ');
-  return /<[^>]+>/.test(required);
+  const afterName = usage.replace(/^\S+/, '');
+  const withoutOptionValues = afterName.replace(/(^|[\s([|])--?[\w-]+[\s=]+<[^>]*>/g, '$1');
+  return /<[^>]+>/.test(withoutOptionValues);
 }
 
 type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
