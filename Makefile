@@ -18,9 +18,8 @@ EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAM
 
 all: build
 
-# npm ci installs exactly package-lock.json; --ignore-scripts skips our own install script
-# (dist/install.js, a source build for users without a prebuilt addon), since this Makefile
-# builds the addon itself.
+# npm ci installs exactly package-lock.json; --ignore-scripts skips the dependencies' install
+# scripts (the package has none of its own: `sessionkeep build-addon` builds from source).
 node_modules/.package-lock.json: package.json package-lock.json
 	$(NPM) ci --ignore-scripts --no-audit --no-fund
 

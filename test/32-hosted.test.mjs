@@ -52,6 +52,16 @@ test('openWorkspaceStore keeps one database per workspace; its keys may leave th
   assert.throws(() => sk.openWorkspaceStore(undefined), TypeError);
 });
 
+test('openWorkspaceStore takes openStore\'s options: redact and onError are kept (issue 34)', (t) => {
+  const dir = tempDir(t);
+  const ws = sk.openWorkspaceStore('redacted', { dir, redact: true, onError: () => {} });
+  t.after(() => ws.close());
+  const s = ws.createSession();
+  s.restoreMessages([{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: { cmd: 'echo AKIAZ7QW3ER5TY7UI9OP' } }] }]);
+  assert.equal(s.messages()[0].content[0].input.cmd, 'echo [REDACTED:aws_access_key]');
+  assert.throws(() => sk.openWorkspaceStore('checked', { dir, onError: 'not a function' }), (err) => err instanceof TypeError && err.code === 'ERR_INVALID_ARG_TYPE' && /options\.onError/.test(err.message));
+});
+
 test('checkpoint and SDK session id survive the process; a hosted session left open at exit is interrupted', async (t) => {
   const { db, store } = tempStore(t);
   const key = 'ws:general:claude';

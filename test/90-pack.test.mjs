@@ -18,14 +18,17 @@ test('npm pack --dry-run of this checkout lists no test files, no generated voca
   const [listing] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' }));
   const files = listing.files.map((f) => f.path);
   assert.deepEqual(files.filter((f) => TEST_FILE.test(f)), []);
-  for (const needed of ['package.json', 'README.md', 'go.mod', 'go.sum', 'dist/index.js', 'dist/index.d.ts', 'dist/install.js',
+  for (const needed of ['package.json', 'README.md', 'go.mod', 'go.sum', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/build-addon.js',
+    'native/packaging/platforms.json',
     'dist/ink/index.js', 'dist/cli/main.js', 'native/build-addon.sh', 'native/glibc-pins.h', 'native/addon/main.go', 'bridge/store.go',
     'session/tokens/internal/vocabgen/main.go']) {
     assert.ok(files.includes(needed), `${needed} is in the package`);
   }
   // The tokenizer's vocabulary is tiktoken-go's data: a source build generates it (vocabgen).
   assert.deepEqual(files.filter((f) => f.endsWith('.vocab.gz')), []);
-  assert.deepEqual(files.filter((f) => f.startsWith('native/packaging/') || f.startsWith('build/') || f.endsWith('.tsbuildinfo')), []);
+  assert.deepEqual(files.filter((f) => (f.startsWith('native/packaging/') && f !== 'native/packaging/platforms.json') || f.startsWith('build/') || f.endsWith('.tsbuildinfo')), []);
+  // Source maps would point at sources the package does not ship; the demo is the checkout's.
+  assert.deepEqual(files.filter((f) => f.endsWith('.map') || f.startsWith('dist/demo/')), []);
 });
 
 test('the main tarball lists every shipped platform package as an optional dependency at its version', { skip: packagingOnly() }, () => {
@@ -33,7 +36,8 @@ test('the main tarball lists every shipped platform package as an optional depen
   assert.deepEqual(files.filter((f) => TEST_FILE.test(f)), []);
   const manifest = JSON.parse(tarRead(tarball(), 'package/package.json'));
   assert.deepEqual(manifest.optionalDependencies, Object.fromEntries(shipped.map((p) => [`sessionkeep-${p.id}`, pkg.version])));
-  assert.equal(manifest.scripts.install, 'node dist/install.js');
+  // No install script: the source build is `sessionkeep build-addon`, run when asked for.
+  assert.equal(manifest.scripts?.install, undefined);
 });
 
 test('each platform package carries os, cpu and libc and just its addon', { skip: packagingOnly() }, () => {

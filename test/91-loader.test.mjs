@@ -117,10 +117,58 @@ test('with neither a platform package nor a local build, loading throws ADDON_NO
     assert.equal(err.code, 'ADDON_NOT_FOUND');
     assert.doesNotMatch(err.message, /\n/);
     assert.match(err.message, /linux-arm64-gnu/);
-    assert.match(err.message, /sessionkeep-linux-arm64-gnu/);
-    assert.match(err.message, /SESSIONKEEP_BUILD_FROM_SOURCE=1 npm rebuild sessionkeep/);
+    assert.match(err.message, /install the package sessionkeep-linux-arm64-gnu/);
+    assert.match(err.message, /: npx sessionkeep build-addon$/);
     return true;
   });
+});
+
+test('ADDON_NOT_FOUND for a platform with no package names only the published ones, read from platforms.json', { skip: packagingOnly() }, (t) => {
+  const published = loader.publishedPlatforms();
+  const listed = JSON.parse(fs.readFileSync(path.join(ROOT, 'native', 'packaging', 'platforms.json'), 'utf8'));
+  assert.deepEqual(published, listed.filter((p) => !p.blocked).map((p) => p.id));
+  assert.ok(published.includes('linux-x64-gnu') && !published.includes('linux-x64-musl'));
+  const err = loader.addonNotFound('freebsd-x64');
+  assert.equal(err.code, 'ADDON_NOT_FOUND');
+  assert.doesNotMatch(err.message, /sessionkeep-freebsd-x64|\n/);
+  assert.match(err.message, new RegExp(`only for ${published.join(', ')}\\)`));
+  assert.match(err.message, /npx sessionkeep build-addon$/);
+  // A platform added to the file (as the macOS issue does) is named with no other change.
+  const file = path.join(tempDir(t), 'platforms.json');
+  fs.writeFileSync(file, JSON.stringify([...listed, { id: 'darwin-arm64', os: 'darwin', cpu: 'arm64' }, { id: 'sunos-x64', blocked: 'no' }]));
+  assert.deepEqual(loader.publishedPlatforms(file), [...published, 'darwin-arm64']);
+  assert.match(loader.addonNotFound('darwin-arm64', loader.publishedPlatforms(file)).message, /install the package sessionkeep-darwin-arm64 /);
+});
+
+test('SESSIONKEEP_ADDON_PATH names the addon to load, before the platform package; a wrong one is ADDON_NOT_FOUND', { skip: packagingOnly() }, (t) => {
+  const dir = tempDir(t);
+  const elsewhere = path.join(dir, 'read-only', 'sessionkeep.node');
+  fs.mkdirSync(path.dirname(elsewhere), { recursive: true });
+  fs.copyFileSync(ADDON, elsewhere);
+  const broken = path.join(dir, 'sessionkeep-linux-x64-gnu', 'sessionkeep.node');
+  fs.mkdirSync(path.dirname(broken), { recursive: true });
+  fs.writeFileSync(broken, 'not a shared library');
+  const got = loadInChild({ platform: 'linux-x64-gnu', resolveTo: broken, localBuild: path.join(dir, 'none.node'), addonPath: elsewhere });
+  assert.equal(got.file, elsewhere);
+  assert.equal(got.hasOpenStore, 'function');
+  const missing = loadInChild({ platform: 'linux-x64-gnu', resolveTo: ADDON, addonPath: path.join(dir, 'nope.node') });
+  assert.equal(missing.code, 'ADDON_NOT_FOUND');
+  assert.match(missing.message, /no native addon at .*nope\.node, which SESSIONKEEP_ADDON_PATH names/);
+  // Through the environment, as an app sets it: the package loads that file.
+  const r = spawnSync(process.execPath, ['-e', `const sk = require(${JSON.stringify(path.join(ROOT, 'dist', 'index.js'))});
+    const s = sk.openStore(${JSON.stringify(path.join(dir, 's.db'))}); s.close();
+    console.log(Object.keys(require.cache).find((f) => f.endsWith('.node')))`], { env: { ...process.env, SESSIONKEEP_ADDON_PATH: elsewhere }, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), elsewhere);
+});
+
+test('importing the package loads no addon: the first call does, and its failure is that call\'s error', { skip: packagingOnly() }, () => {
+  const r = spawnSync(process.execPath, ['-e', `const sk = require(${JSON.stringify(path.join(ROOT, 'dist', 'index.js'))});
+    const before = Object.keys(require.cache).filter((f) => f.endsWith('.node')).length;
+    let code, isSessionError; try { sk.openStore(":memory:"); } catch (e) { code = e.code; isSessionError = e instanceof sk.SessionError; }
+    console.log(JSON.stringify({ before, code, isSessionError }))`], { env: { ...process.env, SESSIONKEEP_ADDON_PATH: '/nonexistent/sessionkeep.node' }, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { before: 0, code: 'ADDON_NOT_FOUND', isSessionError: true });
 });
 
 test('on musl loading throws ADDON_UNSUPPORTED naming the Go issues, before trying any file', { skip: packagingOnly() }, () => {

@@ -2,9 +2,9 @@
 // matching platform tarball from pack/ (dependencies from the registry), on a PATH with no Go
 // and no C compiler. Then CommonJS, ESM, a worker thread, TypeScript against the shipped
 // types, sessionkeep/ink and `npx sessionkeep ls` all work, and nothing was compiled: the
-// addon comes from the platform package. Without the platform package the install step
-// explains itself and exits 0, the loader throws ADDON_NOT_FOUND, and with Go and a C
-// compiler on PATH the install step builds the addon from the shipped source instead.
+// addon comes from the platform package. The package has no install script: without the
+// platform package the first call throws ADDON_NOT_FOUND naming `sessionkeep build-addon`,
+// which with Go and a C compiler on PATH builds the addon from the shipped source.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -84,7 +84,7 @@ import { usePersistentSession, type UsePersistentSessionOptions } from 'sessionk
 const store = openStore('app.db');
 const session: Session = store.createSession({ projectPath: process.cwd() });
 session.ingest({ type: 'text', text: 'typed' });
-const failure: SessionError = new SessionError('m', 'CODE');
+const failure: SessionError = new SessionError('m', 'INTERNAL', { cause: new Error('why') });
 const code: string = failure.code;
 const options: UsePersistentSessionOptions | undefined = undefined;
 export { code, options, usePersistentSession };
@@ -101,26 +101,32 @@ export { code, options, usePersistentSession };
   assert.ok(!fs.existsSync(path.join(installed, 'build')), 'still nothing compiled');
 });
 
-test('without the platform package and without Go, the install explains and the loader throws ADDON_NOT_FOUND', { skip: packagingOnly(),  timeout: 120_000 }, (t) => {
+test('the package has no install script: without the platform package and without Go, the first use throws ADDON_NOT_FOUND naming build-addon', { skip: packagingOnly(),  timeout: 120_000 }, (t) => {
   const ctx = newApp(t);
   const log = npmInstall(ctx, ['--omit=optional', tarball()]);
-  assert.match(log, new RegExp(`no prebuilt addon for ${HOST} is installed, and a source build needs\\s+Go 1\\.26\\+ \\(go\\), a C compiler`));
-  assert.match(log, /SESSIONKEEP_BUILD_FROM_SOURCE=1 npm rebuild sessionkeep/);
-  const r = spawnSync(process.execPath, ['-e', `try { require('sessionkeep') } catch (e) { console.log(e.code, e.message) }`], { cwd: ctx.app, env: ctx.env, encoding: 'utf8' });
-  assert.match(r.stdout, new RegExp(`^ADDON_NOT_FOUND sessionkeep has no native addon for ${HOST}: `));
-
-  // Asked for explicitly, a source build that cannot run fails the install.
-  const forced = spawnSync('npm', ['rebuild', 'sessionkeep', '--foreground-scripts'], { cwd: ctx.app, env: { ...ctx.env, SESSIONKEEP_BUILD_FROM_SOURCE: '1' }, encoding: 'utf8' });
-  assert.notEqual(forced.status, 0);
-  assert.match(forced.stdout + forced.stderr, /a source build needs/);
+  const installed = path.join(ctx.app, 'node_modules', 'sessionkeep');
+  assert.equal(JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')).scripts?.install, undefined);
+  assert.doesNotMatch(log, /sessionkeep: |building the native addon/);
+  // Importing loads no addon; the first call does, and says what to do in one line.
+  const r = spawnSync(process.execPath, ['-e', `const sk = require('sessionkeep'); try { sk.openStore(':memory:') } catch (e) { console.log(e.code, e.message) }`], { cwd: ctx.app, env: ctx.env, encoding: 'utf8' });
+  assert.match(r.stdout, new RegExp(`^ADDON_NOT_FOUND sessionkeep has no native addon for ${HOST}: install the package sessionkeep-${HOST} .*: npx sessionkeep build-addon\n$`));
+  // The CLI's help needs no addon; build-addon says what is missing and fails.
+  const help = spawnSync('npx', ['--no-install', 'sessionkeep', '--help'], { cwd: ctx.app, env: ctx.env, encoding: 'utf8' });
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /\n {2}build-addon {4}/);
+  const build = spawnSync('npx', ['--no-install', 'sessionkeep', 'build-addon'], { cwd: ctx.app, env: ctx.env, encoding: 'utf8' });
+  assert.equal(build.status, 1);
+  assert.match(build.stderr, /cannot build the addon for linux-x64-gnu: this machine lacks Go 1\.26\+ \(no `go` on PATH\), a C compiler/);
 });
 
-test('without the platform package but with Go and a C compiler, the install builds the addon from the shipped source', { skip: packagingOnly(),  timeout: 600_000 }, (t) => {
+test('without the platform package but with Go and a C compiler, sessionkeep build-addon builds a loadable addon from the shipped source', { skip: packagingOnly(),  timeout: 600_000 }, (t) => {
   const ctx = newApp(t, { buildTools: true });
-  const log = npmInstall(ctx, ['--omit=optional', tarball()]);
-  assert.match(log, /building the native addon from source/);
+  npmInstall(ctx, ['--omit=optional', tarball()]);
+  const build = spawnSync('npx', ['--no-install', 'sessionkeep', 'build-addon'], { cwd: ctx.app, env: ctx.env, encoding: 'utf8' });
+  assert.equal(build.status, 0, build.stderr);
+  assert.match(build.stderr, /building the native addon for linux-x64-gnu from source/);
   const built = path.join(ctx.app, 'node_modules', 'sessionkeep', 'build', 'Release', 'sessionkeep.node');
-  assert.ok(fs.existsSync(built));
+  assert.equal(build.stdout, `built ${built}\n`);
   // The tarball has no tokenizer vocabulary (test 90): the build generated it from Go's module.
   assert.ok(fs.existsSync(path.join(ctx.app, 'node_modules', 'sessionkeep', 'session', 'tokens', 'o200k_base.vocab.gz')));
   const cjs = `const { openStore } = require('sessionkeep'); const s = openStore(${JSON.stringify(ctx.db)});

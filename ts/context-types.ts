@@ -1,3 +1,4 @@
+import type { Block } from './types';
 import type { Session } from './session';
 
 /** The API a context is built for: Anthropic Messages or OpenAI Chat Completions. */
@@ -122,9 +123,32 @@ export interface ContextBudget {
   calibration: number;
 }
 
+/** AnthropicContextMessage is one message of a context built for Anthropic's Messages API. */
+export interface AnthropicContextMessage {
+  role: 'user' | 'assistant';
+  content: string | Block[];
+}
+
+/** OpenAIContextMessage is one Chat Completions message of a context built for OpenAI. */
+export interface OpenAIContextMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+  content?: string | null | { type: string; [field: string]: unknown }[];
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+  name?: string;
+  [field: string]: unknown;
+}
+
+/**
+ * ContextMessage is a message of a built context, in the provider's own format: pass
+ * `result.messages` to its SDK (cast to the SDK's message type, which is its own declaration
+ * of the same shape).
+ */
+export type ContextMessage = AnthropicContextMessage | OpenAIContextMessage;
+
 export interface ContextResult {
   /** Anthropic: {role, content: blocks}. OpenAI: Chat Completions messages. The system prompt is not included. */
-  messages: any[];
+  messages: ContextMessage[];
   strategy: ContextStrategy;
   tokensUsed: number;
   tokenBudget: number;

@@ -10,6 +10,7 @@ export { openStore, openWorkspaceStore, Store } from './store';
 export type { OpenStoreOptions } from './store';
 export { Session } from './session';
 export { SessionError } from './errors';
+export type { SessionErrorCode, ArgTypeError } from './errors';
 export { handleSignals } from './shutdown';
 export type * from './types';
 export type * from './context-types';

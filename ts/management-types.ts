@@ -1,3 +1,4 @@
+import type { OpenStoreOptions } from './store';
 import type { SessionInfo, TokenTracker } from './types';
 
 /** Prices in dollars per million tokens. A cache rate that is not given is charged at the input rate. */
@@ -86,7 +87,8 @@ export interface SessionByKeyOptions {
   contextWindow?: number;
 }
 
-export interface WorkspaceStoreOptions {
+/** WorkspaceStoreOptions are openStore()'s options (onError, redact) and the store's folder. */
+export interface WorkspaceStoreOptions extends OpenStoreOptions {
   /** The folder of the workspace's store; defaults to the folder of the default store. */
   dir?: string;
 }

@@ -1,4 +1,4 @@
-import { SessionError } from './errors';
+import { SessionError, type SessionErrorCode } from './errors';
 import { loadAddon } from './loader';
 
 /** Handle is an opaque native object (an external with a type tag). */
@@ -10,7 +10,7 @@ export interface NativeAddon {
   openStore(path: string | undefined, redactJSON?: string): [Handle, string];
   storeClose(store: Handle): void;
   storeFlush(store: Handle): Promise<void>;
-  storeTakeWriteError(store: Handle): [code: string, message: string] | undefined;
+  storeTakeWriteError(store: Handle): [code: SessionErrorCode, message: string] | undefined;
   createSession(store: Handle, optionsJSON: string): [Handle, string];
   openSession(store: Handle, id: string): [Handle, string];
   listSessions(store: Handle, optionsJSON: string | undefined): string[];
@@ -108,11 +108,33 @@ export interface NativeAddon {
 }
 
 /**
- * raw is the loaded addon (a platform package's, else a local build; see loader.ts), with
- * SessionError registered as the class of its errors.
+ * load loads the addon ($SESSIONKEEP_ADDON_PATH's, a platform package's, else a local build;
+ * see loader.ts), registers SessionError as the class of its errors and puts it in place of
+ * the stand-ins below.
  */
-export const raw: NativeAddon = loadAddon<NativeAddon>().addon;
-raw.setErrorClass(SessionError);
+function load(): void {
+  const addon = loadAddon<NativeAddon>().addon;
+  addon.setErrorClass(SessionError);
+  raw = addon;
+  native = wrap(addon);
+}
+
+/**
+ * onFirstCall is a stand-in for the addon that loads it when one of its functions is first
+ * read: importing the package loads no native code, so help, types and the CLI's usage work
+ * without it, and a missing addon is an error of the first call (ADDON_NOT_FOUND).
+ */
+function onFirstCall(current: () => NativeAddon): NativeAddon {
+  return new Proxy({} as NativeAddon, {
+    get: (_target, key) => {
+      load();
+      return Reflect.get(current(), key);
+    },
+  });
+}
+
+/** raw is the loaded addon, with SessionError registered as the class of its errors. */
+export let raw: NativeAddon = onFirstCall(() => raw);
 
 /**
  * beforeCall runs before every call through native: it hands over the stream deltas joined
@@ -125,13 +147,18 @@ export function setBeforeCall(fn: () => void): void {
   beforeCall = fn;
 }
 
+/** wrap is the addon as the package calls it: every function runs beforeCall first. */
+function wrap(addon: NativeAddon): NativeAddon {
+  return Object.fromEntries(
+    Object.entries(addon).map(([name, fn]) => [
+      name,
+      typeof fn === 'function' ? function (this: unknown, ...args: unknown[]) {
+        beforeCall();
+        return fn.apply(addon, args);
+      } : fn,
+    ]),
+  ) as unknown as NativeAddon;
+}
+
 /** native is the addon as the package calls it: every function runs beforeCall first. */
-export const native: NativeAddon = Object.fromEntries(
-  Object.entries(raw).map(([name, fn]) => [
-    name,
-    typeof fn === 'function' ? function (this: unknown, ...args: unknown[]) {
-      beforeCall();
-      return fn.apply(raw, args);
-    } : fn,
-  ]),
-) as unknown as NativeAddon;
+export let native: NativeAddon = onFirstCall(() => native);

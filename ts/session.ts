@@ -1,5 +1,6 @@
 import { argTypeError } from './errors';
 import { native, Handle } from './native';
+import { disposeSymbol } from './dispose';
 import { toJSON, toJSONSplit, encode } from './serialize';
 import type { Block, Envelope, Message, StreamChunk, TokenTracker, Turn } from './types';
 import { onFirstUse } from './lazy';
@@ -34,7 +35,10 @@ export class Session {
   readonly id: string;
   readonly #h: Handle;
 
-  /** @internal */
+  /**
+   * A session comes from its store (createSession(), openSession(), findSession(), …): the
+   * handle is the addon's, which only the store hands out.
+   */
   constructor(handle: Handle, id: string) {
     this.#h = handle;
     this.id = id;
@@ -249,6 +253,12 @@ export class Session {
   close(): void {
     native.sessionClose(this.#h);
   }
+
+  /** [Symbol.dispose] closes the session at the end of a `using` block. */
+  [disposeSymbol](): void {
+    this.close();
+  }
+
   /** buildContext builds the next model call's messages within a token budget; see docs/api.md. */
   buildContext(options: BuildContextOptions): ContextResult {
     return context.buildContext(this, this.#h, options);

@@ -2,6 +2,7 @@ import * as nodePath from 'node:path';
 import { argTypeError, SessionError } from './errors';
 import { encode } from './serialize';
 import { native, Handle } from './native';
+import { disposeSymbol } from './dispose';
 import { onFirstUse } from './lazy';
 import { Session } from './session';
 import { optionsJSON } from './options';
@@ -40,8 +41,8 @@ export class Store {
   }
   #stopWatching: (() => void) | undefined;
 
-  /** @internal */
-  constructor(handle: Handle, path: string, workspace?: string) {
+  /** A store comes from openStore() or openWorkspaceStore(). */
+  private constructor(handle: Handle, path: string, workspace?: string) {
     this.#h = handle;
     this.path = path;
     this.workspace = workspace;
@@ -70,10 +71,7 @@ export class Store {
   listSessions<K extends keyof SessionInfo>(options: ListSessionsOptions & { fields: readonly K[] }): Pick<SessionInfo, K>[];
   listSessions(options?: ListSessionsOptions): SessionInfo[];
   listSessions(options: ListSessionsOptions = {}): Partial<SessionInfo>[] {
-    if (typeof options !== 'object' || options === null) {
-      throw argTypeError('options', 'an object');
-    }
-    return listing.listingFromParts(native.listSessions(this.#h, encode(options)));
+    return listing.listingFromParts(native.listSessions(this.#h, optionsJSON(options)));
   }
 
   /**
@@ -266,6 +264,11 @@ export class Store {
     native.storeClose(this.#h);
   }
 
+  /** [Symbol.dispose] closes the store at the end of a `using` block. */
+  [disposeSymbol](): void {
+    this.close();
+  }
+
   /** @internal */
   static open(path?: string, workspace?: string, options: OpenStoreOptions = {}): Store {
     if (path !== undefined && typeof path !== 'string') {
@@ -307,7 +310,8 @@ function statsJSON(options: StatsOptions): string {
  */
 export function openWorkspaceStore(workspaceId: string, options: WorkspaceStoreOptions = {}): Store {
   if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object');
-  return Store.open(native.workspaceStorePath(workspaceId, options.dir), workspaceId);
+  const { dir, ...storeOptions } = options;
+  return Store.open(native.workspaceStorePath(workspaceId, dir), workspaceId, storeOptions);
 }
 
 /** OpenStoreOptions are the options of openStore(). */

@@ -142,9 +142,7 @@ function countTokens(name: string, messages: unknown[], provider: ContextProvide
 
 /** strategyFailed is the error of a registered strategy that failed or returned something unusable. */
 export function strategyFailed(name: string, message: string, cause?: unknown): SessionError {
-  const err = new SessionError(`context strategy "${name}": ${message}. Nothing stored changed.`, 'STRATEGY_FAILED');
-  if (cause !== undefined) Object.defineProperty(err, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
-  return err;
+  return new SessionError(`context strategy "${name}": ${message}. Nothing stored changed.`, 'STRATEGY_FAILED', cause === undefined ? undefined : { cause });
 }
 
 /**

@@ -1,7 +1,12 @@
 import type { MessageContext, MessageOptions, RecordSource, ThinkingMetadata, TodoItem } from './message-state';
 import type { ForkOrigin } from './branches';
+import type { HistoryStartBlock } from './adapters/history';
 
-/** Block types follow the Anthropic Messages API. A type sessionkeep does not know is kept verbatim. */
+/**
+ * Block types follow the Anthropic Messages API, and `type` narrows a block to its kind:
+ * `if (b.type === 'text') b.text` is a string. A block of a type sessionkeep does not know is
+ * kept verbatim as an UnknownBlock.
+ */
 export type Block =
   | TextBlock
   | ToolUseBlock
@@ -10,6 +15,11 @@ export type Block =
   | RedactedThinkingBlock
   | ImageBlock
   | DocumentBlock
+  | RefusalBlock
+  | ReasoningBlock
+  | HistoryStartBlock
+  | OpenAIItemBlock
+  | UIMessageBlock
   | UnknownBlock;
 
 export interface TextBlock { type: 'text'; text: string; [extra: string]: unknown }
@@ -34,7 +44,7 @@ export interface ThinkingBlock { type: 'thinking'; thinking: string; signature?:
 export interface RedactedThinkingBlock { type: 'redacted_thinking'; data: string; [extra: string]: unknown }
 /** A source's `data` may be given as bytes (Uint8Array or Buffer); it is stored as base64. */
 export interface MediaSource {
-  type: 'base64' | 'url' | 'text' | 'raw' | string;
+  type: 'base64' | 'url' | 'text' | 'raw' | (string & {});
   media_type?: string;
   data?: string | Uint8Array;
   url?: string;
@@ -48,7 +58,30 @@ export interface DocumentBlock {
   context?: string;
   [extra: string]: unknown;
 }
-export interface UnknownBlock { type: string; [extra: string]: unknown }
+/** RefusalBlock is an OpenAI model's refusal, as the OpenAI adapter records it. */
+export interface RefusalBlock { type: 'refusal'; refusal: string; [extra: string]: unknown }
+/** ReasoningBlock is a Codex reasoning item as imported, with its summary texts. */
+export interface ReasoningBlock { type: 'reasoning'; summary?: unknown[]; [extra: string]: unknown }
+/** OpenAIItemBlock keeps an OpenAI Agents SDK item that has no block of its own, verbatim. */
+export interface OpenAIItemBlock { type: 'openai_item'; [extra: string]: unknown }
+/** UIMessageBlock carries an AI SDK UIMessage that has no other block (aiSDKChatStore). */
+export interface UIMessageBlock { type: 'ui_message'; [extra: string]: unknown }
+
+declare const unknownBlockType: unique symbol;
+
+/**
+ * UnknownBlockType is the declared type of an UnknownBlock's `type`. At run time it is the
+ * block's own type string; it is declared as no string so that comparing `type` with a known
+ * block's name (`b.type === 'text'`) narrows to that block alone. `String(b.type)` reads it.
+ */
+export interface UnknownBlockType { readonly [unknownBlockType]: 'a block type this version does not know' }
+
+/**
+ * UnknownBlock is a block of a type sessionkeep does not know (a newer API's), kept verbatim.
+ * It is what is left in the `default:` of a `switch (b.type)` over the known blocks; to write
+ * one, cast: `{ type: 'server_tool_use', ... } as unknown as UnknownBlock`.
+ */
+export interface UnknownBlock { type: UnknownBlockType; [extra: string]: unknown }
 
 export interface Usage {
   input_tokens?: number;

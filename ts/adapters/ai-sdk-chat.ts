@@ -127,7 +127,7 @@ function asJSON(m: ChatMessage): ChatMessage {
 function record(s: Session, m: ChatMessage): void {
   let first = true;
   const mark = (blocks: Block[]): Block[] => {
-    const carried = blocks.length > 0 ? blocks : [{ type: 'ui_message' }];
+    const carried: Block[] = blocks.length > 0 ? blocks : [{ type: 'ui_message' }];
     carried[0] = { ...carried[0], [UI_MESSAGE_ID]: m.id, ...(first ? { [UI_MESSAGE]: m } : {}) };
     first = false;
     return carried;

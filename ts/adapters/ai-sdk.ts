@@ -4,7 +4,10 @@ import { AdapterOptions, Handler, Recorder, StreamSource, errorMessage, isObject
 import { encode } from '../serialize';
 
 /** One part of `streamText(...).fullStream` of the Vercel AI SDK (`ai`). */
-export type AISDKStreamPart = { type: string; [field: string]: any };
+export type AISDKStreamPart = { type: string };
+
+/** AISDKPart is a part as the handler reads it: any field may be there. */
+type AISDKPart = AISDKStreamPart & Record<string, any>;
 
 /**
  * fromAISDKStream records the `fullStream` of a Vercel AI SDK `streamText()` call into
@@ -39,7 +42,7 @@ const FINISH_REASONS: Record<string, string> = {
   'content-filter': 'refusal',
 };
 
-class AISDKHandler implements Handler<AISDKStreamPart> {
+class AISDKHandler implements Handler<AISDKPart> {
   #streaming: Streaming | undefined;
   #toolInputs = new Set<string>(); // tool calls whose input streamed
   /** Tool results wait for the step's finish, so that they follow its assistant message. */
@@ -49,7 +52,7 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
 
   constructor(readonly provider: string | undefined) {}
 
-  event(part: AISDKStreamPart, rec: Recorder): void {
+  event(part: AISDKPart, rec: Recorder): void {
     switch (part.type) {
       case 'start-step':
         this.#streaming = undefined;
@@ -112,14 +115,14 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
     this.flushResults(rec);
   }
 
-  start(kind: Streaming['kind'], part: AISDKStreamPart, block: Record<string, unknown>, rec: Recorder): void {
+  start(kind: Streaming['kind'], part: AISDKPart, block: Record<string, unknown>, rec: Recorder): void {
     const metadata = isObject(part.providerMetadata) ? copy(part.providerMetadata) : undefined;
     if (metadata) block.providerMetadata = metadata;
     this.#streaming = { kind, id: part.id, metadata, changed: false };
     rec.ingest({ type: 'block_start', block: block as Block });
   }
 
-  reasoningStart(part: AISDKStreamPart, rec: Recorder): void {
+  reasoningStart(part: AISDKPart, rec: Recorder): void {
     const redacted = part.providerMetadata?.anthropic?.redactedData;
     if (typeof redacted !== 'string') return this.start('reasoning', part, { type: 'thinking', thinking: '' }, rec);
     rec.ingest({ type: 'block', block: { type: 'redacted_thinking', data: redacted, providerMetadata: part.providerMetadata } });
@@ -130,7 +133,7 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
    * delta checks that a delta belongs to the part streaming (sessionkeep records one block
    * at a time) and gathers its provider metadata.
    */
-  delta(kind: Streaming['kind'], part: AISDKStreamPart): Streaming['kind'] {
+  delta(kind: Streaming['kind'], part: AISDKPart): Streaming['kind'] {
     const s = this.#streaming;
     if (!s || s.id !== part.id || (s.kind !== kind && !(kind === 'reasoning' && s.kind === 'redacted'))) {
       throw new Error(`${part.type} for part ${part.id} arrived while ${s ? `part ${s.id}` : 'no part'} was streaming; sessionkeep records parts one after another`);
@@ -150,7 +153,7 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
   }
 
   /** blockEnd sets the metadata that came while the block streamed, and a thinking block's signature. */
-  blockEnd(part: AISDKStreamPart, rec: Recorder): void {
+  blockEnd(part: AISDKPart, rec: Recorder): void {
     const s = this.#streaming;
     if (!s || s.id !== part.id || s.kind === 'redacted') return;
     this.merge(part.providerMetadata);
@@ -164,7 +167,7 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
    * toolCall records a tool call that came whole; for one whose input streamed, the block is
    * still open and gets the call's other fields.
    */
-  toolCall(part: AISDKStreamPart, rec: Recorder): void {
+  toolCall(part: AISDKPart, rec: Recorder): void {
     const s = this.#streaming;
     if (!this.#toolInputs.has(part.toolCallId)) {
       return this.whole(toolBlock(part.toolCallId, part.toolName, part.input, part), rec);
@@ -176,7 +179,7 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
     if (Object.keys(fields).length > 0) rec.ingest({ type: 'block_fields', fields });
   }
 
-  toolResult(part: AISDKStreamPart, rec: Recorder): void {
+  toolResult(part: AISDKPart, rec: Recorder): void {
     if (part.preliminary) return;
     if (part.providerExecuted) {
       const block: Record<string, unknown> = { type: 'server_tool_result', tool_use_id: part.toolCallId, content: part.output };
@@ -200,7 +203,7 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
     rec.ingest({ type: 'block', block });
   }
 
-  finishStep(part: AISDKStreamPart, rec: Recorder): void {
+  finishStep(part: AISDKPart, rec: Recorder): void {
     this.#streaming = undefined;
     rec.ingest({
       type: 'done',
@@ -220,12 +223,12 @@ class AISDKHandler implements Handler<AISDKStreamPart> {
 }
 
 /** A tool call is a tool_use block, or a server_tool_use when the provider ran it. */
-function toolType(part: AISDKStreamPart): string {
+function toolType(part: AISDKPart): string {
   return part.providerExecuted ? 'server_tool_use' : 'tool_use';
 }
 
 /** toolBlock is a tool call that came whole, as a block. */
-function toolBlock(id: string, name: string, input: unknown, part: AISDKStreamPart): Block {
+function toolBlock(id: string, name: string, input: unknown, part: AISDKPart): Block {
   const block: Record<string, unknown> = { type: toolType(part), id, name };
   if (isObject(input)) {
     block.input = input;
@@ -240,7 +243,7 @@ function toolBlock(id: string, name: string, input: unknown, part: AISDKStreamPa
 }
 
 /** callFields are the fields of a tool-call part beside its id, name and input, kept on its block. */
-function callFields(part: AISDKStreamPart): Record<string, unknown> {
+function callFields(part: AISDKPart): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const key of ['dynamic', 'title', 'invalid'] as const) {
     if (part[key] !== undefined) fields[key] = part[key];
@@ -250,7 +253,7 @@ function callFields(part: AISDKStreamPart): Record<string, unknown> {
 }
 
 /** fileBlock is a generated file as an image block, or a document block for other media. */
-function fileBlock(part: AISDKStreamPart): Block {
+function fileBlock(part: AISDKPart): Block {
   const file = part.file ?? {};
   const mediaType: string = file.mediaType ?? 'application/octet-stream';
   const block: Record<string, unknown> = {

@@ -3,11 +3,13 @@ import type { Envelope, Usage } from '../types';
 import type { MessageOptions } from '../message-state';
 import { AdapterOptions, Handler, Recorder, StreamSource, isObject, pump } from './common';
 
-/** One raw Messages stream event, as `@anthropic-ai/sdk` yields it. */
+/** One raw Messages stream event, as `@anthropic-ai/sdk` yields it (read by its `type`). */
 export interface AnthropicStreamEvent {
   type: string;
-  [field: string]: any;
 }
+
+/** AnthropicEvent is an event as the handler reads it: any field may be there. */
+type AnthropicEvent = AnthropicStreamEvent & Record<string, any>;
 
 /**
  * fromAnthropicStream records an `@anthropic-ai/sdk` Messages stream into `session`: the
@@ -32,7 +34,7 @@ function streams(block: Record<string, any>): boolean {
 }
 
 /** AnthropicHandler records one Messages stream's events; fromClaudeAgentSDK reuses it for the SDK's partials. */
-export class AnthropicHandler implements Handler<AnthropicStreamEvent> {
+export class AnthropicHandler implements Handler<AnthropicEvent> {
   /** The per-message state the next message_start records (a subagent's sidechain). */
   messageState: MessageOptions = {};
   #usage: Usage = {};
@@ -44,7 +46,7 @@ export class AnthropicHandler implements Handler<AnthropicStreamEvent> {
 
   constructor(readonly provider: string, readonly source: unknown) {}
 
-  event(ev: AnthropicStreamEvent, rec: Recorder): void {
+  event(ev: AnthropicEvent, rec: Recorder): void {
     switch (ev.type) {
       case 'message_start':
         return this.start(ev.message ?? {}, rec);

@@ -1,5 +1,5 @@
 import { Session } from '../session';
-import { SessionError } from '../errors';
+import { SessionError, argTypeError } from '../errors';
 import type { Block, TokenTracker, Usage } from '../types';
 import type { MessageContext, MessageOptions } from '../message-state';
 import { AnthropicHandler } from './anthropic';
@@ -8,8 +8,10 @@ import { Recorder, errorMessage, isObject, num } from './common';
 /** One message of the Claude Agent SDK's `query()` stream (`SDKMessage`), by its `type`. */
 export interface ClaudeAgentSDKMessage {
   type: string;
-  [field: string]: any;
 }
+
+/** SDKMessage is a message as the recorder reads it: any field may be there. */
+type SDKMessage = ClaudeAgentSDKMessage & Record<string, any>;
 
 /** Options of fromClaudeAgentSDK. */
 export interface ClaudeAgentSDKOptions {
@@ -43,10 +45,10 @@ export function fromClaudeAgentSDK<M extends ClaudeAgentSDKMessage>(
   options: ClaudeAgentSDKOptions = {},
 ): AsyncGenerator<M, void, undefined> {
   if (!(session instanceof Session)) {
-    throw new TypeError('The "session" argument must be a Session from store.createSession() or store.openSession().');
+    throw argTypeError('session', 'a Session from store.createSession() or store.openSession()');
   }
   if (messages === null || typeof messages !== 'object' || typeof (messages as any)[Symbol.asyncIterator] !== 'function') {
-    throw new TypeError('The "messages" argument must be the async iterable query() returns.');
+    throw argTypeError('messages', 'the async iterable query() returns');
   }
   const recorder = new ClaudeAgentSDKRecorder(session, options);
   if (options.prompt !== undefined) session.appendUserMessage(options.prompt);
@@ -101,7 +103,7 @@ class ClaudeAgentSDKRecorder {
     this.#base = session.tokenTracker();
   }
 
-  record(m: ClaudeAgentSDKMessage): void {
+  record(m: SDKMessage): void {
     switch (m.type) {
       case 'system':
         return this.system(m);
@@ -118,7 +120,7 @@ class ClaudeAgentSDKRecorder {
     // Progress, hook, status, task and other notices are the SDK's UI events, not the conversation.
   }
 
-  system(m: ClaudeAgentSDKMessage): void {
+  system(m: SDKMessage): void {
     if (m.subtype === 'init') {
       if (typeof m.session_id === 'string' && m.session_id !== '') this.session.updateSdkSession(m.session_id);
       if (typeof m.cwd === 'string') {
@@ -141,7 +143,7 @@ class ClaudeAgentSDKRecorder {
     return state;
   }
 
-  assistant(m: ClaudeAgentSDKMessage): void {
+  assistant(m: SDKMessage): void {
     const message = isObject(m.message) ? m.message : {};
     const id = typeof message.id === 'string' ? message.id : undefined;
     if (id !== undefined && this.#streamed.has(id)) return;
@@ -163,7 +165,7 @@ class ClaudeAgentSDKRecorder {
    * release ends the held assistant message with the stop reason and usage of its last part;
    * a message the SDK made up for a failed API call ends with status 'error'.
    */
-  release(result?: ClaudeAgentSDKMessage): void {
+  release(result?: SDKMessage): void {
     const held = this.#held;
     if (!held) return;
     this.#held = undefined;
@@ -182,7 +184,7 @@ class ClaudeAgentSDKRecorder {
     });
   }
 
-  user(m: ClaudeAgentSDKMessage): void {
+  user(m: SDKMessage): void {
     this.release();
     if (m.isReplay === true || !isObject(m.message)) return; // the SDK echoing a prompt the app recorded
     const content = m.message.content;
@@ -213,7 +215,7 @@ class ClaudeAgentSDKRecorder {
     }
   }
 
-  partial(m: ClaudeAgentSDKMessage): void {
+  partial(m: SDKMessage): void {
     const event = m.event as { type: string; [field: string]: any };
     if (event.type === 'message_start') {
       this.release();
@@ -223,7 +225,7 @@ class ClaudeAgentSDKRecorder {
     this.#partial.event(event, this.rec);
   }
 
-  result(m: ClaudeAgentSDKMessage): void {
+  result(m: SDKMessage): void {
     this.release(m);
     if (isObject(m.usage)) {
       const u = m.usage;
@@ -255,7 +257,7 @@ class ClaudeAgentSDKRecorder {
 }
 
 /** sdkResult is what a result message says about the run: turns, cost, durations, usage by model. */
-function sdkResult(m: ClaudeAgentSDKMessage): Record<string, unknown> {
+function sdkResult(m: SDKMessage): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of ['subtype', 'is_error', 'num_turns', 'total_cost_usd', 'duration_ms', 'duration_api_ms', 'stop_reason', 'usage', 'modelUsage', 'errors']) {
     if (m[key] !== undefined) out[key] = m[key];

@@ -1,3 +1,4 @@
+import { argTypeError } from '../errors';
 import { Session } from '../session';
 import type { Envelope, StreamChunk, Usage } from '../types';
 
@@ -54,7 +55,7 @@ export interface Handler<T> {
  */
 export async function pump<T>(session: Session, source: StreamSource<T>, handler: Handler<T>): Promise<Envelope | null> {
   if (!(session instanceof Session)) {
-    throw new TypeError('The "session" argument must be a Session from store.createSession() or store.openSession().');
+    throw argTypeError('session', 'a Session from store.createSession() or store.openSession()');
   }
   const rec = new Recorder(session);
   try {
@@ -85,7 +86,7 @@ async function resolveSource<T>(source: StreamSource<T>, rec: Recorder): Promise
 
 function checkIterable<T>(stream: unknown): AsyncIterable<T> {
   if (stream === null || typeof stream !== 'object' || typeof (stream as any)[Symbol.asyncIterator] !== 'function') {
-    throw new TypeError('The "stream" argument must be an async iterable of stream events (or a promise of one).');
+    throw argTypeError('stream', 'an async iterable of stream events (or a promise of one)');
   }
   return stream as AsyncIterable<T>;
 }

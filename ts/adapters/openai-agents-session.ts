@@ -46,7 +46,7 @@ export class SessionkeepAgentsSession implements AgentsSession {
 
   constructor(readonly session: Session, readonly options: SessionkeepAgentsSessionOptions = {}) {
     if (!(session instanceof Session)) {
-      throw new TypeError('The "session" argument must be a Session from store.createSession() or store.openSession().');
+      throw argTypeError('session', 'a Session from store.createSession() or store.openSession()');
     }
     if (!isObject(options) || (options.summarize !== undefined && typeof options.summarize !== 'function')) {
       throw argTypeError('options', 'an object whose summarize, when given, is a function');

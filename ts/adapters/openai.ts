@@ -3,7 +3,10 @@ import type { Envelope, Usage } from '../types';
 import { AdapterOptions, Recorder, StreamSource, isObject, num, pump, trackerUsage } from './common';
 
 /** A Chat Completions chunk or a Responses stream event, as the `openai` SDK yields them. */
-export type OpenAIStreamEvent = Record<string, any>;
+export type OpenAIStreamEvent = object;
+
+/** OpenAIEvent is an event as the handlers read it: any field may be there. */
+type OpenAIEvent = Record<string, any>;
 
 /**
  * fromOpenAIStream records an `openai` SDK stream into `session`, in the Anthropic-shaped
@@ -31,7 +34,7 @@ export function fromOpenAIStream(
   });
 }
 
-function isChatChunk(ev: OpenAIStreamEvent): boolean {
+function isChatChunk(ev: OpenAIEvent): boolean {
   return ev.object === 'chat.completion.chunk' || Array.isArray(ev.choices);
 }
 
@@ -63,7 +66,7 @@ class ChatCompletions {
 
   constructor(readonly provider: string) {}
 
-  event(chunk: OpenAIStreamEvent, rec: Recorder): void {
+  event(chunk: OpenAIEvent, rec: Recorder): void {
     if (!this.#started) {
       this.#started = true;
       rec.ingest({ type: 'message_start', id: chunk.id, model: chunk.model, provider: this.provider, requestId: rec.requestId });
@@ -116,7 +119,7 @@ class Responses {
 
   constructor(readonly provider: string) {}
 
-  event(ev: OpenAIStreamEvent, rec: Recorder): void {
+  event(ev: OpenAIEvent, rec: Recorder): void {
     switch (ev.type) {
       case 'response.created':
         return rec.ingest({ type: 'message_start', id: ev.response?.id, model: ev.response?.model, provider: this.provider, requestId: rec.requestId });
@@ -155,7 +158,7 @@ class Responses {
     });
   }
 
-  partDone(ev: OpenAIStreamEvent, rec: Recorder): void {
+  partDone(ev: OpenAIEvent, rec: Recorder): void {
     const part = ev.part ?? {};
     if (part.type === 'output_text' && Array.isArray(part.annotations) && part.annotations.length > 0) {
       rec.ingest({ type: 'block_fields', fields: { openai: { item_id: ev.item_id, annotations: part.annotations } } });

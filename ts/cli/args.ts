@@ -8,12 +8,60 @@ export class UsageError extends Error {
   }
 }
 
-/** The options every command takes. */
+/** The options every command takes, before or after the command's name. */
 const COMMON = {
   db: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** Global is what comes before the command's name: the common options, --version, the name. */
+export interface Global {
+  /** The common options given before the name, as arguments to hand to the command's parse. */
+  options: string[];
+  version: boolean;
+  help: boolean;
+  /** The command's name, or undefined when there is none. */
+  name?: string;
+  /** What follows the name. */
+  rest: string[];
+}
+
+/**
+ * splitGlobal reads `[--db <path>] [--json] [--help] [--version] <command> ...`: the options
+ * before the command's name are kept for the command's own parse, so that `--db x ls` and
+ * `ls --db x` mean the same. An option before the name that is not a common one is refused.
+ */
+export function splitGlobal(argv: string[]): Global {
+  const g: Global = { options: [], version: false, help: false, rest: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('-') || arg === '-') {
+      g.name = arg;
+      g.rest = argv.slice(i + 1);
+      return g;
+    }
+    if (arg === '--version' || arg === '-V') g.version = true;
+    else if (arg === '--help' || arg === '-h') g.help = true;
+    else if (arg === '--json') g.options.push(arg);
+    else if (arg.startsWith('--db=')) g.options.push(arg);
+    else if (arg === '--db') {
+      if (i + 1 >= argv.length) throw new UsageError("option '--db <path>' argument missing");
+      g.options.push(arg, argv[++i]);
+    } else throw new UsageError(`unknown option ${JSON.stringify(arg)} before the command`);
+  }
+  return g;
+}
+
+/**
+ * takesArguments tells from a command's usage line whether it takes arguments beside its
+ * options: a `<placeholder>`, required or in `[...]`, that is not an option's value.
+ */
+export function takesArguments(usage: string): boolean {
+  const afterName = usage.replace(/^\S+/, '');
+  const withoutOptionValues = afterName.replace(/(^|[\s([|])--?[\w-]+[\s=]+<[^>]*>/g, '$1');
+  return /<[^>]+>/.test(withoutOptionValues);
+}
 
 type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
 

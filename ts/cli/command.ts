@@ -16,3 +16,12 @@ export interface Command {
   storeOption?: string;
   run(ctx: Context, args: Parsed): Promise<void>;
 }
+
+/** Standalone is a command that needs no store and no addon (build-addon); it returns the exit status. */
+export interface Standalone {
+  name: string;
+  summary: string;
+  usage: string;
+  options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
+  run(args: Parsed): number;
+}

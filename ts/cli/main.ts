@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // sessionkeep: the command line over a store. One file per command; each is listed below.
 import fs from 'node:fs';
-import { openStore } from '../store';
+import path from 'node:path';
 import { SessionError } from '../errors';
-import { native } from '../native';
-import { UsageError, flag, parse, stringOption } from './args';
-import type { Command } from './command';
+import { UsageError, flag, parse, splitGlobal, stringOption, takesArguments } from './args';
+import type { Command, Standalone } from './command';
+import type { Global, Parsed } from './args';
 import type { Context } from './context';
 import { style, useColor, width } from './term';
 import { ls } from './ls';
@@ -22,6 +22,7 @@ import { importCommand } from './import';
 import { debugContext } from './debug-context';
 import { serve } from './serve';
 import { migrate } from './migrate';
+import { buildAddon } from './build-addon';
 
 /**
  * The commands, in the order `sessionkeep help` lists them. A new command is a file in this
@@ -29,14 +30,18 @@ import { migrate } from './migrate';
  */
 const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats, debugContext, serve, migrate];
 
+/** The commands that need no store (nor the addon), listed after the others. */
+const STANDALONE: Standalone[] = [buildAddon];
+
 function usage(): string {
-  const lines = ['usage: sessionkeep <command> [options]', '', 'commands:'];
-  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(14)} ${c.summary}`);
+  const lines = ['usage: sessionkeep [--db <path>] [--json] <command> [options]', '       sessionkeep --version', '', 'commands:'];
+  for (const c of [...COMMANDS, ...STANDALONE]) lines.push(`  ${c.name.padEnd(14)} ${c.summary}`);
   lines.push(
     '',
-    'every command takes:',
+    'every command takes, before or after its name:',
     '  --db <path>  the store: a file, or a postgres:// URL (default: $SESSIONKEEP_DB, else ~/.sessionkeep/sessions.db)',
     '  --json       JSON for scripts instead of text for people',
+    '  --help       the command\'s usage',
     '',
     'a session is named by its id or the first characters of it; `sessionkeep <command> --help` for more',
   );
@@ -48,31 +53,67 @@ function isServerURL(db: string): boolean {
   return /^postgres(ql)?:\/\//i.test(db);
 }
 
-/** main runs one command line and returns the exit status: 0, 1 on an error, 2 on bad usage. */
+/** version is the package's version, from its package.json. */
+function version(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** oneLine is an error's message as one line of the CLI's output. */
+function oneLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0];
+}
+
+/**
+ * main runs one command line and returns the exit status: 0, 1 on an error, 2 on bad usage.
+ * Help, usage and --version need neither the store nor the native addon: the store is
+ * required only when a command runs.
+ */
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
-    process.stdout.write(usage());
-    return name ? 0 : 2;
+  let global;
+  try {
+    global = splitGlobal(argv);
+  } catch (err) {
+    process.stderr.write(`sessionkeep: ${oneLine(err)}\n\n${usage()}`);
+    return 2;
   }
+  const { name, rest } = global;
+  if (global.version) {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
+  if (name === 'help' || (global.help && name === undefined)) {
+    process.stdout.write(usage());
+    return 0;
+  }
+  if (name === undefined) {
+    process.stderr.write(usage());
+    return 2;
+  }
+  const standalone = STANDALONE.find((c) => c.name === name);
+  if (standalone) return runStandalone(standalone, global);
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
     process.stderr.write(`sessionkeep: no command ${JSON.stringify(name)}\n\n${usage()}`);
     return 2;
   }
   try {
-    const args = parse(rest, command.options);
-    if (flag(args, 'help')) {
+    const args = parse([...global.options, ...rest], command.options);
+    if (global.help || flag(args, 'help')) {
       const dbOption = command.storeOption ? '' : ' [--db <path>]';
       process.stdout.write(`usage: sessionkeep ${command.usage}${dbOption}\n\n${command.summary}\n`);
       return 0;
     }
-    const storeOption = command.storeOption ?? 'db';
-    const db = stringOption(args, storeOption) ?? native.defaultStorePath();
+    if (args.positionals.length > 0 && !takesArguments(command.usage)) {
+      throw new UsageError(`${name} takes no arguments, not ${JSON.stringify(args.positionals[0])}`);
+    }
+    const db = storePath(command, args);
     if (!command.createsStore && !isServerURL(db) && !fs.existsSync(db)) {
-      process.stderr.write(`sessionkeep: no store at ${db}; give one with --${storeOption} <path>\n`);
+      process.stderr.write(`sessionkeep: no store at ${db}; give one with --${command.storeOption ?? 'db'} <path>\n`);
       return 1;
     }
+    const { openStore } = require('../store') as typeof import('../store');
     const store = openStore(db);
     const ctx: Context = {
       store,
@@ -93,11 +134,49 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (err instanceof SessionError) {
-      process.stderr.write(`sessionkeep ${name}: ${err.message} (${err.code})\n`);
+      process.stderr.write(`sessionkeep ${name}: ${oneLine(err)} (${err.code})\n`);
       return 1;
     }
-    throw err;
+    process.stderr.write(`sessionkeep ${name}: ${oneLine(err)}\n`);
+    return 1;
   }
+}
+
+/** runStandalone runs a command that needs no store: its --help, or the command. */
+function runStandalone(command: Standalone, global: Global): number {
+  try {
+    const args = parse([...global.options, ...global.rest], command.options);
+    if (global.help || flag(args, 'help')) {
+      process.stdout.write(`usage: sessionkeep ${command.usage}\n\n${command.summary}\n`);
+      return 0;
+    }
+    if (args.positionals.length > 0) throw new UsageError(`${command.name} takes no arguments, not ${JSON.stringify(args.positionals[0])}`);
+    return command.run(args);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`sessionkeep ${command.name}: ${err.message}\nusage: sessionkeep ${command.usage}\n`);
+    return 2;
+  }
+}
+
+/**
+ * storePath is the store a command runs on: --db, or the command's own option (migrate's
+ * --from) with --db as its other name, else the default store. A command with its own option
+ * names its store explicitly: it never falls back to the default, where a silent fallback
+ * would read another store than the one meant.
+ */
+function storePath(command: Command, args: Parsed): string {
+  const db = stringOption(args, 'db');
+  if (!command.storeOption) {
+    return db ?? (require('../native') as typeof import('../native')).native.defaultStorePath();
+  }
+  const own = stringOption(args, command.storeOption);
+  if (own !== undefined && db !== undefined && own !== db) {
+    throw new UsageError(`--${command.storeOption} and --db name two stores; give one`);
+  }
+  const store = own ?? db;
+  if (store === undefined || store === '') throw new UsageError(`give the store with --${command.storeOption} <path> (or --db <path>)`);
+  return store;
 }
 
 if (require.main === module) {
@@ -106,7 +185,13 @@ if (require.main === module) {
     if (err.code === 'EPIPE') process.exit(0);
     throw err;
   });
-  main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`sessionkeep: ${oneLine(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -14,13 +14,12 @@ import type { MigrateProgress } from '../migrate-types';
 export const migrate: Command = {
   name: 'migrate',
   summary: 'move every session of one store into another (SQLite file or postgres:// URL)',
-  usage: 'migrate --from <file|url> --to <file|url>',
+  usage: 'migrate --from <file|url> --to <file|url>  (--db <file|url> may name the source)',
   options: { from: { type: 'string' }, to: { type: 'string' } },
   storeOption: 'from',
   async run(ctx, args) {
     const to = stringOption(args, 'to');
     if (to === undefined || to === '') throw new UsageError('give the store to move into with --to <file|url>');
-    if (args.positionals.length > 0) throw new UsageError(`migrate takes no arguments beside --from and --to, not ${JSON.stringify(args.positionals[0])}`);
     const target = openStore(to);
     const report = sessionProgress();
     try {

@@ -1,7 +1,7 @@
 import type { Store } from '../store';
 import type { Session } from '../session';
 import type { Style } from '../cli/term';
-import type { SessionCommandAction, SessionCommandOptions, SessionCommandSpec } from './types';
+import type { SessionCommandAction, SessionCommandErrorCode, SessionCommandOptions, SessionCommandSpec } from './types';
 
 /** Reply is what a command hands back: its text, its data, and what the app must do. */
 export interface Reply {
@@ -34,9 +34,9 @@ export interface SessionCommand extends SessionCommandSpec {
  * `code` is stable (INVALID_COMMAND, NO_SESSION, …) and its message says what to do.
  */
 export class CommandError extends Error {
-  readonly code: string;
+  readonly code: SessionCommandErrorCode;
 
-  constructor(code: string, message: string) {
+  constructor(code: SessionCommandErrorCode, message: string) {
     super(message);
     this.name = 'CommandError';
     this.code = code;

@@ -54,7 +54,7 @@ export const restore: SessionCommand = {
 function snapshotMessage(snapshots: FileSnapshot[], prefix: string): string {
   const uuids = [...new Set(snapshots.map((s) => s.messageUuid))].filter((u) => u.startsWith(prefix.toLowerCase()));
   if (uuids.length === 0) throw new CommandError('SNAPSHOT_NOT_FOUND', `No file snapshot at a message starting with "${prefix}"; /files lists them.`);
-  if (uuids.length > 1) throw new CommandError('AMBIGUOUS', `"${prefix}" starts ${uuids.length} messages with snapshots; give more of it.`);
+  if (uuids.length > 1) throw new CommandError('AMBIGUOUS_ID', `"${prefix}" starts ${uuids.length} messages with snapshots; give more of it.`);
   return uuids[0];
 }
 

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { argTypeError } from '../errors';
+import { SessionError, argTypeError } from '../errors';
 import { Store } from '../store';
 import { Session } from '../session';
 import { style } from '../cli/term';
 import { CommandError, specOf, type CommandContext, type SessionCommand } from './command';
 import { isCommandLine, words } from './parse';
-import type { SessionCommandOptions, SessionCommandResult, SessionCommandSpec } from './types';
+import type { SessionCommandErrorCode, SessionCommandOptions, SessionCommandResult, SessionCommandSpec } from './types';
 import { help } from './help';
 import { sessions, sessionsAll } from './sessions';
 import { sessionArchive, sessionExport, sessionInfo } from './session';
@@ -85,9 +85,8 @@ function notACommand(first: string): CommandError {
   return new CommandError('UNKNOWN_COMMAND', `Unknown command ${first}. Commands: ${names.join(' ')} (/help says what each does).`);
 }
 
-function codeOf(err: unknown): string {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : 'COMMAND_FAILED';
+function codeOf(err: unknown): SessionCommandErrorCode {
+  return err instanceof SessionError || err instanceof CommandError ? err.code : 'COMMAND_FAILED';
 }
 
 /** contextOf checks the options (a program's mistakes throw) and fills in their defaults. */

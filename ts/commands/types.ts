@@ -3,6 +3,7 @@ import type { Session } from '../session';
 import type { SessionInfo } from '../types';
 import type { Prices } from '../management-types';
 import type { ContextProvider, Summarizer } from '../context-types';
+import type { SessionErrorCode } from '../errors';
 
 /** SessionCommandOptions is what runSessionCommand runs a line with. */
 export interface SessionCommandOptions {
@@ -54,9 +55,23 @@ export type SessionCommandAction =
   | { type: 'reload'; sessionId: string; prompt?: string }
   | { type: 'confirm'; question: string; line: string };
 
+/**
+ * SessionCommandErrorCode is why a command could not run: a code of the commands' own, or the
+ * code of the SessionError that stopped it, or COMMAND_FAILED for any other failure.
+ */
+export type SessionCommandErrorCode =
+  | 'UNKNOWN_COMMAND'
+  | 'INVALID_COMMAND'
+  | 'NO_SESSION'
+  | 'NO_SUMMARIZER'
+  | 'NOTHING_TO_REWIND'
+  | 'FILE_EXISTS'
+  | 'COMMAND_FAILED'
+  | SessionErrorCode;
+
 /** SessionCommandError is why a command could not run: a stable `code` and a message for the user. */
 export interface SessionCommandError {
-  code: string;
+  code: SessionCommandErrorCode;
   message: string;
 }
 
