@@ -398,8 +398,10 @@ test('usage by day, model and project sums what stats() sums, priced where there
   const priced = store.stats({ prices: PRICES });
   assert.deepEqual(usage.byDay.map((r) => r.costUsd), priced.days.map((r) => r.cost ?? null));
   assert.ok(usage.byDay.some((r) => r.costUsd > 0), 'the priced model has a cost');
-  assert.ok(usage.byModel.some((r) => r.costUsd === null), 'models without a price have no cost');
-  assert.deepEqual(usage.unpricedModels, priced.unpricedModels);
+  for (const r of usage.byModel) {
+    assert.equal(r.costUsd === null, (priced.unpricedModels ?? []).includes(r.model), `${r.model}: a cost exactly when it has a price`);
+  }
+  assert.deepEqual(usage.unpricedModels, priced.unpricedModels ?? []);
   for (const p of usage.byProject) {
     assert.equal(p.inputTokens, store.stats({ projectPath: p.project }).totals.inputTokens, p.project);
   }

@@ -14,7 +14,7 @@ interface Sums {
 /**
  * usage answers GET /api/usage?from=&to=&project=: tokens and cost by day and model, by
  * model and by project, from store.stats() (days are the server's local calendar days, as
- * `sessionkeep stats` counts them). Cost needs prices (`serve --prices`).
+ * `sessionkeep stats` counts them), priced by the built-in list prices under `serve --prices`.
  */
 export async function usage(store: Store, q: Query, prices: PriceOptions) {
   const since = q.day('from');

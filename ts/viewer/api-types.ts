@@ -49,4 +49,6 @@ export interface UsageAnswer {
   byDay: (UsageSums & { day: string; model: string })[];
   byModel: (UsageSums & { model: string })[];
   byProject: (UsageSums & { project: string })[];
+  /** Models with usage but no price, left out of the cost. */
+  unpricedModels: string[];
 }

@@ -33,7 +33,8 @@ export function UsagePage({ params }: { params: URLSearchParams }) {
       {usage.error && <ErrorNote error={usage.error} />}
       {totals && (
         <p class="summary">
-          {formatTokens(totals.tokens)} tokens · {totals.cost === null ? 'no model has a price' : formatCost(totals.cost) + ' (models with a price)'}
+          {formatTokens(totals.tokens)} tokens · {totals.cost === null ? 'no model has a price' : formatCost(totals.cost)}
+          {usage.data && usage.data.unpricedModels.length > 0 && ` · no price for ${usage.data.unpricedModels.join(', ')}`}
         </p>
       )}
       {usage.data && <UsageCharts usage={usage.data} />}
