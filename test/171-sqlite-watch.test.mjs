@@ -1,12 +1,15 @@
 // session.watch() on the SQLite default: another process's commit reaches the watcher within
 // 250 ms (PRAGMA data_version on a connection of the watcher's own, then the listing row of
 // each watched session), a watch stops when asked and when its store closes, and leaves
-// nothing running.
+// nothing running; `sessionkeep show --follow` prints a session as it grows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { helper, runNode, sessionError, sk, tempDir } from './helpers/common.mjs';
+
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js');
 
 /** watchBound is how long after the writer's commit the watcher must have seen it. */
 const watchBound = 250;
@@ -104,4 +107,43 @@ test('a SQLite watch left running does not keep a process alive after its store 
   const { code, signal, stderr } = await runNode('-e', [script], { timeoutMs: 5000 });
   assert.equal(signal, null, 'killed at the timeout: the watch kept the process alive');
   assert.equal(code, 0, stderr);
+});
+
+test('sessionkeep show --follow prints a message another process commits, within a second, and stops on SIGINT', async (t) => {
+  const file = path.join(tempDir(t), 'sessions.db');
+  const store = sk.openStore(file);
+  t.after(() => store.close());
+  const s = store.createSession({ title: 'followed live' });
+  s.appendUserMessage('first, before following');
+  await store.flush();
+  const env = { ...process.env };
+  delete env.FORCE_COLOR;
+  const child = spawn(process.execPath, [BIN, 'show', s.id, '--follow', '--db', file], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  t.after(() => child.kill('SIGKILL'));
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const waitFor = async (text, ms) => {
+    const deadline = Date.now() + ms;
+    while (!out.includes(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    return out.includes(text);
+  };
+  assert.ok(await waitFor('first, before following', 10000), out);
+  await new Promise((r) => setTimeout(r, 200)); // its watch is set up after the first print
+  s.appendUserMessage('second, while following');
+  s.ingest({ type: 'message_start', id: 'msg_1', model: 'm' });
+  s.ingest({ type: 'text', text: 'A reply that streams' });
+  await store.flush();
+  const committed = Date.now();
+  assert.ok(await waitFor('second, while following', 1000), `not printed within a second:\n${out}`);
+  t.diagnostic(`printed ${Date.now() - committed} ms after the commit`);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.ok(!out.includes('A reply that streams'), 'a reply still streaming waits for its end');
+  s.ingest({ type: 'text', text: ', then ends.' });
+  s.ingest({ type: 'done', stopReason: 'end_turn' });
+  await store.flush();
+  assert.ok(await waitFor('A reply that streams, then ends.', 1000), out);
+  assert.equal(out.split('first, before following').length, 2, 'nothing printed twice');
+  child.kill('SIGINT');
+  assert.deepEqual(await exited, { code: 0, signal: null });
 });
