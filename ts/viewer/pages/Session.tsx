@@ -15,6 +15,7 @@ import { formatCount } from '../format';
 import { navigate, routeHash } from '../router';
 import { useApi } from '../use-api';
 import { useMessages } from '../use-messages';
+import { useLive } from '../use-live';
 
 /** How far a link to a message loads pages by itself to find it. */
 const AUTO_LOAD_RECORDS = 2000;
@@ -22,8 +23,9 @@ const AUTO_LOAD_RECORDS = 2000;
 export function SessionPage({ id, params }: { id: string; params: URLSearchParams }) {
   const leaf = params.get('leaf');
   const at = params.get('at');
-  const details = useApi<SessionAnswer>(`sessions/${encodeURIComponent(id)}`);
-  const messages = useMessages(id, leaf);
+  const live = useLive({ session: id });
+  const details = useApi<SessionAnswer>(`sessions/${encodeURIComponent(id)}`, {}, live);
+  const messages = useMessages(id, leaf, live);
   const conversation = useMemo(() => arrange(messages.envelopes), [messages.envelopes]);
   const [showAll, setShowAll] = useState(false);
 
