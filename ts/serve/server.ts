@@ -7,6 +7,7 @@ import { ApiError, sendError, sendJSON } from './respond';
 import { apiRoutes, routeAPI } from './routes';
 import { sendViewerFile, VIEWER_DIR } from './static-files';
 import { sendEvents } from './events';
+import { sendExportPage } from './export-page';
 
 /** ServeOptions are startServer()'s options. */
 export interface ServeOptions {
@@ -71,6 +72,10 @@ export async function startServer(store: Store, options: ServeOptions = {}): Pro
     if (url.pathname === '/api/events') {
       const id = url.searchParams.get('session');
       return sendEvents(req, res, store, id ? store.sessionInfo(id).id : undefined, closing.signal);
+    }
+    const exported = /^\/api\/sessions\/([^/]+)\/export\.html$/.exec(url.pathname);
+    if (exported) {
+      return sendExportPage(res, store, store.sessionInfo(decodeURIComponent(exported[1])).id, url.searchParams.get('redact') === '1');
     }
     sendJSON(res, 200, await routeAPI(routes, url));
   }

@@ -8,6 +8,7 @@ import { ContextChart } from '../components/ContextChart';
 import { ConversationContext } from '../components/conversation-context';
 import { DebugContext } from '../components/DebugContext';
 import { ErrorNote } from '../components/ErrorNote';
+import { ExportButton } from '../components/ExportButton';
 import { RecordList } from '../components/RecordList';
 import { SessionHeader } from '../components/SessionHeader';
 import { Snapshots } from '../components/Snapshots';
@@ -50,6 +51,7 @@ export function SessionPage({ id, params }: { id: string; params: URLSearchParam
       {details.error && <ErrorNote error={details.error} />}
       <div class="session-columns">
         <div class="conversation">
+          <ExportButton sessionId={id} />
           <label class="check show-all">
             <input type="checkbox" checked={showAll} onChange={(e) => setShowAll((e.currentTarget as HTMLInputElement).checked)} />
             show bookkeeping records (progress, queue, snapshots, events)
