@@ -2,6 +2,7 @@
 // range and one project or all, kept in the page's hash query.
 import type { ProjectsAnswer, UsageAnswer } from '../api-types';
 import { ErrorNote } from '../components/ErrorNote';
+import { UsageBlocks } from '../components/UsageBlocks';
 import { UsageCharts } from '../components/UsageCharts';
 import { formatCost, formatTokens } from '../format';
 import { navigate, routeHash } from '../router';
@@ -38,6 +39,7 @@ export function UsagePage({ params }: { params: URLSearchParams }) {
         </p>
       )}
       {usage.data && <UsageCharts usage={usage.data} />}
+      {usage.data && <UsageBlocks blocks={usage.data.byBlock} />}
       {!usage.data && usage.loading && <p class="loading">Loading…</p>}
     </section>
   );
