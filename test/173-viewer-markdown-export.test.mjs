@@ -1,9 +1,10 @@
 // Pages worth reading and sharing, in a real browser (Debian's chromium, headless,
 // puppeteer-core): assistant Markdown rendered and sanitized (a <script>, an onerror, a
-// javascript: link in a message never run), code highlighted, the OS's dark mode followed;
-// `sessionkeep export --format html` of a real imported session opens offline, makes no
-// request and shows every message (its screenshot: docs/viewer-export.png when
-// SESSIONKEEP_EXPORT_SCREENSHOT names it); --redact takes the built-in secrets out.
+// javascript: link in a message never run), code highlighted, the OS's dark mode followed,
+// sessionkeep's own compactions marked; `sessionkeep export --format html` of a real imported
+// session opens offline, makes no request and shows every message (its screenshot:
+// docs/viewer-export.png when SESSIONKEEP_EXPORT_SCREENSHOT names it); --redact takes the
+// built-in secrets out.
 // Skipped only when /usr/bin/chromium is missing (CI installs it: .ci/run).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,6 +51,15 @@ before(async () => {
   s.ingest({ type: 'message_start', id: 'msg_1', model: 'claude-sonnet-4-5' });
   s.ingest({ type: 'text', text: HOSTILE });
   s.ingest({ type: 'done', stopReason: 'end_turn', usage: { input_tokens: 10, output_tokens: 20 } });
+  // sessionkeep's own compaction of the session, marked on its page.
+  for (let i = 0; i < 4; i++) {
+    s.appendUserMessage(`question ${i}`);
+    s.ingest({ type: 'message_start', id: `msg_q${i}`, model: 'claude-sonnet-4-5' });
+    s.ingest({ type: 'text', text: `answer ${i}` });
+    s.ingest({ type: 'done', stopReason: 'end_turn', usage: { input_tokens: 10, output_tokens: 20 } });
+  }
+  const compacted = await s.compact({ summarize: async () => 'What was said, in short.', keepRecentTurns: 1 });
+  assert.equal(compacted.compacted, true, JSON.stringify(compacted));
   await store.flush();
   hostile = s.id;
   // The real session with the most messages on its main branch.
@@ -124,6 +134,9 @@ test('the viewer renders Markdown with code highlighted, and a hostile transcrip
   await assertInert(page);
   const user = await page.$eval('[data-role="user"] .text', (el) => el.innerHTML);
   assert.ok(user.includes('&lt;b&gt;'), 'a user message stays plain text');
+  const mark = await page.$eval('[data-testid="sessionkeep-compaction"]', (el) => el.textContent);
+  assert.match(mark, /Compacted by sessionkeep/, 'sessionkeep\'s own compaction is marked');
+  assert.match(mark, /summary/);
   await page.close();
 });
 
