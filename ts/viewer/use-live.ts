@@ -3,9 +3,8 @@
 // returns a count that grows at each change, for the pages to load again by. A stream that
 // breaks is opened again after a second.
 import { useEffect, useState } from 'preact/hooks';
-import { apiUrl, type Query } from './api';
+import { apiUrl, authHeaders, type Query } from './api';
 
-const TOKEN_KEY = 'sessionkeep-token';
 const RECONNECT_MS = 1000;
 
 export function useLive(query: Query): number {
@@ -16,8 +15,7 @@ export function useLive(query: Query): number {
     let retry: ReturnType<typeof setTimeout> | undefined;
     const open = async () => {
       try {
-        const token = sessionStorage.getItem(TOKEN_KEY);
-        const response = await fetch(key, { headers: token ? { Authorization: 'Bearer ' + token } : {}, signal: abort.signal });
+        const response = await fetch(key, { headers: authHeaders(), signal: abort.signal });
         if (!response.ok || !response.body) throw new Error('HTTP ' + response.status);
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffered = '';

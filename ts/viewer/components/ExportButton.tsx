@@ -1,9 +1,7 @@
 // ExportButton downloads the session as one self-contained HTML page (the server's
 // export.html, fetched with the token like every API call), secrets redacted when asked.
 import { useState } from 'preact/hooks';
-import { apiUrl } from '../api';
-
-const TOKEN_KEY = 'sessionkeep-token';
+import { apiUrl, authHeaders } from '../api';
 
 export function ExportButton({ sessionId }: { sessionId: string }) {
   const [state, setState] = useState<'idle' | 'busy' | 'failed'>('idle');
@@ -11,9 +9,8 @@ export function ExportButton({ sessionId }: { sessionId: string }) {
   const download = async () => {
     setState('busy');
     try {
-      const token = sessionStorage.getItem(TOKEN_KEY);
       const response = await fetch(apiUrl(`sessions/${encodeURIComponent(sessionId)}/export.html`, { redact: redact ? 1 : undefined }), {
-        headers: token ? { Authorization: 'Bearer ' + token } : {},
+        headers: authHeaders(),
       });
       if (!response.ok) throw new Error('HTTP ' + response.status);
       const url = URL.createObjectURL(await response.blob());
