@@ -30,7 +30,7 @@ var errorCodes = []struct {
 	{session.ErrSnapshotNotFound, "SNAPSHOT_NOT_FOUND", "Take one with session.snapshotFiles(); list them with session.fileSnapshots()."},
 	{session.ErrBackupMissing, "BACKUP_MISSING", ""},
 	{session.ErrFileNotInSnapshot, "FILE_NOT_FOUND", "List each snapshot's files with session.fileSnapshots()."},
-	{session.ErrUnsupported, "UNSUPPORTED", "session.watch() follows sessions of a PostgreSQL store (openStore('postgres://…'))."},
+	{session.ErrUnsupported, "UNSUPPORTED", "The store does not keep what was asked for; the SQLite and PostgreSQL stores keep it all."},
 	{session.ErrInvalidArgument, "INVALID_ARGUMENT", ""},
 	{session.ErrFileAccess, "FILE_ERROR", "Check the path and its permissions."},
 	{session.ErrSessionCorrupt, "SESSION_CORRUPT", "The session is marked corrupted; every other session is unaffected."},

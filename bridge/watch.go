@@ -9,15 +9,16 @@ import (
 )
 
 // Following a session written by other processes (session.watch()): the store counts the
-// commits to each watched session as its server announces them (PostgreSQL's NOTIFY), and
-// JavaScript compares counts on a timer that never keeps the process alive.
+// commits to each watched session as it learns of them (PostgreSQL's NOTIFY; SQLite's
+// data_version, persistence/sqlite/watch.go), and JavaScript compares counts on a timer that
+// never keeps the process alive.
 func init() {
 	native.Register("sessionWatch", sessionWatch)
 	native.Register("sessionWatchVersion", sessionWatchVersion)
 	native.Register("sessionUnwatch", sessionUnwatch)
 }
 
-// watchable is a store that announces commits: the PostgreSQL backend.
+// watchable is a store that tells of commits: both backends.
 type watchable interface {
 	Watch(id string) (uint64, error)
 	WatchVersion(id string) (uint64, error)
@@ -36,7 +37,7 @@ func watchedStore(c *native.Call, closedToo bool) (watchable, *session.Session, 
 	}
 	w, ok := ref.s.Store().(watchable)
 	if !ok {
-		return nil, nil, fmt.Errorf("%w: session.watch() needs a PostgreSQL store: a SQLite store has no way to hear of another process's writes", session.ErrUnsupported)
+		return nil, nil, fmt.Errorf("%w: session.watch(): this store cannot tell of commits", session.ErrUnsupported)
 	}
 	return w, ref.s, nil
 }

@@ -398,8 +398,17 @@ test('usage by day, model and project sums what stats() sums, priced where there
   const priced = store.stats({ prices: PRICES });
   assert.deepEqual(usage.byDay.map((r) => r.costUsd), priced.days.map((r) => r.cost ?? null));
   assert.ok(usage.byDay.some((r) => r.costUsd > 0), 'the priced model has a cost');
-  assert.ok(usage.byModel.some((r) => r.costUsd === null), 'models without a price have no cost');
-  assert.deepEqual(usage.unpricedModels, priced.unpricedModels);
+  for (const r of usage.byModel) {
+    assert.equal(r.costUsd === null, (priced.unpricedModels ?? []).includes(r.model), `${r.model}: a cost exactly when it has a price`);
+  }
+  assert.deepEqual(usage.unpricedModels, priced.unpricedModels ?? []);
+  // By 5-hour window: every request in one window, windows in order, each 5 hours from the hour.
+  assert.equal(sum(usage.byBlock, 'requests'), stats.totals.requests);
+  assert.equal(sum(usage.byBlock, 'outputTokens'), stats.totals.outputTokens);
+  for (const [i, b] of usage.byBlock.entries()) {
+    assert.equal(Date.parse(b.end) - Date.parse(b.start), 5 * 3600_000);
+    if (i > 0) assert.ok(Date.parse(b.start) >= Date.parse(usage.byBlock[i - 1].lastAt), 'windows do not overlap');
+  }
   for (const p of usage.byProject) {
     assert.equal(p.inputTokens, store.stats({ projectPath: p.project }).totals.inputTokens, p.project);
   }

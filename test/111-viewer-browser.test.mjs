@@ -172,6 +172,7 @@ test('the branch tree switches to another branch, and the store\'s head stays wh
 
 test('usage: tokens by day, model and project as drawn charts', { skip }, async () => {
   await show('#/usage', '[data-testid="usage-by-day"] canvas');
+  assert.ok(await page.$$eval('[data-testid="usage-blocks"] tbody tr', (rows) => rows.length) > 0, 'usage by 5-hour window is listed');
   for (const id of ['usage-by-day', 'usage-by-model', 'usage-by-project']) {
     const canvas = await page.waitForSelector(`[data-testid="${id}"] canvas`);
     await page.waitForFunction((c) => {

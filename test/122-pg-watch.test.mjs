@@ -1,10 +1,10 @@
 // session.watch(): a process follows a session another process writes, through the server's
-// NOTIFY, without polling the database; and SQLite says it cannot.
+// NOTIFY, without polling the database (SQLite's watch: test/171-sqlite-watch.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { helper, openStore, runNode, sessionError, sk, tempDir } from './helpers/common.mjs';
+import { helper, openStore, runNode, sessionError } from './helpers/common.mjs';
 import { freshPgURL, skipWithoutPG } from './helpers/pg.mjs';
 
 /** watchBound is how long after the writer's commit the watcher must have seen it. */
@@ -75,13 +75,6 @@ test('a watch stops when asked, and when its session closes', { skip: skipWithou
   assert.throws(() => followed.watch('not a function'), TypeError);
   followed.close();
   assert.throws(() => followed.watch(() => {}), sessionError('STORE_CLOSED'));
-});
-
-test('on SQLite, watch() throws UNSUPPORTED', (t) => {
-  const store = sk.openStore(path.join(tempDir(t), 'sessions.db')); // a SQLite file, whatever the backend switch says
-  t.after(() => store.close());
-  const s = store.createSession();
-  assert.throws(() => s.watch(() => {}), sessionError('UNSUPPORTED'));
 });
 
 test('a watch left running does not keep a process alive after its store closes', { skip: skipWithoutPG }, async () => {

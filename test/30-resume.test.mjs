@@ -111,7 +111,7 @@ function converse(s, { prompt, model, usage }) {
   s.ingest({ type: 'done', stopReason: 'end_turn', usage });
 }
 
-test('info: counts, times, token totals and usage by model, priced when prices are given', async (t) => {
+test('info: counts, times, token totals and usage by model, priced by the built-in prices and the caller\'s', async (t) => {
   const { store } = tempStore(t);
   const s = store.createSession({ projectPath: '/work/info', provider: 'claude', model: 'claude-sonnet-4-5', contextWindow: 200000 });
   const before = Date.now();
@@ -136,26 +136,27 @@ test('info: counts, times, token totals and usage by model, priced when prices a
     assert.ok(Date.parse(info[k]) >= before - 1000, k);
   }
   assert.equal('archivedAt' in info, false);
-  assert.equal('cost' in info, false, 'no cost without prices');
-  assert.deepEqual(info.usage, [
+  assert.deepEqual(info.usage.map(({ cost, ...u }) => u), [
     { model: 'claude-haiku-4-5', requests: 2, inputTokens: 4000, outputTokens: 100, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
     { model: 'claude-sonnet-4-5-20250929', requests: 2, inputTokens: 2000, outputTokens: 200, cacheReadInputTokens: 8000, cacheCreationInputTokens: 0 },
   ]);
 
-  // Prices per million tokens; the sonnet price applies to the dated model by prefix.
-  const prices = { 'claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3 }, 'claude-haiku-4-5': { input: 1, output: 5 } };
-  const priced = s.info({ prices });
+  // Without prices, the built-in list prices (per million tokens: Sonnet 4.5 $3 in, $15 out,
+  // $0.30 cache read; Haiku 4.5 $1 in, $5 out) apply, the dated model by prefix.
   const sonnet = (2000 * 3 + 200 * 15 + 8000 * 0.3) / 1e6;
   const haiku = (4000 * 1 + 100 * 5) / 1e6;
-  assert.ok(Math.abs(priced.usage[1].cost - sonnet) < 1e-12);
-  assert.ok(Math.abs(priced.usage[0].cost - haiku) < 1e-12);
-  assert.ok(Math.abs(priced.cost - (sonnet + haiku)) < 1e-12);
-  assert.equal('unpricedModels' in priced, false);
+  assert.ok(Math.abs(info.usage[1].cost - sonnet) < 1e-12);
+  assert.ok(Math.abs(info.usage[0].cost - haiku) < 1e-12);
+  assert.ok(Math.abs(info.cost - (sonnet + haiku)) < 1e-12);
+  assert.equal('unpricedModels' in info, false);
 
-  const partly = s.info({ prices: { 'claude-haiku': { input: 1, output: 5 } } });
-  assert.deepEqual(partly.unpricedModels, ['claude-sonnet-4-5-20250929']);
-  assert.ok(Math.abs(partly.cost - haiku) < 1e-12);
-  assert.ok(Math.abs(s.info({ prices: { '*': { input: 1, output: 1 } } }).cost - (6000 + 300 + 8000) / 1e6) < 1e-12);
+  // The caller's prices lay over the built-in ones: by the same name, or a model of its own.
+  const prices = { 'claude-haiku-4-5': { input: 2, output: 10 } };
+  const priced = s.info({ prices });
+  assert.ok(Math.abs(priced.usage[0].cost - 2 * haiku) < 1e-12);
+  assert.ok(Math.abs(priced.cost - (sonnet + 2 * haiku)) < 1e-12);
+  const dearer = s.info({ prices: { 'claude-sonnet-4-5': { input: 3, output: 15 } } });
+  assert.ok(Math.abs(dearer.usage[1].cost - (2000 * 3 + 200 * 15 + 8000 * 3) / 1e6) < 1e-12, 'a cache rate not given is the input rate');
 
   assert.deepEqual(await s.infoAsync({ prices }), priced, 'infoAsync reads the same off the JS thread');
   await assert.rejects(s.infoAsync({ prices: { x: { input: -1, output: 0 } } }), sessionError('INVALID_ARGUMENT'));
@@ -168,9 +169,9 @@ test('info: a restored token tracker beyond what messages report counts for the 
   const s = store.createSession({ model: 'gpt-5' });
   s.appendUserMessage('hi');
   s.restoreTokenTracker({ inputTokens: 500, outputTokens: 20, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, contextTokens: 500 });
-  assert.deepEqual(s.info().usage, [
-    { model: 'gpt-5', requests: 0, inputTokens: 500, outputTokens: 20, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
-  ]);
+  const [usage] = s.info().usage;
+  assert.deepEqual({ ...usage, cost: undefined }, { model: 'gpt-5', requests: 0, inputTokens: 500, outputTokens: 20, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, cost: undefined });
+  assert.ok(Math.abs(usage.cost - (500 * 1.25 + 20 * 10) / 1e6) < 1e-12, 'priced at gpt-5\'s built-in base rates');
 });
 
 test('resumeSummary: seed 003 summary as data and as text', async (t) => {
@@ -208,7 +209,7 @@ test('resumeSummary: seed 003 summary as data and as text', async (t) => {
   assert.ok(lines.includes('Context Usage: 22,451 / 200,000 tokens (11%)'), summary.text);
   assert.deepEqual(await s.resumeSummaryAsync({ now, prices: { 'claude-sonnet-4-5': { input: 3, output: 15 } } }), summary);
 
-  // Without a window or prices, the summary says what it knows.
+  // Without a window or any usage, the summary says what it knows.
   const bare = store.createSession();
   const text = bare.resumeSummary().text;
   assert.match(text, /Context Usage: 0 tokens$/);

@@ -113,7 +113,7 @@ test('search among 1,000 sessions finds the one message', async (t) => {
   assert.equal(store.search('ordinary', { limit: 5000 }).length, 1999, 'every matching message once');
 });
 
-test('stats sums tokens by day and model, priced when prices are given', async (t) => {
+test('stats sums tokens by day and model, priced by the built-in prices and the caller\'s', async (t) => {
   const { store } = tempStore(t);
   conversation(store, '/a', { prompt: 'one', command: 'ls', output: 'x', answer: 'y', model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 1000, output_tokens: 100, cache_read_input_tokens: 500 } });
   conversation(store, '/a', { prompt: 'two', command: 'ls', output: 'x', answer: 'y', model: 'claude-haiku-4-5', usage: { input_tokens: 200, output_tokens: 20 } });
@@ -126,26 +126,33 @@ test('stats sums tokens by day and model, priced when prices are given', async (
     { day: today, model: 'claude-haiku-4-5', requests: 2, inputTokens: 400, outputTokens: 40, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
     { day: today, model: 'claude-sonnet-4-5', requests: 2, inputTokens: 20, outputTokens: 2, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
     { day: today, model: 'claude-sonnet-4-5-20250929', requests: 2, inputTokens: 2000, outputTokens: 200, cacheReadInputTokens: 1000, cacheCreationInputTokens: 0 },
-  ], 'a message that names no model counts for its session model');
-  assert.deepEqual(st.totals, { model: '*', requests: 6, inputTokens: 2420, outputTokens: 242, cacheReadInputTokens: 1000, cacheCreationInputTokens: 0 });
+  ].map((r) => ({ ...r, cost: st.days.find((d) => d.model === r.model).cost })), 'a message that names no model counts for its session model');
+  assert.equal(st.totals.requests, 6);
+  assert.equal(st.totals.inputTokens, 2420);
   assert.equal('unpricedModels' in st, false);
+  // Built-in list prices without a prices option: Sonnet 4.5 $3 in, $15 out, $0.30 cache read.
+  assert.ok(Math.abs(st.days[2].cost - (2000 * 3 + 200 * 15 + 1000 * 0.3) / 1e6) < 1e-12);
 
-  const priced = store.stats({ prices: { 'claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3 } } });
-  const sonnetDated = (2000 * 3 + 200 * 15 + 1000 * 0.3) / 1e6;
-  const sonnet = (20 * 3 + 2 * 15) / 1e6;
+  const priced = store.stats({ prices: { 'claude-sonnet-4-5': { input: 6, output: 30, cacheRead: 0.6 } } });
+  const sonnetDated = (2000 * 6 + 200 * 30 + 1000 * 0.6) / 1e6;
+  const sonnet = (20 * 6 + 2 * 30) / 1e6;
+  const haiku = (400 * 1 + 40 * 5) / 1e6;
   assert.ok(Math.abs(priced.days[2].cost - sonnetDated) < 1e-12);
-  assert.ok(Math.abs(priced.totals.cost - (sonnetDated + sonnet)) < 1e-12);
-  assert.deepEqual(priced.unpricedModels, ['claude-haiku-4-5']);
-  assert.equal('cost' in priced.days[0], false);
+  assert.ok(Math.abs(priced.totals.cost - (sonnetDated + sonnet + haiku)) < 1e-12);
+
+  conversation(store, '/c', { prompt: 'four', command: 'ls', output: 'x', answer: 'y', model: 'local-llama', usage: { input_tokens: 5, output_tokens: 5 } });
+  const partly = store.stats();
+  assert.deepEqual(partly.unpricedModels, ['local-llama'], 'a model without a price is named');
+  assert.equal('cost' in partly.days.find((d) => d.model === 'local-llama'), false);
 
   assert.deepEqual(store.stats({ projectPath: '/b' }).days.map((r) => r.model), ['claude-sonnet-4-5']);
   assert.deepEqual(store.stats({ since: new Date(Date.now() + 3600_000) }).days, []);
   assert.deepEqual(store.stats({ until: '2000-01-01T00:00:00Z' }).days, []);
-  assert.equal(store.stats({ since: new Date(Date.now() - 3600_000) }).totals.requests, 6);
+  assert.equal(store.stats({ since: new Date(Date.now() - 3600_000) }).totals.requests, 8);
   // Another zone's calendar day, 14 hours ahead of UTC.
   const ahead = new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10);
   assert.deepEqual([...new Set(store.stats({ utcOffsetMinutes: 14 * 60 }).days.map((r) => r.day))], [ahead]);
-  assert.deepEqual(await store.statsAsync(), st);
+  assert.deepEqual(await store.statsAsync(), partly);
   assert.throws(() => store.stats({ utcOffsetMinutes: 10_000 }), sessionError('INVALID_ARGUMENT'));
   assert.throws(() => store.stats({ since: 'yesterday' }), sessionError('INVALID_ARGUMENT'));
   assert.throws(() => store.stats('today'), TypeError);

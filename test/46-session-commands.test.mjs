@@ -137,9 +137,10 @@ test('/session info shows the details and resume summary, priced with prices; /c
   assert.match(cost.output.text, /^Total Tokens Used: 3,200 \(2,000 in, 200 out, 1,000 cache read, 0 cache write\)$/m);
   assert.match(cost.output.text, /^Total Cost: \$0\.0093$/m);
   assert.match(cost.output.text, /^Context Usage: 1,500 \/ 200,000 tokens \(1%\)$/m);
-  const unpriced = await run('/cost', { store, session: s });
-  assert.equal(unpriced.output.data.cost, undefined);
-  assert.match(unpriced.output.text, /Total Cost: unknown \(no prices given\)/);
+  const builtin = await run('/cost', { store, session: s });
+  assert.match(builtin.output.text, /^Total Cost: \$0\.0093$/m, 'the built-in price of Sonnet 4.5 is the one given above');
+  const dearer = await run('/cost', { store, session: s, prices: { 'claude-sonnet-4-5': { input: 6, output: 30, cacheRead: 0.6 } } });
+  assert.match(dearer.output.text, /^Total Cost: \$0\.02$/m, 'prices override the built-in ones');
 
   // Before the first prompt there is no session to tell about.
   for (const line of ['/session info', '/cost', '/compact', '/debug context', '/rewind', '/fork', '/files', '/rename x', '/session export', '/session archive']) {

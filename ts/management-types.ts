@@ -6,12 +6,20 @@ export interface Price {
   input: number;
   output: number;
   cacheRead?: number;
+  /** A cache write with the default time to live (Anthropic's 5 minutes): every write is priced at it. */
   cacheWrite?: number;
+  /** A cache write kept for an hour, where the provider sells one (recorded; stored usage does not tell the two apart). */
+  cacheWrite1h?: number;
+  /** The rates of a request whose prompt (input, cache read and cache write tokens) is above `aboveTokens`, on every token of it. */
+  longContext?: Omit<Price, 'longContext'> & { aboveTokens: number };
 }
 
 /**
  * Prices by model. A model is priced by its exact name, else by the longest name that is a
  * prefix of it (`claude-sonnet-4-5` prices `claude-sonnet-4-5-20250929`), else by `'*'`.
+ * They lay over sessionkeep's built-in list prices (Anthropic, OpenAI, Google; see
+ * docs/api.md), so they are only needed for a model the built-in table lacks or prices
+ * differently.
  */
 export type Prices = Record<string, Price>;
 
@@ -38,7 +46,7 @@ export interface SessionDetails extends SessionInfo {
   assistantMessages: number;
   toolResultMessages: number;
   usage: ModelUsage[];
-  /** The cost of every model with a price, in dollars; absent without prices. */
+  /** The cost of every model with a price, in dollars. */
   cost?: number;
   /** Models with usage but no price, left out of `cost`. */
   unpricedModels?: string[];
@@ -60,7 +68,7 @@ export interface ResumeSummary {
   /** Input + output + cache read + cache creation tokens over the session. */
   totalTokens: number;
   tokens: TokenTracker;
-  /** In dollars, when prices were given. */
+  /** In dollars, of the models with a price. */
   cost?: number;
   /** What the context window holds now: the last request's input and cache tokens. */
   contextTokens: number;
@@ -152,6 +160,24 @@ export interface StatsOptions extends PriceOptions {
   until?: Date | string;
   /** Days are calendar days at this offset from UTC; defaults to the local zone's. */
   utcOffsetMinutes?: number;
+  /** Also sum the usage by 5-hour window, as subscription plans count it (`Stats.blocks`). */
+  blocks?: boolean;
+}
+
+/**
+ * The usage of one 5-hour window: it starts at the hour of its first request and ends 5
+ * hours later; a request after the end, or 5 hours or more after the one before it, starts
+ * the next.
+ */
+export interface UsageBlock {
+  /** ISO 8601 times: the window, and its first and last requests. */
+  start: string;
+  end: string;
+  firstAt: string;
+  lastAt: string;
+  models: ModelUsage[];
+  /** Sums over the window; `model` is '*'. */
+  totals: ModelUsage;
 }
 
 /** The usage of one model on one day. */
@@ -165,4 +191,6 @@ export interface Stats {
   /** Sums over every row; `model` is '*'. */
   totals: ModelUsage;
   unpricedModels?: string[];
+  /** Usage by 5-hour window, oldest first, when `blocks` was asked for. */
+  blocks?: UsageBlock[];
 }

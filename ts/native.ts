@@ -61,6 +61,7 @@ export interface NativeAddon {
   sessionWatch(session: Handle): string;
   sessionWatchVersion(session: Handle): string;
   sessionUnwatch(session: Handle): void;
+  redactJSONText(json: string, redactJSON: string): string;
   sessionInfoAsync(session: Handle, optionsJSON: string): Promise<string>;
   resolveSession(store: Handle, idOrPrefix: string): string;
   renameSession(store: Handle, id: string, title: string): void;

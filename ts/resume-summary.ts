@@ -44,7 +44,7 @@ function summaryText(s: Omit<ResumeSummary, 'text'>): string {
     RULE,
     `Total Tokens Used: ${formatInt(s.totalTokens)}`,
   );
-  if (s.cost !== undefined) lines.push(`Total Cost: ${formatCost(s.cost)}`);
+  if (s.cost !== undefined && s.totalTokens > 0) lines.push(`Total Cost: ${formatCost(s.cost)}`);
   lines.push(s.contextWindow
     ? `Context Usage: ${formatInt(s.contextTokens)} / ${formatInt(s.contextWindow)} tokens (${formatPercent(s.contextPercent!)})`
     : `Context Usage: ${formatInt(s.contextTokens)} tokens`);

@@ -149,7 +149,7 @@ export class Session {
 
   /**
    * info returns the session's listing (title, project, model, times, counts, token totals,
-   * status) with its message counts and token usage by model, priced when `prices` are given.
+   * status) with its message counts and token usage by model, priced by the built-in list prices under `prices`.
    */
   info(options: PriceOptions = {}): SessionDetails {
     return JSON.parse(native.sessionInfo(this.#h, optionsJSON(options)));

@@ -163,7 +163,7 @@ export class Store {
     return JSON.parse(await native.searchAsync(this.#h, searchJSON(text, options)));
   }
 
-  /** stats sums token usage by day and model over every session, priced when `prices` are given. */
+  /** stats sums token usage by day and model over every session, priced by the built-in list prices under `prices`. */
   stats(options: StatsOptions = {}): Stats {
     return JSON.parse(native.stats(this.#h, statsJSON(options)));
   }

@@ -3,9 +3,9 @@ import { native, Handle } from './native';
 
 /**
  * watchPollMs is how often a watch compares the session's commit count. The count is kept in
- * memory by the store's listener, which the database server pushes each commit to (NOTIFY),
- * so comparing it is one native call and no query: a change is seen this long, at most,
- * after the server announced it.
+ * memory by the store's watcher (PostgreSQL's NOTIFY listener; SQLite's data_version
+ * follower), so comparing it is one native call and no query: a change is seen this long, at
+ * most, after the store learned of it.
  */
 const watchPollMs = 20;
 

@@ -27,6 +27,7 @@ type Store struct {
 	readers []*conn // idle read connections
 	direct  directReaders
 	closed  bool
+	watcher *watcher // started by the first Watch (watch.go)
 
 	recovered []RecoveredSession // what opening the store found interrupted
 }
@@ -161,6 +162,7 @@ func (s *Store) Close() error {
 	direct := s.direct
 	s.direct = directReaders{}
 	s.mu.Unlock()
+	s.stopWatching()
 	// The writer's connection closes last: the last connection to a WAL database folds the
 	// log into the file and deletes it, which a read-only direct connection cannot do.
 	err := direct.close()

@@ -21,7 +21,7 @@ type Breakdown struct {
 	AssistantMessages int64        `json:"assistantMessages"`
 	ToolResults       int64        `json:"toolResultMessages"`
 	Usage             []ModelUsage `json:"usage"`
-	// Cost sums the cost of every model with a price, in dollars; nil without prices.
+	// Cost sums the cost of every model with a price, in dollars.
 	Cost *float64 `json:"cost,omitempty"`
 	// UnpricedModels are the models with usage but no price, so Cost leaves them out.
 	UnpricedModels []string `json:"unpricedModels,omitempty"`
@@ -55,7 +55,7 @@ func (d SessionDetails) MarshalJSON() ([]byte, error) {
 // reconcileUsage makes the usage by model add up to the session's token tracker: tokens
 // the tracker holds beyond what its messages report (a tracker restored from elsewhere)
 // are counted for the session's model.
-func (d *SessionDetails) reconcileUsage() {
+func (d *SessionDetails) reconcileUsage(prices Prices) {
 	var sum ModelUsage
 	for _, u := range d.Usage {
 		sum.add(u)
@@ -71,6 +71,9 @@ func (d *SessionDetails) reconcileUsage() {
 		return
 	}
 	model := d.Model
+	if cost, ok := prices.Cost(model, extra.usage()); ok {
+		extra.Cost = &cost // at the base rate: these tokens are not known by request
+	}
 	for i := range d.Usage {
 		if d.Usage[i].Model == model {
 			d.Usage[i].add(extra) // no requests: only tokens the messages do not report
@@ -81,21 +84,18 @@ func (d *SessionDetails) reconcileUsage() {
 	d.Usage = append(d.Usage, extra)
 }
 
-// price fills in the cost of each model's usage and the session's total.
-func (d *SessionDetails) price(prices Prices) {
-	if prices == nil {
-		return
-	}
+// totalCost sums the cost of each model's usage into the session's, and names the models
+// prices leave out.
+func (d *SessionDetails) totalCost(prices Prices) {
 	total := 0.0
-	for i := range d.Usage {
-		u := &d.Usage[i]
-		cost, ok := prices.Cost(u.Model, u.usage())
-		if !ok {
+	for _, u := range d.Usage {
+		if _, ok := prices.Lookup(u.Model); !ok {
 			d.UnpricedModels = append(d.UnpricedModels, u.Model)
 			continue
 		}
-		u.Cost = &cost
-		total += cost
+		if u.Cost != nil {
+			total += *u.Cost
+		}
 	}
 	d.Cost = &total
 }

@@ -77,28 +77,28 @@ func ambiguous(prefix string, found []session.SessionInfo) error {
 }
 
 // Details returns the listing of session id with its message counts and its usage by
-// model, priced by prices when they are given.
+// model, priced by prices laid over the built-in ones.
 func Details(m *session.Manager, id string, prices Prices) (SessionDetails, error) {
 	st, err := readyToPrice(m, prices)
 	if err != nil {
 		return SessionDetails{}, err
 	}
-	return details(st, id, prices)
+	return details(st, id, prices.WithBuiltin())
 }
 
 // details counts the messages of session id in st and sums their usage by model, priced
-// by prices when they are given.
+// by prices.
 func details(st Store, id string, prices Prices) (SessionDetails, error) {
 	info, err := stored(st, id)
 	if err != nil {
 		return SessionDetails{}, err
 	}
-	d, err := sessionUsage(st, info)
+	d, err := sessionUsage(st, info, prices)
 	if err != nil {
 		return d, err
 	}
-	d.reconcileUsage()
-	d.price(prices)
+	d.reconcileUsage(prices)
+	d.totalCost(prices)
 	return d, nil
 }
 

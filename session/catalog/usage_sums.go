@@ -12,9 +12,9 @@ import (
 // names one.
 const unknownModel = "unknown"
 
-// sessionUsage counts the messages of session info by type and sums their usage by model:
-// the model a message names, else the session's.
-func sessionUsage(log UsageLog, info session.SessionInfo) (SessionDetails, error) {
+// sessionUsage counts the messages of session info by type and sums their usage by model
+// (the model a message names, else the session's), each request priced by prices.
+func sessionUsage(log UsageLog, info session.SessionInfo, prices Prices) (SessionDetails, error) {
 	d := SessionDetails{SessionInfo: info}
 	byModel := map[string]*ModelUsage{}
 	err := log.ScanUsage(UsageFilter{SessionID: info.ID}, func(r *UsageRecord) error {
@@ -28,7 +28,7 @@ func sessionUsage(log UsageLog, info session.SessionInfo) (SessionDetails, error
 		}
 		if reported(r.Usage) {
 			model := cmp.Or(r.Model, info.Model)
-			addUsage(byModel, model, model, r.Usage)
+			addUsage(byModel, model, model, r.Usage, prices)
 		}
 		return nil
 	})
@@ -41,7 +41,8 @@ func sessionUsage(log UsageLog, info session.SessionInfo) (SessionDetails, error
 }
 
 // usageByDay sums the usage of the messages filter selects by day and model (the model a
-// message names, else its session's, else unknownModel), in day then model order.
+// message names, else its session's, else unknownModel), in day then model order, each
+// request priced by filter.Prices.
 func usageByDay(log UsageLog, filter StatsFilter) ([]UsageRow, error) {
 	type dayModel struct{ day, model string }
 	sums := map[dayModel]*ModelUsage{}
@@ -52,7 +53,7 @@ func usageByDay(log UsageLog, filter StatsFilter) ([]UsageRow, error) {
 			return nil
 		}
 		model := cmp.Or(r.Model, r.SessionModel, unknownModel)
-		addUsage(sums, dayModel{r.CreatedAt.Add(offset).UTC().Format(time.DateOnly), model}, model, r.Usage)
+		addUsage(sums, dayModel{r.CreatedAt.Add(offset).UTC().Format(time.DateOnly), model}, model, r.Usage, filter.Prices)
 		return nil
 	})
 	rows := make([]UsageRow, 0, len(sums))
@@ -63,13 +64,24 @@ func usageByDay(log UsageLog, filter StatsFilter) ([]UsageRow, error) {
 	return rows, err
 }
 
-// addUsage adds one message's usage, of model, to the sum kept under key.
-func addUsage[K comparable](sums map[K]*ModelUsage, key K, model string, usage session.Usage) {
+// addUsage adds one request's usage, of model, to the sum kept under key.
+func addUsage[K comparable](sums map[K]*ModelUsage, key K, model string, usage session.Usage, prices Prices) {
 	u := sums[key]
 	if u == nil {
 		u = &ModelUsage{Model: model}
 		sums[key] = u
 	}
-	u.add(ModelUsage{Requests: 1, InputTokens: usage.InputTokens, OutputTokens: usage.OutputTokens,
-		CacheReadInputTokens: usage.CacheReadInputTokens, CacheCreationInputTokens: usage.CacheCreationInputTokens})
+	u.add(requestUsage(model, usage, prices))
+}
+
+// requestUsage is one request's usage of model, with its cost when prices price model. A
+// request is priced alone because a long-context rate depends on the size of its prompt,
+// which a sum no longer shows.
+func requestUsage(model string, usage session.Usage, prices Prices) ModelUsage {
+	u := ModelUsage{Model: model, Requests: 1, InputTokens: usage.InputTokens, OutputTokens: usage.OutputTokens,
+		CacheReadInputTokens: usage.CacheReadInputTokens, CacheCreationInputTokens: usage.CacheCreationInputTokens}
+	if cost, ok := prices.RequestCost(model, usage); ok {
+		u.Cost = &cost
+	}
+	return u
 }

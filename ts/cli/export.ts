@@ -4,42 +4,51 @@ import type { Command } from './command';
 import type { Context } from './context';
 import { UsageError, flag, stringOption } from './args';
 import { progress } from './term';
+import { sessionHtml } from '../export-html';
 import type { SessionInfo } from '../types';
 import type { ExportFormat } from '../interop-types';
 
-/** FORMATS maps each --format the CLI takes to the store's export format and a file extension. */
-const FORMATS: Record<string, { format: ExportFormat; ext: string }> = {
-  md: { format: 'markdown', ext: 'md' },
-  markdown: { format: 'markdown', ext: 'md' },
-  json: { format: 'json', ext: 'json' },
-  jsonl: { format: 'jsonl', ext: 'jsonl' },
-  'claude-code': { format: 'claude-code', ext: 'jsonl' },
+/** FORMATS maps each --format the store writes to its export format and a file extension. */
+const FORMATS: Record<string, { store: ExportFormat; ext: string }> = {
+  md: { store: 'markdown', ext: 'md' },
+  markdown: { store: 'markdown', ext: 'md' },
+  json: { store: 'json', ext: 'json' },
+  jsonl: { store: 'jsonl', ext: 'jsonl' },
+  'claude-code': { store: 'claude-code', ext: 'jsonl' },
 };
 
 /**
  * export writes sessions out through store.export: Markdown for people, sessionkeep's JSON or
- * JSONL (every field; `sessionkeep import` reads them back), or a Claude Code transcript. One
- * session goes to stdout or -o <file>; several, or --all, go to -o <folder>, one file each,
- * with a progress bar on a terminal.
+ * JSONL (every field; `sessionkeep import` reads them back), or a Claude Code transcript; or
+ * as one self-contained HTML page each (--format html, the viewer's rendering, to send to
+ * someone; --redact replaces the built-in secret patterns in it). One session goes to stdout
+ * or -o <file>; several, or --all, go to -o <folder>, one file each, with a progress bar on a
+ * terminal.
  */
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'write sessions out as Markdown, JSON, JSONL or a Claude Code transcript',
-  usage: 'export <id...> | --all [--project <path>]  --format md|json|jsonl|claude-code [-o <file|folder>]',
+  summary: 'write sessions out as Markdown, JSON, JSONL, a Claude Code transcript or an HTML page',
+  usage: 'export <id...> | --all [--project <path>]  --format md|json|jsonl|claude-code|html [--redact] [-o <file|folder>]',
   options: {
     format: { type: 'string', short: 'f' },
     output: { type: 'string', short: 'o' },
     all: { type: 'boolean' },
     project: { type: 'string' },
+    redact: { type: 'boolean' },
   },
   async run(ctx, args) {
     const name = stringOption(args, 'format') ?? 'md';
-    const format = FORMATS[name];
-    if (!format) throw new UsageError(`--format must be one of ${Object.keys(FORMATS).join(', ')}, not ${JSON.stringify(name)}`);
+    const format: { store: ExportFormat | null; ext: string } | undefined = name === 'html' ? HTML : FORMATS[name];
+    if (!format) throw new UsageError(`--format must be one of ${[...Object.keys(FORMATS), 'html'].join(', ')}, not ${JSON.stringify(name)}`);
+    if (flag(args, 'redact') && format !== HTML) throw new UsageError('--redact applies to --format html');
+    const store = format.store;
+    const write = (id: string, file: string | undefined) => (store
+      ? ctx.store.export(id, { format: store, path: file })
+      : writeHtml(ctx, id, file, flag(args, 'redact')));
     const output = stringOption(args, 'output');
     const sessions = await chosenSessions(ctx, args);
     if (sessions.length === 1 && !flag(args, 'all')) {
-      const text = await ctx.store.export(sessions[0].id, { format: format.format, path: output });
+      const text = await write(sessions[0].id, output);
       if (!output) ctx.out(text ?? '');
       return;
     }
@@ -48,7 +57,7 @@ export const exportCommand: Command = {
     const bar = progress('exporting', sessions.length);
     try {
       for (const info of sessions) {
-        await ctx.store.export(info.id, { format: format.format, path: path.join(output, `${info.id}.${format.ext}`) });
+        await write(info.id, path.join(output, `${info.id}.${format.ext}`));
         bar.tick();
       }
     } finally {
@@ -57,6 +66,24 @@ export const exportCommand: Command = {
     process.stderr.write(`exported ${sessions.length} session${sessions.length === 1 ? '' : 's'} to ${output}\n`);
   },
 };
+
+/** HTML is --format html: a page of sessionHtml, written here rather than by store.export. */
+const HTML = { store: null, ext: 'html' };
+
+/** writeHtml writes session id's page to file (0600), or returns it without a file. */
+async function writeHtml(ctx: Context, id: string, file: string | undefined, redact: boolean): Promise<string | undefined> {
+  const session = ctx.store.openSession(id);
+  let html: string;
+  try {
+    const [info, envelopes] = await Promise.all([session.infoAsync(), session.envelopesAsync()]);
+    html = sessionHtml(info, envelopes, { redact });
+  } finally {
+    session.close();
+  }
+  if (file === undefined) return html;
+  fs.writeFileSync(file, html, { mode: 0o600 });
+  return undefined;
+}
 
 async function chosenSessions(ctx: Context, args: Parameters<Command['run']>[1]): Promise<SessionInfo[]> {
   if (flag(args, 'all')) {

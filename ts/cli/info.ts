@@ -48,6 +48,7 @@ export function detailLines(details: SessionDetails, summary: ResumeSummary, s: 
   const lines = [...header(details, s), ''];
   for (const [k, v] of rows) lines.push(`${s.dim(k.padEnd(15))}${v}`);
   if (details.usage.length > 0) lines.push('', s.bold('Usage by model'), ...usageLines(details.usage));
+  if (details.unpricedModels?.length) lines.push(s.dim(`no price for ${details.unpricedModels.join(', ')}; not counted in the cost (give one with --prices)`));
   lines.push('', summary.text);
   return lines;
 }

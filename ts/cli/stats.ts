@@ -1,22 +1,24 @@
 import type { Command } from './command';
-import { UsageError, intOption, stringOption } from './args';
+import { UsageError, flag, intOption, stringOption } from './args';
 import { printJSON } from './context';
 import { pricesOption } from './prices';
+import { blockLines } from './blocks';
 import { pad, padStart, whileWaiting } from './term';
 import { formatCost, formatInt } from '../resume-summary';
 import type { ModelUsage } from '../management-types';
 
-/** stats prints token usage, and cost with prices, by day and model. */
+/** stats prints token usage and its cost by day and model, or by 5-hour window (--blocks). */
 export const stats: Command = {
   name: 'stats',
-  summary: 'token usage and cost by day and model',
-  usage: 'stats [--project <path>] [--days n | --since <date>] [--until <date>] [--prices <file>] [--json]',
+  summary: 'token usage and cost by day and model, or by 5-hour window',
+  usage: 'stats [--project <path>] [--days n | --since <date>] [--until <date>] [--blocks] [--prices <file>] [--json]',
   options: {
     project: { type: 'string' },
     days: { type: 'string' },
     since: { type: 'string' },
     until: { type: 'string' },
     prices: { type: 'string' },
+    blocks: { type: 'boolean' },
   },
   async run(ctx, args) {
     const since = dateOption(stringOption(args, 'since'), 'since');
@@ -25,11 +27,17 @@ export const stats: Command = {
     if (days > 0 && since) throw new UsageError('give --days or --since, not both');
     const start = days > 0 ? new Date(new Date().setHours(0, 0, 0, 0) - (days - 1) * 86_400_000) : since;
     const st = await whileWaiting('summing usage', ctx.store.statsAsync({
-      projectPath: stringOption(args, 'project'), since: start, until, prices: pricesOption(args),
+      projectPath: stringOption(args, 'project'), since: start, until, prices: pricesOption(args), blocks: flag(args, 'blocks'),
     }));
     if (ctx.json) return printJSON(ctx, st);
     if (st.days.length === 0) {
       ctx.out('No usage recorded.\n');
+      return;
+    }
+    if (st.blocks) {
+      const lines = blockLines(st.blocks, ctx.style);
+      if (st.unpricedModels) lines.push(ctx.style.dim(`no price for ${st.unpricedModels.join(', ')}; their cost is not counted`));
+      ctx.out(lines.join('\n') + '\n');
       return;
     }
     const priced = st.totals.cost !== undefined;

@@ -4,7 +4,8 @@ import { currentSession, noArgs, type SessionCommand } from './command';
 
 /**
  * cost is /cost: seed 003's token totals and cost of the session, by model, and how full
- * the context is. Without `prices` in the options there is no cost, and it says so.
+ * the context is. The cost is at the built-in list prices, under `prices` from the options;
+ * a model with neither is named, and left out of the total.
  */
 export const cost: SessionCommand = {
   name: '/cost',
@@ -19,7 +20,7 @@ export const cost: SessionCommand = {
     const lines = [
       `Total Tokens Used: ${formatInt(s.totalTokens)} (${formatInt(t.inputTokens)} in, ${formatInt(t.outputTokens)} out, `
         + `${formatInt(t.cacheReadInputTokens)} cache read, ${formatInt(t.cacheCreationInputTokens)} cache write)`,
-      details.cost !== undefined ? `Total Cost: ${formatCost(details.cost)}` : 'Total Cost: unknown (no prices given)',
+      `Total Cost: ${formatCost(details.cost ?? 0)}`,
     ];
     if (details.unpricedModels?.length) lines.push(ctx.style.dim(`no price for ${details.unpricedModels.join(', ')}; not counted`));
     lines.push(s.contextWindow

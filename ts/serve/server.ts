@@ -6,12 +6,14 @@ import { hostAllowed, newToken, tokenAllowed } from './auth';
 import { ApiError, sendError, sendJSON } from './respond';
 import { apiRoutes, routeAPI } from './routes';
 import { sendViewerFile, VIEWER_DIR } from './static-files';
+import { sendEvents } from './events';
+import { sendExportPage } from './export-page';
 
 /** ServeOptions are startServer()'s options. */
 export interface ServeOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
-  /** Prices for the cost figures; none by default. */
+  /** Prices for the cost figures, over the built-in list prices. */
   prices?: PriceOptions['prices'];
   /** The built viewer's folder; dist/viewer by default. */
   viewerDir?: string;
@@ -45,6 +47,8 @@ export async function startServer(store: Store, options: ServeOptions = {}): Pro
   // session as at exit, which marks a hosted agent's (keyed) session interrupted even while
   // its agent is writing it in another process.
   const underWay = new Set<Promise<void>>();
+  // Event streams stay open until their client goes; closing the server ends them.
+  const closing = new AbortController();
   const server = http.createServer((req, res) => {
     const answered = handle(req, res).catch((err) => {
       // An answer already under way (its client gone) can only be cut off.
@@ -65,6 +69,14 @@ export async function startServer(store: Store, options: ServeOptions = {}): Pro
     if (url.pathname === '/' || url.pathname.startsWith('/assets/')) return sendViewerFile(res, url.pathname, viewerDir);
     if (!url.pathname.startsWith('/api/')) throw new ApiError(404, 'NOT_FOUND', `no page ${url.pathname}`);
     if (!tokenAllowed(req, token)) throw new ApiError(403, 'FORBIDDEN', 'send the token of the printed URL as Authorization: Bearer <token>');
+    if (url.pathname === '/api/events') {
+      const id = url.searchParams.get('session');
+      return sendEvents(req, res, store, id ? store.sessionInfo(id).id : undefined, closing.signal);
+    }
+    const exported = /^\/api\/sessions\/([^/]+)\/export\.html$/.exec(url.pathname);
+    if (exported) {
+      return sendExportPage(res, store, store.sessionInfo(decodeURIComponent(exported[1])).id, url.searchParams.get('redact') === '1');
+    }
     sendJSON(res, 200, await routeAPI(routes, url));
   }
 
@@ -82,6 +94,7 @@ export async function startServer(store: Store, options: ServeOptions = {}): Pro
     url: `http://127.0.0.1:${port}/?token=${token}`,
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      closing.abort();
       server.closeIdleConnections();
       await Promise.all(underWay);
       server.closeAllConnections();

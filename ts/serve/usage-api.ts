@@ -13,14 +13,14 @@ interface Sums {
 
 /**
  * usage answers GET /api/usage?from=&to=&project=: tokens and cost by day and model, by
- * model and by project, from store.stats() (days are the server's local calendar days, as
- * `sessionkeep stats` counts them). Cost needs prices (`serve --prices`).
+ * model, by project and by 5-hour window, from store.stats() (days are the server's local calendar days, as
+ * `sessionkeep stats` counts them), priced by the built-in list prices under `serve --prices`.
  */
 export async function usage(store: Store, q: Query, prices: PriceOptions) {
   const since = q.day('from');
   const until = q.day('to', true);
   const project = q.string('project');
-  const stats = await store.statsAsync({ ...prices, since, until, projectPath: project });
+  const stats = await store.statsAsync({ ...prices, since, until, projectPath: project, blocks: true });
   const byDay = stats.days.map((r) => ({ day: r.day, model: r.model, ...sums(r) }));
   const models = new Map<string, Sums>();
   for (const r of stats.days) models.set(r.model, add(models.get(r.model), sums(r)));
@@ -30,7 +30,8 @@ export async function usage(store: Store, q: Query, prices: PriceOptions) {
     const st = await store.statsAsync({ ...prices, since, until, projectPath: path });
     if (st.totals.requests > 0) byProject.push({ project: path, ...sums(st.totals) });
   }
-  return { byDay, byModel, byProject, unpricedModels: stats.unpricedModels ?? [] };
+  const byBlock = (stats.blocks ?? []).map((b) => ({ start: b.start, end: b.end, lastAt: b.lastAt, requests: b.totals.requests, models: b.models.map((m) => m.model), ...sums(b.totals) }));
+  return { byDay, byModel, byProject, byBlock, unpricedModels: stats.unpricedModels ?? [] };
 }
 
 /** projectPaths is every project that has sessions, or the one asked for. */

@@ -49,4 +49,8 @@ export interface UsageAnswer {
   byDay: (UsageSums & { day: string; model: string })[];
   byModel: (UsageSums & { model: string })[];
   byProject: (UsageSums & { project: string })[];
+  /** Usage by 5-hour window, as subscription plans count it, oldest first. */
+  byBlock: (UsageSums & { start: string; end: string; lastAt: string; requests: number; models: string[] })[];
+  /** Models with usage but no price, left out of the cost. */
+  unpricedModels: string[];
 }

@@ -42,13 +42,15 @@ export function apiUrl(path: string, query: Query = {}): string {
   return '/api/' + path + queryString(query);
 }
 
+/** authHeaders are the headers that carry the token, for every request to the API. */
+export function authHeaders(): Record<string, string> {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  return token ? { Authorization: 'Bearer ' + token } : {};
+}
+
 /** getJSON fetches an API path with the token; any answer but 2xx JSON throws ApiError. */
 export async function getJSON<T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<T> {
-  const token = sessionStorage.getItem(TOKEN_KEY);
-  const response = await fetch(apiUrl(path, query), {
-    headers: token ? { Authorization: 'Bearer ' + token } : {},
-    signal,
-  });
+  const response = await fetch(apiUrl(path, query), { headers: authHeaders(), signal });
   let body: any = null;
   try {
     body = await response.json();

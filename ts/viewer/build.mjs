@@ -1,6 +1,7 @@
-// build.mjs bundles the web viewer (Preact, Chart.js, diff) into dist/viewer/ with esbuild:
-// index.html, app.js and app.css, minified, so `sessionkeep serve` needs nothing from the
-// network at run time. Type checking is separate (tsc -p ts/viewer, see the Makefile).
+// build.mjs bundles the web viewer (Preact, Chart.js, diff, marked, DOMPurify, highlight.js)
+// into dist/viewer/ with esbuild: index.html, app.js and app.css, minified, so `sessionkeep
+// serve` needs nothing from the network at run time; and export.js and export.css, which
+// sessionkeep export --format html inlines into the page of an exported session. Type checking is separate (tsc -p ts/viewer, see the Makefile).
 import { build } from 'esbuild';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -12,7 +13,7 @@ const out = join(here, '..', '..', 'dist', 'viewer');
 await rm(out, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
 await build({
-  entryPoints: { app: join(here, 'main.tsx') },
+  entryPoints: { app: join(here, 'main.tsx'), export: join(here, 'export-main.tsx') },
   outdir: out,
   bundle: true,
   minify: true,

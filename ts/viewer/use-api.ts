@@ -9,8 +9,11 @@ export interface Loaded<T> {
   loading: boolean;
 }
 
-/** useApi fetches path?query (nothing while path is null) and follows changes of either. */
-export function useApi<T>(path: string | null, query: Query = {}): Loaded<T> {
+/**
+ * useApi fetches path?query (nothing while path is null) and follows changes of either, and
+ * fetches again, keeping what it shows meanwhile, when `version` (useLive's count) grows.
+ */
+export function useApi<T>(path: string | null, query: Query = {}, version = 0): Loaded<T> {
   const key = path === null ? null : apiUrl(path, query);
   const [state, setState] = useState<Loaded<T>>({ data: null, error: null, loading: path !== null });
   useEffect(() => {
@@ -24,6 +27,6 @@ export function useApi<T>(path: string | null, query: Query = {}): Loaded<T> {
       },
     );
     return () => abort.abort();
-  }, [key]);
+  }, [key, version]);
   return state;
 }

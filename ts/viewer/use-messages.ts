@@ -1,6 +1,6 @@
 // useMessages loads a session's conversation a page at a time (the branch ending at `leaf`,
 // the head's by default), so that a 20,000-message session shows its first page at once.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { getJSON } from './api';
 import type { Envelope, MessagesPage } from './api-types';
 
@@ -14,8 +14,18 @@ export interface LoadedMessages {
   loadMore: () => void;
 }
 
-export function useMessages(sessionId: string, leaf: string | null): LoadedMessages {
+/** MAX_RELOAD is the most records a live reload asks for at once (the API's page limit). */
+const MAX_RELOAD = 1000;
+
+/**
+ * useMessages loads the pages of the conversation; when `version` (useLive's count) grows it
+ * loads again as many records as are shown (and a page more), so that what another process
+ * wrote appears in place.
+ */
+export function useMessages(sessionId: string, leaf: string | null, version = 0): LoadedMessages {
   const [envelopes, setEnvelopes] = useState<Envelope[]>([]);
+  const shown = useRef(0);
+  shown.current = envelopes.length;
   const [total, setTotal] = useState<number | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<Error | null>(null);
@@ -30,7 +40,7 @@ export function useMessages(sessionId: string, leaf: string | null): LoadedMessa
     setError(null);
     getJSON<MessagesPage>(
       `sessions/${encodeURIComponent(sessionId)}/messages`,
-      { offset, limit: MESSAGES_PAGE, leaf },
+      { offset, limit: offset === 0 ? Math.min(MAX_RELOAD, Math.max(MESSAGES_PAGE, shown.current + MESSAGES_PAGE)) : MESSAGES_PAGE, leaf },
       abort.signal,
     ).then(
       (page) => {
@@ -45,7 +55,7 @@ export function useMessages(sessionId: string, leaf: string | null): LoadedMessa
       },
     );
     return () => abort.abort();
-  }, [key, offset]);
+  }, [key, offset, offset === 0 ? version : 0]);
 
   return {
     envelopes,

@@ -6,12 +6,14 @@ import { ConversationContext } from './conversation-context';
 import { DocumentView } from './DocumentView';
 import { ImageView } from './ImageView';
 import { LongText } from './LongText';
+import { Markdown } from './Markdown';
 import { Thinking } from './Thinking';
 import { ToolCall } from './ToolCall';
 import { ToolResult } from './ToolResult';
 
-export function Blocks({ blocks }: { blocks: Block[] }) {
-  return <>{blocks.map((b, i) => <BlockView key={i} block={b} />)}</>;
+/** Blocks shows the blocks; `markdown` renders their text as Markdown (the assistant's). */
+export function Blocks({ blocks, markdown = false }: { blocks: Block[]; markdown?: boolean }) {
+  return <>{blocks.map((b, i) => <BlockView key={i} block={b} markdown={markdown} />)}</>;
 }
 
 /** reasoningText is the readable part of a Codex reasoning block: its summary texts. */
@@ -20,11 +22,11 @@ function reasoningText(block: Block): string {
   return summary.map((s: any) => (typeof s?.text === 'string' ? s.text : '')).filter(Boolean).join('\n\n');
 }
 
-function BlockView({ block }: { block: Block }) {
+function BlockView({ block, markdown }: { block: Block; markdown: boolean }) {
   const conversation = useContext(ConversationContext);
   switch (block.type) {
     case 'text':
-      return <div class="text">{String(block.text ?? '')}</div>;
+      return markdown ? <Markdown text={String(block.text ?? '')} /> : <div class="text">{String(block.text ?? '')}</div>;
     case 'thinking':
       return <Thinking text={String(block.thinking ?? '')} />;
     case 'redacted_thinking':

@@ -33,7 +33,7 @@ export function Message({ envelope }: { envelope: Envelope }) {
           <span class="when">{formatTime(envelope.timestamp)}</span>
         </header>
       )}
-      <Blocks blocks={blocksOf(envelope)} />
+      <Blocks blocks={blocksOf(envelope)} markdown={message.role === 'assistant'} />
     </article>
   );
 }

@@ -8,6 +8,8 @@ import { ContextChart } from '../components/ContextChart';
 import { ConversationContext } from '../components/conversation-context';
 import { DebugContext } from '../components/DebugContext';
 import { ErrorNote } from '../components/ErrorNote';
+import { ExportButton } from '../components/ExportButton';
+import { OwnCompaction } from '../components/OwnCompaction';
 import { RecordList } from '../components/RecordList';
 import { SessionHeader } from '../components/SessionHeader';
 import { Snapshots } from '../components/Snapshots';
@@ -15,6 +17,7 @@ import { formatCount } from '../format';
 import { navigate, routeHash } from '../router';
 import { useApi } from '../use-api';
 import { useMessages } from '../use-messages';
+import { useLive } from '../use-live';
 
 /** How far a link to a message loads pages by itself to find it. */
 const AUTO_LOAD_RECORDS = 2000;
@@ -22,8 +25,9 @@ const AUTO_LOAD_RECORDS = 2000;
 export function SessionPage({ id, params }: { id: string; params: URLSearchParams }) {
   const leaf = params.get('leaf');
   const at = params.get('at');
-  const details = useApi<SessionAnswer>(`sessions/${encodeURIComponent(id)}`);
-  const messages = useMessages(id, leaf);
+  const live = useLive({ session: id });
+  const details = useApi<SessionAnswer>(`sessions/${encodeURIComponent(id)}`, {}, live);
+  const messages = useMessages(id, leaf, live);
   const conversation = useMemo(() => arrange(messages.envelopes), [messages.envelopes]);
   const [showAll, setShowAll] = useState(false);
 
@@ -48,10 +52,12 @@ export function SessionPage({ id, params }: { id: string; params: URLSearchParam
       {details.error && <ErrorNote error={details.error} />}
       <div class="session-columns">
         <div class="conversation">
+          <ExportButton sessionId={id} />
           <label class="check show-all">
             <input type="checkbox" checked={showAll} onChange={(e) => setShowAll((e.currentTarget as HTMLInputElement).checked)} />
             show bookkeeping records (progress, queue, snapshots, events)
           </label>
+          {details.data && <OwnCompaction report={details.data.context} />}
           {leaf && (
             <p class="viewing-branch">
               Viewing another branch. <a href={routeHash('session/' + encodeURIComponent(id))}>Back to the head's branch</a>

@@ -7,6 +7,7 @@ import { Pager } from '../components/Pager';
 import { SessionRow } from '../components/SessionRow';
 import { navigate, routeHash } from '../router';
 import { useApi } from '../use-api';
+import { useLive } from '../use-live';
 
 const PAGE_SIZE = 50;
 
@@ -28,6 +29,7 @@ function listQuery(params: URLSearchParams): ListQuery {
 export function SessionsPage({ params }: { params: URLSearchParams }) {
   const query = listQuery(params);
   const offset = Math.max(0, Number(params.get('offset')) || 0);
+  const live = useLive({});
   const list = useApi<Page>('sessions', {
     ...query,
     // archived= is 1 or absent: the server's default leaves archived sessions out, which
@@ -35,7 +37,7 @@ export function SessionsPage({ params }: { params: URLSearchParams }) {
     archived: query.archived === '1' || query.status === 'archived' ? '1' : undefined,
     offset,
     limit: PAGE_SIZE,
-  });
+  }, live);
   const go = (changes: Partial<ListQuery> & { offset?: number }, options?: { replace?: boolean }) => {
     const next = { ...query, offset: 0, ...changes };
     navigate(routeHash('sessions', { ...next, offset: next.offset || undefined }), options);

@@ -2,6 +2,7 @@
 // range and one project or all, kept in the page's hash query.
 import type { ProjectsAnswer, UsageAnswer } from '../api-types';
 import { ErrorNote } from '../components/ErrorNote';
+import { UsageBlocks } from '../components/UsageBlocks';
 import { UsageCharts } from '../components/UsageCharts';
 import { formatCost, formatTokens } from '../format';
 import { navigate, routeHash } from '../router';
@@ -33,10 +34,12 @@ export function UsagePage({ params }: { params: URLSearchParams }) {
       {usage.error && <ErrorNote error={usage.error} />}
       {totals && (
         <p class="summary">
-          {formatTokens(totals.tokens)} tokens · {totals.cost === null ? 'no model has a price' : formatCost(totals.cost) + ' (models with a price)'}
+          {formatTokens(totals.tokens)} tokens · {totals.cost === null ? 'no model has a price' : formatCost(totals.cost)}
+          {usage.data && usage.data.unpricedModels.length > 0 && ` · no price for ${usage.data.unpricedModels.join(', ')}`}
         </p>
       )}
       {usage.data && <UsageCharts usage={usage.data} />}
+      {usage.data && <UsageBlocks blocks={usage.data.byBlock} />}
       {!usage.data && usage.loading && <p class="loading">Loading…</p>}
     </section>
   );

@@ -1,0 +1,215 @@
+package sqlite
+
+import (
+	"database/sql/driver"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// watchInterval is how often the watcher asks SQLite whether the database changed. The
+// question is PRAGMA data_version on a connection of its own: it reads the WAL's index in
+// shared memory and touches no table, so asking often costs next to nothing, and a commit
+// by any connection of any process is seen this long after it, at most.
+const watchInterval = 25 * time.Millisecond
+
+// watcher follows the database for the store's Watch callers: when data_version moves, it
+// reads the listing row of each watched session and counts a change for those whose row
+// moved. A commit to a session always moves its row (the writer's touch sets updated_at
+// and the counts), so no table other than sessions is read, and only by primary key.
+type watcher struct {
+	c    *conn
+	stop chan struct{}
+	done chan struct{}
+
+	mu      sync.Mutex
+	watched map[string]*watch
+}
+
+// watch is one watched session: how many watch it, its change count, and the listing row
+// it had when last looked at.
+type watch struct {
+	refs    int
+	version uint64
+	row     string
+	// recent: the row's updated_at was within a millisecond of the last look, so a second
+	// commit in the same millisecond could leave the row as it was.
+	recent bool
+}
+
+// Watch starts following session id (once per caller: Unwatch ends it) and returns its
+// change count so far; WatchVersion then tells whether it moved. The first Watch of a
+// store opens the watcher's connection, so no commit made after Watch returns is missed.
+func (s *Store) Watch(id string) (uint64, error) {
+	w, err := s.startWatcher()
+	if err != nil {
+		return 0, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ws := w.watched[id]
+	if ws == nil {
+		ws = &watch{}
+		ws.row, ws.recent = w.listingRow(id)
+		w.watched[id] = ws
+	}
+	ws.refs++
+	return ws.version, nil
+}
+
+// WatchVersion returns the change count of a watched session: it grows after each commit
+// that changed it, by any connection of any process; 0 for a session not watched. Once the
+// store is closed it is ErrStoreClosed, which ends a caller's watch.
+func (s *Store) WatchVersion(id string) (uint64, error) {
+	s.mu.Lock()
+	w, closed := s.watcher, s.closed
+	s.mu.Unlock()
+	if closed {
+		return 0, session.ErrStoreClosed
+	}
+	if w == nil {
+		return 0, nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if ws := w.watched[id]; ws != nil {
+		return ws.version, nil
+	}
+	return 0, nil
+}
+
+// Unwatch ends one Watch of session id.
+func (s *Store) Unwatch(id string) {
+	s.mu.Lock()
+	w := s.watcher
+	s.mu.Unlock()
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if ws := w.watched[id]; ws != nil {
+		if ws.refs--; ws.refs <= 0 {
+			delete(w.watched, id)
+		}
+	}
+}
+
+// startWatcher returns the store's watcher, starting it on first use.
+func (s *Store) startWatcher() (*watcher, error) {
+	s.mu.Lock()
+	w, closed := s.watcher, s.closed
+	s.mu.Unlock()
+	if closed {
+		return nil, session.ErrStoreClosed
+	}
+	if w != nil {
+		return w, nil
+	}
+	c, err := openConn(s.path)
+	if err != nil {
+		return nil, err
+	}
+	version, err := dataVersion(c)
+	if err != nil {
+		c.close()
+		return nil, storageError("following "+s.path, err)
+	}
+	started := &watcher{c: c, stop: make(chan struct{}), done: make(chan struct{}), watched: map[string]*watch{}}
+	s.mu.Lock()
+	if s.watcher == nil && !s.closed {
+		s.watcher, started = started, nil
+	}
+	w, closed = s.watcher, s.closed
+	s.mu.Unlock()
+	if started != nil {
+		c.close() // another Watch started one first, or the store closed meanwhile
+	} else {
+		go w.run(version)
+	}
+	if closed {
+		return nil, session.ErrStoreClosed
+	}
+	return w, nil
+}
+
+// stopWatching ends the store's watcher, if one runs, and closes its connection; Close
+// calls it before closing the other connections.
+func (s *Store) stopWatching() {
+	s.mu.Lock()
+	w := s.watcher
+	s.watcher = nil
+	s.mu.Unlock()
+	if w != nil {
+		close(w.stop)
+		<-w.done
+	}
+}
+
+// run asks for data_version every watchInterval until stopped, and looks at the watched
+// sessions when it moved. An error (the file gone) counts as a change of every watched
+// session, so that their watchers read and meet the error themselves.
+func (w *watcher) run(seen int64) {
+	defer close(w.done)
+	defer w.c.close()
+	tick := time.NewTicker(watchInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-tick.C:
+		}
+		v, err := dataVersion(w.c)
+		if err == nil && v == seen {
+			continue
+		}
+		seen = v
+		w.look()
+	}
+}
+
+// look reads each watched session's listing row and counts a change for those that moved.
+func (w *watcher) look() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for id, ws := range w.watched {
+		row, recent := w.listingRow(id)
+		if row != ws.row || ws.recent || row == "" {
+			ws.version++
+		}
+		ws.row, ws.recent = row, recent
+	}
+}
+
+// listingRow is what a commit to session id changes of its row in sessions, as one string
+// ("" when it cannot be read), and whether the row was updated within the last
+// millisecond. last_accessed_at is left out: a watcher that reads a session may move it.
+func (w *watcher) listingRow(id string) (row string, recent bool) {
+	err := w.c.query(`SELECT updated_at, message_count, status, title, archived_at, last_message_at,
+		input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, corruption
+		FROM sessions WHERE id = ?`, []any{id}, func(r []driver.Value) error {
+		row = fmt.Sprint(r)
+		if at, ok := r[0].(int64); ok {
+			recent = time.Now().UnixMilli()-at <= 1
+		}
+		return nil
+	})
+	if err != nil {
+		return "", false
+	}
+	return row, recent
+}
+
+// dataVersion is SQLite's data_version of connection c: it changes when any other
+// connection commits to the database.
+func dataVersion(c *conn) (int64, error) {
+	var v int64
+	err := c.query("PRAGMA data_version", nil, func(r []driver.Value) error {
+		v, _ = r[0].(int64)
+		return nil
+	})
+	return v, err
+}
