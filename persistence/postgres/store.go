@@ -213,6 +213,18 @@ func (s *Store) readSession(sessionID, what string, fn func(c conn, sid int64) e
 	})
 }
 
+// readByID runs fn, a read that finds the session's key itself and reports whether the
+// session exists, turning a missing session into ErrSessionNotFound.
+func (s *Store) readByID(sessionID, what string, fn func(c conn) (found bool, err error)) error {
+	return s.read(func(c conn) error {
+		found, err := fn(c)
+		if err == nil && !found {
+			return notFound(sessionID, errUnknownSession)
+		}
+		return storageError(what+" of session "+sessionID, err)
+	})
+}
+
 // errUnknownSession is an Op or a read for a session the database does not hold.
 var errUnknownSession = errors.New("no such session in the database")
 

@@ -1,0 +1,38 @@
+package postgres
+
+import (
+	"net/url"
+	"testing"
+
+	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/sessiontest"
+)
+
+// TestStoreContractBehindPgBouncer runs the contract with the statement modes a pooler in
+// transaction mode (PgBouncer's pool_mode=transaction) needs: no statement prepared on one
+// server connection and used on another. exec sends each statement with its parameters
+// unnamed (Parse/Bind/Execute in one round trip); simple_protocol sends the text with the
+// values quoted in it. Both are set by the URL's default_query_exec_mode.
+func TestStoreContractBehindPgBouncer(t *testing.T) {
+	for _, mode := range []string{"exec", "simple_protocol"} {
+		t.Run(mode, func(t *testing.T) {
+			sessiontest.StoreContract(t, sessiontest.Backend{
+				Fresh: func(t *testing.T) string { return withExecMode(t, freshURL(t), mode) },
+				Open:  func(t *testing.T, url string) session.Store { return openAt(t, url) },
+			})
+		})
+	}
+}
+
+// withExecMode is raw with default_query_exec_mode set to mode.
+func withExecMode(t *testing.T, raw, mode string) string {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("default_query_exec_mode", mode)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
