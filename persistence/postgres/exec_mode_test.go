@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"net/url"
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -17,22 +16,9 @@ func TestStoreContractBehindPgBouncer(t *testing.T) {
 	for _, mode := range []string{"exec", "simple_protocol"} {
 		t.Run(mode, func(t *testing.T) {
 			sessiontest.StoreContract(t, sessiontest.Backend{
-				Fresh: func(t *testing.T) string { return withExecMode(t, freshURL(t), mode) },
+				Fresh: func(t *testing.T) string { return withParam(t, freshURL(t), "default_query_exec_mode", mode) },
 				Open:  func(t *testing.T, url string) session.Store { return openAt(t, url) },
 			})
 		})
 	}
-}
-
-// withExecMode is raw with default_query_exec_mode set to mode.
-func withExecMode(t *testing.T, raw, mode string) string {
-	t.Helper()
-	u, err := url.Parse(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("default_query_exec_mode", mode)
-	u.RawQuery = q.Encode()
-	return u.String()
 }

@@ -36,8 +36,9 @@ type Store struct {
 
 // Store implements each of the session package's store interfaces, and so their composition.
 var (
-	_ session.MessageLog = (*Store)(nil)
-	_ session.Store      = (*Store)(nil)
+	_ session.MessageLog   = (*Store)(nil)
+	_ session.Store        = (*Store)(nil)
+	_ session.RecordSyncer = (*Store)(nil)
 )
 
 // The stores of the packages beside session, which a Store implements on the same value.
