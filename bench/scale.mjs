@@ -7,8 +7,9 @@
 // Each store is filled with --small sessions, measured, then filled on to --sessions and
 // measured again, --messages / --sessions messages a session (prompts and answers of 100 B to
 // 4 KB of words, a few with a rarer word to search for), spread over --projects projects.
-// Measured at each size, the median of 25 calls: a project's 50 newest sessions, a session's
-// last 20 messages and its whole restore, a search, the process's RSS, and the store's size.
+// Measured at each size, the median of 25 calls: a project's 50 newest sessions (fewer when
+// the small store has fewer a project), a session's last 20 messages and its whole restore,
+// a search, the process's RSS (of the process that filled the store), and the store's size.
 // The last column is the cost at the large size over the cost at the small one, which must stay
 // at most 1.5x. The defaults (100,000 sessions, 2,000,000 messages) take hours on a 2-core
 // machine: pass smaller sizes for a quick look, and say so with the figures.
@@ -50,11 +51,11 @@ function rng(seed) {
 
 const WORDS = 'the a store session message agent tool read write file test build error fix change run'.split(' ');
 
-/** text is a message of 100 B to 4 KB of words; one in 500 holds the word searched for. */
+/** text is a message of 100 B to 4 KB of words; one in 200 holds the word searched for. */
 function text(r) {
   const words = [];
   for (let n = 100 + Math.floor(r() ** 3 * 3900); n > 0; n -= 6) words.push(WORDS[Math.floor(r() * WORDS.length)]);
-  if (r() < 0.002) words.push('kingfisher');
+  if (r() < 0.005) words.push('kingfisher');
   return words.join(' ');
 }
 
@@ -82,12 +83,18 @@ async function median(fn) {
   return times.sort((a, b) => a - b)[12];
 }
 
-/** measure takes the reads' costs on a store of `count` sessions. */
-async function measure(store, count, projects, size) {
+/**
+ * measure takes the reads' costs on a store of `count` sessions, listing `listed` sessions of
+ * a project (as many at both sizes, so that the growth is the store's, not the answer's).
+ */
+async function measure(store, count, projects, listed, size) {
+  // A search first indexes every message still waiting (both backends index off the
+  // writer's commits): the reads are measured on a store at rest, not during that work.
+  await store.searchAsync('kingfisher', { limit: 1 });
   const project = `/work/project-${(count - 1) % projects}`;
   const [newest] = store.listSessions({ projectPath: project, limit: 1 });
   return {
-    'list a project (50 newest)': await median(() => store.listSessions({ projectPath: project, limit: 50 })),
+    [`list a project (${listed} newest)`]: await median(() => store.listSessions({ projectPath: project, limit: listed })),
     'tail 20 of a session': await median(() => {
       const s = store.openSession(newest.id);
       s.tail(20);
@@ -123,6 +130,7 @@ function location(backend, o) {
 async function main() {
   const o = options(process.argv.slice(2));
   const perSession = Math.floor(o.messages / o.sessions);
+  const listed = Math.max(1, Math.min(50, Math.floor(o.small / o.projects)));
   console.log(`# scale: ${o.small.toLocaleString()} then ${o.sessions.toLocaleString()} sessions, ${perSession} messages each, ${o.projects} projects; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   for (const backend of o.only) {
     fs.rmSync(o.data, { recursive: true, force: true });
@@ -132,11 +140,11 @@ async function main() {
     let t = Date.now();
     await fill(store, 0, o.small, perSession, o.projects);
     const fillSmall = Date.now() - t;
-    const small = await measure(store, o.small, o.projects, where.size);
+    const small = await measure(store, o.small, o.projects, listed, where.size);
     t = Date.now();
     await fill(store, o.small, o.sessions, perSession, o.projects);
     const fillLarge = Date.now() - t;
-    const large = await measure(store, o.sessions, o.projects, where.size);
+    const large = await measure(store, o.sessions, o.projects, listed, where.size);
     store.close();
     console.log(`\n## ${backend} (filled in ${(fillSmall / 1000).toFixed(1)} s, then ${(fillLarge / 1000).toFixed(1)} s)\n`);
     console.log(`| measure | ${o.small.toLocaleString()} sessions | ${o.sessions.toLocaleString()} sessions | growth | bound 1.5x |`);
