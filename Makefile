@@ -14,7 +14,7 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts example demo demo-agent pack test test-postgres test-go test-node test-node-postgres test-matrix torture fuzz fuzz-short bench bench-steps bench-context clean
+.PHONY: all deps build addon ts example demo demo-agent pack test test-postgres test-go test-node test-node-postgres test-matrix torture fuzz fuzz-short bench bench-steps bench-scale bench-context clean
 
 all: build
 
@@ -271,6 +271,17 @@ bench-steps:
 	node bench/ours.mjs --data $(BENCH_DATA) $(if $(BENCH_AGAINST),--against $(BENCH_AGAINST))
 	node bench/import.mjs --data $(BENCH_DATA)
 	node bench/report.mjs --data $(BENCH_DATA)
+
+# The reads' costs in a store of SCALE_SMALL sessions and of SCALE_SESSIONS (SCALE_MESSAGES
+# messages in all), on the SQLite file and on PostgreSQL on a throwaway server: each may grow
+# at most 1.5x. The full size takes hours on a 2-core machine: make bench-scale
+# SCALE_SMALL=200 SCALE_SESSIONS=2000 SCALE_MESSAGES=40000 for a quick look.
+SCALE_SMALL    ?= 1000
+SCALE_SESSIONS ?= 100000
+SCALE_MESSAGES ?= 2000000
+bench-scale: build
+	sh test/helpers/with-pg-cluster.sh sh -c 'SESSIONKEEP_BENCH_PG_URL=$$SESSIONKEEP_TEST_PG_URL node bench/scale.mjs \
+		--small $(SCALE_SMALL) --sessions $(SCALE_SESSIONS) --messages $(SCALE_MESSAGES) --data $(BENCH_DATA)/scale'
 
 # buildContext at a 32K budget on 1,000 and 20,000 messages: the cost must not grow with
 # the session (it reads counts through indexes, the tail and cached summaries).

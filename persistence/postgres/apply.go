@@ -43,6 +43,11 @@ type batchWriter struct {
 	// indexer (search_index.go).
 	searchable bool
 
+	blocks blockRows // blocks gathered for one statement (blocks_batch.go)
+	// whole names the messages inserted whole by their EndMessage, begins holds what their
+	// BeginMessage left for it (message_once.go).
+	whole   map[batchMessage]bool
+	begins  map[messageKey]beginning
 	pending *pgx.Batch // statements queued for the next round trip (pipeline.go)
 	onDone  []func(changed int64)
 }
@@ -51,6 +56,9 @@ type batchWriter struct {
 // batch runs each Op under a savepoint, so that an Op PostgreSQL refuses (a value it cannot
 // store, a constraint) is skipped and reported rather than failing the batch for ever.
 func (b *batchWriter) apply(batch []session.Op) error {
+	if !b.careful {
+		b.whole, b.begins = endingWhole(batch), map[messageKey]beginning{}
+	}
 	for _, op := range batch {
 		var err error
 		if b.careful {
@@ -96,6 +104,9 @@ func (b *batchWriter) applyGuarded(op session.Op) error {
 }
 
 func (b *batchWriter) applyOp(op session.Op) error {
+	if !keepsBlockOrder(op) {
+		b.queueBlocks()
+	}
 	switch op := op.(type) {
 	case session.CreateSession:
 		_, err := b.createSession(op.Info)
@@ -141,18 +152,17 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 			mustFollow = last
 		}
 		b.w.lastBegun[sid] = h.UUID
-		return b.queue(func(changed int64) {
+		onDone := func(changed int64) {
 			if changed == 0 { // another writer has this seq, or the message before: this one is refused, theirs kept
 				t.messages--
 				b.w.noteDropped(fmt.Errorf("%w: session %s already has a message at seq %d, or another writer's before it", errConflict, op.SessionID, h.Seq))
 			}
-		}, `INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider,
-				request_id, is_sidechain, continues, meta, extra)
-			SELECT $1, $2, $3, $4, $5, $6, $7, 'streaming', $8, $9, $10, $11, $12, $13, $14
-			WHERE $15::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND uuid = $15)
-			ON CONFLICT DO NOTHING`,
-			sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
-			h.IsSidechain, h.Continues, jsonObject(h.Meta), jsonObject(h.Extra), mustFollow)
+		}
+		if b.whole[batchMessage{op.SessionID, h.Seq}] {
+			b.begins[key] = beginning{h, mustFollow, onDone} // inserted whole by its EndMessage
+			return nil
+		}
+		return b.queueMessage(sid, h, session.MessageStreaming, h.Meta, h.Extra, session.Usage{}, mustFollow, onDone)
 	case session.PutBlock:
 		return b.putBlock(sid, t, op)
 	case session.EndMessage:
@@ -160,6 +170,10 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 		key := messageKey{sid, op.Seq}
 		uuid := b.w.ownUUID(key)
 		delete(b.w.begun, key)
+		if begun, ok := b.begins[key]; ok {
+			delete(b.begins, key)
+			return b.queueMessage(sid, begun.header, op.Status, op.Meta, op.Extra, u, begun.mustFollow, begun.onDone)
+		}
 		return b.queue(nil, `UPDATE messages SET status = $1, meta = $2, extra = $3, input_tokens = $4, output_tokens = $5,
 			cache_read_tokens = $6, cache_creation_tokens = $7 WHERE sid = $8 AND seq = $9 AND ($10::text IS NULL OR uuid = $10)`,
 			op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens,
@@ -252,16 +266,33 @@ func (b *batchWriter) putBlock(sid int64, t *touched, op session.PutBlock) error
 		}
 	}
 	uuid := b.w.ownUUID(messageKey{sid, op.Seq})
+	if !b.careful {
+		b.blocks.add(blockKey{sid, op.Seq, int64(op.Index)}, op.Partial, op.JSON, textPtr(text), textPtr(uuid))
+		return b.queueToolUse(sid, t, op, uuid)
+	}
 	err := b.queue(nil, `INSERT INTO blocks(sid, seq, idx, partial, body, search_text)
 		SELECT $1, $2, $3, $4, $5, $6 WHERE $7::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND seq = $2 AND uuid = $7)
 		ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, search_text = excluded.search_text, search = NULL`,
 		sid, op.Seq, op.Index, op.Partial, op.JSON, text, uuid)
-	if err != nil || op.ToolUseID == "" {
+	if err != nil {
 		return err
 	}
-	return b.queue(func(changed int64) { t.tools += changed }, `INSERT INTO tool_uses(sid, tool_use_id, seq)
-		SELECT $1, $2, $3 WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND seq = $3 AND uuid = $4)
-		ON CONFLICT DO NOTHING`, sid, op.ToolUseID, op.Seq, uuid)
+	return b.queueToolUse(sid, t, op, uuid)
+}
+
+// queueToolUse notes the tool_use a block holds, if any: at once in a careful batch, else
+// with the gathered blocks, after the message it must land in (which may be inserted whole
+// by its end, message_once.go).
+func (b *batchWriter) queueToolUse(sid int64, t *touched, op session.PutBlock, uuid any) error {
+	if op.ToolUseID == "" {
+		return nil
+	}
+	use := toolUse{sid: sid, id: op.ToolUseID, seq: op.Seq, uuid: uuid, t: t}
+	if !b.careful {
+		b.blocks.toolUses = append(b.blocks.toolUses, use)
+		return nil
+	}
+	return b.queue(use.done, insertToolUseSQL, use.args()...)
 }
 
 // touch updates the listing of every session the batch wrote to, once each (what SQLite's

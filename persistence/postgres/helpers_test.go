@@ -28,13 +28,7 @@ func freshURL(t testing.TB) string {
 	t.Helper()
 	base := testURL(t)
 	schema := fmt.Sprintf("t_%x", rand.Uint64())
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
+	fresh := withParam(t, base, "search_path", schema)
 	t.Cleanup(func() {
 		c, err := pgx.Connect(context.Background(), base)
 		if err != nil {
@@ -43,6 +37,19 @@ func freshURL(t testing.TB) string {
 		defer c.Close(context.Background())
 		c.Exec(context.Background(), `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`)
 	})
+	return fresh
+}
+
+// withParam is the URL raw with its parameter key set to value.
+func withParam(t testing.TB, raw, key, value string) string {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set(key, value)
+	u.RawQuery = q.Encode()
 	return u.String()
 }
 

@@ -9,7 +9,9 @@ import (
 // one round trip for the lot instead of one per statement; a statement whose answer is
 // needed (a session's key, a new row's id) sends what is queued first, then runs on its own.
 // On loopback this is the difference between 1,300 and several thousand messages a second;
-// over a real network it is most of the writer's time.
+// over a real network it is most of the writer's time. Blocks go in one statement per
+// pipeline (blocks_batch.go), and a message begun and ended in the batch in one insert
+// (message_once.go), since the server's cost per statement is most of what is left.
 
 // queue adds a statement to the pipeline; onDone, unless nil, is given the rows it changed
 // once it has run. A careful batch runs it at once instead, so that its savepoint can catch
@@ -30,6 +32,7 @@ func (b *batchWriter) queue(onDone func(changed int64), sql string, args ...any)
 // send runs the queued statements in one round trip and hands each its result. The first
 // failure fails the batch (PostgreSQL aborts the transaction there).
 func (b *batchWriter) send() error {
+	b.queueBlocks()
 	if b.pending.Len() == 0 {
 		return nil
 	}

@@ -9,65 +9,71 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// LoadSession returns what a Session needs to continue id.
+// LoadSession returns what a Session needs to continue id. A session that no other writer
+// holds open (most: closed ones, and this store's own) is loaded by one statement; one that
+// another writer holds open is first recovered if that writer is gone (recoverSession), so
+// that what is loaded says interrupted, then loaded again.
 func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	var st session.SessionState
 	err := s.read(func(c conn) error {
-		// Recovered first, so that what is loaded says interrupted when its writer is gone.
-		if sid, err := lookupSID(c, id); err == nil {
-			if err := recoverSession(c, sid, s.w.owner); err != nil {
-				return storageError("recovering session "+id, err)
-			}
-		}
-		sid := int64(-1)
-		err := c.query(`SELECT sid, `+allInfo.SQL()+` FROM sessions WHERE id = $1`, []any{id}, func(row []any) error {
-			sid = row[0].(int64)
-			st.Info = scanInfo(allInfo, row[1:])
-			st.Tracker = st.Info.Tokens
-			return nil
-		})
+		sid, othersOpen, err := loadState(c, id, s.w.owner, &st)
 		if err != nil {
 			return storageError("loading session "+id, err)
 		}
 		if sid < 0 {
 			return fmt.Errorf("%w: no session has id %q", session.ErrSessionNotFound, id)
 		}
-		err = c.query(`SELECT MAX(seq) FROM messages WHERE sid = $1`, []any{sid}, func(row []any) error {
-			if last, ok := row[0].(int64); ok {
-				st.NextSeq = last + 1
-			}
+		if !othersOpen {
 			return nil
-		})
-		if err != nil {
-			return storageError("loading the last message of session "+id, err)
 		}
-		// The next message continues the main conversation, whatever sidechain came last.
-		return storageError("loading the head of session "+id, loadHead(c, sid, &st))
+		if err := recoverSession(c, sid, s.w.owner); err != nil {
+			return storageError("recovering session "+id, err)
+		}
+		st = session.SessionState{}
+		_, _, err = loadState(c, id, s.w.owner, &st)
+		return storageError("loading session "+id, err)
 	})
 	return st, err
 }
 
-// loadHead sets the head of a session being loaded: its newest main-chain record, unless a
-// rewind moved the head after that record was written.
-func loadHead(c conn, sid int64, st *session.SessionState) error {
-	lastSeq := int64(-1)
-	err := c.query(`SELECT seq, uuid, turn FROM messages WHERE sid = $1 AND NOT is_sidechain ORDER BY seq DESC LIMIT 1`, []any{sid},
-		func(row []any) error {
-			lastSeq, st.LastUUID, st.LastTurn = row[0].(int64), row[1].(string), row[2].(int64)
-			return nil
-		})
-	if err != nil {
-		return err
-	}
-	return c.query(`SELECT r.uuid, (SELECT m.turn FROM messages m WHERE m.uuid = r.uuid AND m.sid = r.sid ORDER BY m.seq LIMIT 1)
-		FROM rewinds r WHERE r.sid = $1 AND r.at_seq > $2 ORDER BY r.rid DESC LIMIT 1`, []any{sid, lastSeq},
-		func(row []any) error {
-			st.LastUUID = row[0].(string)
-			if turn, ok := row[1].(int64); ok {
+// loadState reads session id into st in one statement: its listing, the seq after its last
+// message and its head (the newest main-chain record, unless a rewind moved the head after
+// that record was written). It returns the session's key, -1 when there is none, and whether
+// a writer other than own holds it open or streaming.
+func loadState(c conn, id, own string, st *session.SessionState) (sid int64, othersOpen bool, err error) {
+	sid = -1
+	err = c.query(`SELECT s.sid, `+allInfo.SQL()+`,
+			(SELECT MAX(m.seq) FROM messages m WHERE m.sid = s.sid),
+			h.head_uuid, h.head_turn, rw.rewind_uuid, rw.rewind_turn,
+			s.owner <> $2 AND (s.is_open OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming'))
+		FROM sessions s
+		LEFT JOIN LATERAL (SELECT m.seq AS head_seq, m.uuid AS head_uuid, m.turn AS head_turn FROM messages m
+			WHERE m.sid = s.sid AND NOT m.is_sidechain ORDER BY m.seq DESC LIMIT 1) h ON true
+		LEFT JOIN LATERAL (SELECT r.uuid AS rewind_uuid,
+				(SELECT m.turn FROM messages m WHERE m.uuid = r.uuid AND m.sid = r.sid ORDER BY m.seq LIMIT 1) AS rewind_turn
+			FROM rewinds r WHERE r.sid = s.sid AND r.at_seq > coalesce(h.head_seq, -1) ORDER BY r.rid DESC LIMIT 1) rw ON true
+		WHERE s.id = $1`, []any{id, own}, func(row []any) error {
+		sid = row[0].(int64)
+		n := 1 + len(allInfo)
+		st.Info = scanInfo(allInfo, row[1:n])
+		st.Tracker = st.Info.Tokens
+		if last, ok := row[n].(int64); ok {
+			st.NextSeq = last + 1
+		}
+		// The next message continues the main conversation, whatever sidechain came last.
+		if uuid, ok := row[n+1].(string); ok {
+			st.LastUUID, st.LastTurn = uuid, row[n+2].(int64)
+		}
+		if uuid, ok := row[n+3].(string); ok {
+			st.LastUUID = uuid
+			if turn, ok := row[n+4].(int64); ok {
 				st.LastTurn = turn
 			}
-			return nil
-		})
+		}
+		othersOpen = row[n+5].(bool)
+		return nil
+	})
+	return sid, othersOpen, err
 }
 
 // ScanMessages calls fn for each message of a session, in order.
@@ -84,8 +90,8 @@ func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.St
 // ScanMessagesFrom is ScanMessages from message fromSeq on, through the primary key. fn
 // ends the scan early by returning session.StopScan.
 func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
-	err := s.readSession(sessionID, "reading messages", func(c conn, sid int64) error {
-		return scanFrom(c, sid, sessionID, fromSeq, math.MaxInt64, fn)
+	err := s.readByID(sessionID, "reading messages", func(c conn) (bool, error) {
+		return scanFrom(c, sessionID, fromSeq, math.MaxInt64, fn)
 	})
 	if errors.Is(err, session.StopScan) {
 		return nil
@@ -93,16 +99,23 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 	return err
 }
 
-// scanFrom calls fn for each message of session sid from seq fromSeq to toSeq, in order,
-// with its blocks.
-func scanFrom(c conn, sid int64, sessionID string, fromSeq, toSeq int64, fn func(*session.StoredMessage) error) error {
+// scanFrom calls fn for each message of session sessionID from seq fromSeq to toSeq, in
+// order, with its blocks, and reports whether the session exists: one statement, which finds
+// the session's key itself (a read of a few messages pays one round trip, not two).
+func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, fn func(*session.StoredMessage) error) (found bool, err error) {
 	var m session.StoredMessage
 	current := int64(-1)
-	err := c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
+	err = c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
 			m.provider, m.request_id, m.meta, m.extra, b.body, m.is_sidechain, m.continues
-		FROM messages m LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
-		WHERE m.sid = $1 AND m.seq >= $2 AND m.seq <= $3 ORDER BY m.seq, b.idx`, []any{sid, fromSeq, toSeq}, func(row []any) error {
-		if seq := row[0].(int64); seq != current {
+		FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND m.seq <= $3
+			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
+		WHERE s.id = $1 ORDER BY m.seq, b.idx`, []any{sessionID, fromSeq, toSeq}, func(row []any) error {
+		found = true
+		seq, ok := row[0].(int64)
+		if !ok { // the session, without messages in the range
+			return nil
+		}
+		if seq != current {
 			if current >= 0 {
 				if err := fn(&m); err != nil {
 					return err
@@ -125,19 +138,26 @@ func scanFrom(c conn, sid int64, sessionID string, fromSeq, toSeq int64, fn func
 	if err == nil && current >= 0 {
 		err = fn(&m)
 	}
-	return err
+	return found, err
 }
 
 // ScanMessagesBackward calls fn for the messages of a session's main conversation (not its
-// sidechains) from the last back to seq fromSeq, until fn returns false.
+// sidechains) from the last back to seq fromSeq, until fn returns false: one statement, as
+// scanFrom.
 func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*session.StoredMessage) bool) error {
-	err := s.readSession(sessionID, "reading messages", func(c conn, sid int64) error {
+	err := s.readByID(sessionID, "reading messages", func(c conn) (found bool, err error) {
 		var m session.StoredMessage
 		current := int64(-1)
-		err := c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.created_at, b.body
-			FROM messages m LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
-			WHERE m.sid = $1 AND m.seq >= $2 AND NOT m.is_sidechain ORDER BY m.seq DESC, b.idx`, []any{sid, fromSeq}, func(row []any) error {
-			if seq := row[0].(int64); seq != current {
+		err = c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.created_at, b.body
+			FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND NOT m.is_sidechain
+				LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
+			WHERE s.id = $1 ORDER BY m.seq DESC, b.idx`, []any{sessionID, fromSeq}, func(row []any) error {
+			found = true
+			seq, ok := row[0].(int64)
+			if !ok {
+				return nil
+			}
+			if seq != current {
 				if current >= 0 && !fn(&m) {
 					return session.StopScan
 				}
@@ -153,7 +173,7 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 		if err == nil && current >= 0 {
 			fn(&m)
 		}
-		return err
+		return found, err
 	})
 	if errors.Is(err, session.StopScan) {
 		return nil

@@ -36,8 +36,9 @@ type Store struct {
 
 // Store implements each of the session package's store interfaces, and so their composition.
 var (
-	_ session.MessageLog = (*Store)(nil)
-	_ session.Store      = (*Store)(nil)
+	_ session.MessageLog   = (*Store)(nil)
+	_ session.Store        = (*Store)(nil)
+	_ session.RecordSyncer = (*Store)(nil)
 )
 
 // The stores of the packages beside session, which a Store implements on the same value.
@@ -210,6 +211,18 @@ func (s *Store) readSession(sessionID, what string, fn func(c conn, sid int64) e
 			return notFound(sessionID, err)
 		}
 		return storageError(what+" of session "+sessionID, fn(c, sid))
+	})
+}
+
+// readByID runs fn, a read that finds the session's key itself and reports whether the
+// session exists, turning a missing session into ErrSessionNotFound.
+func (s *Store) readByID(sessionID, what string, fn func(c conn) (found bool, err error)) error {
+	return s.read(func(c conn) error {
+		found, err := fn(c)
+		if err == nil && !found {
+			return notFound(sessionID, errUnknownSession)
+		}
+		return storageError(what+" of session "+sessionID, err)
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/sessionkeep/sessionkeep/persistence/commitqueue"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -45,19 +46,22 @@ type writer struct {
 	// message that follows it is stored only if it was (see parentCondition).
 	lastBegun map[int64]string
 
-	mu        sync.Mutex
-	changed   *sync.Cond
-	queue     []session.Op
-	queued    uint64
-	committed uint64
-	err       error // why the last attempt failed; nil after a commit
-	errSeen   bool
-	attempts  uint64
-	dropped   error // Ops skipped for conflicting with what is stored, reported by Flush
-	closing   bool
-	stopped   bool
-	wake      chan struct{}
-	hurry     chan struct{}
+	mu      sync.Mutex
+	changed *sync.Cond
+	queue   []session.Op
+	queued  uint64
+	// queuedRecords is how many Ops had been queued at the last one a read of records
+	// waits for (sync_records.go).
+	queuedRecords uint64
+	committed     uint64
+	err           error // why the last attempt failed; nil after a commit
+	errSeen       bool
+	attempts      uint64
+	dropped       error // Ops skipped for conflicting with what is stored, reported by Flush
+	closing       bool
+	stopped       bool
+	wake          chan struct{}
+	hurry         chan struct{}
 }
 
 func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string, indexer *searchIndexer) (*writer, error) {
@@ -90,6 +94,9 @@ func (w *writer) connect(ctx context.Context) error {
 // enqueue queues ops; it never waits on the network.
 func (w *writer) enqueue(ops []session.Op) {
 	w.mu.Lock()
+	if through, ok := commitqueue.RecordsThrough(w.queued, ops); ok {
+		w.queuedRecords = through
+	}
 	w.queue = append(w.queue, ops...)
 	w.queued += uint64(len(ops))
 	w.mu.Unlock()
@@ -114,12 +121,18 @@ func (w *writer) urge() {
 
 // sync waits until every Op queued before the call is committed, or a fresh attempt fails.
 func (w *writer) sync() error {
+	return w.syncTo(func() uint64 { return w.queued })
+}
+
+// syncTo waits until the Ops counted by target (read with mu held) are committed, or a
+// fresh attempt fails.
+func (w *writer) syncTo(counted func() uint64) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closing {
 		return session.ErrStoreClosed
 	}
-	target, tried := w.queued, w.attempts
+	target, tried := counted(), w.attempts
 	if w.committed < target {
 		w.urge()
 	}

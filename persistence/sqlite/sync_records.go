@@ -1,6 +1,9 @@
 package sqlite
 
-import "github.com/sessionkeep/sessionkeep/session"
+import (
+	"github.com/sessionkeep/sessionkeep/persistence/commitqueue"
+	"github.com/sessionkeep/sessionkeep/session"
+)
 
 // A read of a session's records (tail, envelopes, messages), and the load of a session
 // that an open does, wait until this process's writes are committed, so that they see
@@ -15,22 +18,9 @@ import "github.com/sessionkeep/sessionkeep/session"
 // noteRecords moves queuedRecords to the last of ops, just queued, that a read of records
 // depends on. Called with w.mu held.
 func (w *writer) noteRecords(ops []session.Op) {
-	for i := len(ops) - 1; i >= 0; i-- {
-		if !bookkeeping(ops[i]) {
-			w.queuedRecords = w.queued - uint64(len(ops)-1-i)
-			return
-		}
+	if through, ok := commitqueue.RecordsThrough(w.queued-uint64(len(ops)), ops); ok {
+		w.queuedRecords = through
 	}
-}
-
-// bookkeeping reports whether op is the record of an access or a close, which no read of
-// records waits for.
-func bookkeeping(op session.Op) bool {
-	switch op.(type) {
-	case session.AccessSession, session.CloseSession:
-		return true
-	}
-	return false
 }
 
 // SyncRecords waits until every Op queued so far that a read of records depends on is
@@ -50,7 +40,7 @@ func (w *writer) syncRecords() error {
 // of 150, fresh processes, two cores at load 6).
 func onlyBookkeeping(ops []session.Op) bool {
 	for _, op := range ops {
-		if !bookkeeping(op) {
+		if !commitqueue.Bookkeeping(op) {
 			return false
 		}
 	}

@@ -1,0 +1,108 @@
+package postgres
+
+import "github.com/sessionkeep/sessionkeep/session"
+
+// blockRows are the blocks a batch stores, gathered so that they go to the server as one
+// multi-row statement (INSERT … SELECT FROM unnest of one array per column) instead of one
+// statement per block: a streamed turn is mostly blocks, and the server's cost per statement
+// (bind, plan, execute, each block's own subquery) was most of a commit's. One row per block
+// key: a block checkpointed twice in a batch (partial, then complete) is stored as its last.
+type blockRows struct {
+	at       map[blockKey]int // the row of each key
+	sid      []int64
+	seq      []int64
+	idx      []int64
+	partial  []bool
+	body     [][]byte
+	text     []*string // NULL: nothing to search
+	ownerMsg []*string // the uuid of the message the block must land in, NULL for none
+	toolUses []toolUse
+}
+
+// toolUse is a tool_use block noted for ToolUseSeq, in the message this writer began when
+// uuid names one.
+type toolUse struct {
+	sid  int64
+	id   string
+	seq  int64
+	uuid any
+	t    *touched
+}
+
+// insertToolUseSQL notes a tool use; a row inserted counts in its session's listing.
+const insertToolUseSQL = `INSERT INTO tool_uses(sid, tool_use_id, seq)
+	SELECT $1, $2, $3 WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND seq = $3 AND uuid = $4)
+	ON CONFLICT DO NOTHING`
+
+func (u toolUse) args() []any { return []any{u.sid, u.id, u.seq, u.uuid} }
+
+// done counts the tool use in its session's listing once it was inserted.
+func (u toolUse) done(changed int64) { u.t.tools += changed }
+
+// blockKey names a block of the database.
+type blockKey struct{ sid, seq, idx int64 }
+
+// add gathers a block, replacing what the batch gathered for the same key.
+func (r *blockRows) add(key blockKey, partial bool, body []byte, text, ownerMsg *string) {
+	if i, ok := r.at[key]; ok {
+		r.partial[i], r.body[i], r.text[i], r.ownerMsg[i] = partial, body, text, ownerMsg
+		return
+	}
+	if r.at == nil {
+		r.at = map[blockKey]int{}
+	}
+	r.at[key] = len(r.sid)
+	r.sid, r.seq, r.idx = append(r.sid, key.sid), append(r.seq, key.seq), append(r.idx, key.idx)
+	r.partial, r.body = append(r.partial, partial), append(r.body, body)
+	r.text, r.ownerMsg = append(r.text, text), append(r.ownerMsg, ownerMsg)
+}
+
+// insertBlocksSQL stores gathered blocks, each only in the message this writer began when it
+// names one (see putBlock), a partial checkpoint replaced by what follows it.
+const insertBlocksSQL = `INSERT INTO blocks(sid, seq, idx, partial, body, search_text)
+	SELECT b.sid, b.seq, b.idx, b.partial, b.body, b.search_text
+	FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::boolean[], $5::bytea[], $6::text[], $7::text[])
+		AS b(sid, seq, idx, partial, body, search_text, owner_uuid)
+	WHERE b.owner_uuid IS NULL OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = b.sid AND m.seq = b.seq AND m.uuid = b.owner_uuid)
+	ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body,
+		search_text = excluded.search_text, search = NULL`
+
+// queueBlocks adds the gathered blocks to the pipeline as one statement, and the tool uses
+// noted with them, before whatever is queued next.
+func (b *batchWriter) queueBlocks() {
+	r := &b.blocks
+	if len(r.sid) > 0 {
+		b.pending.Queue(insertBlocksSQL, r.sid, r.seq, r.idx, r.partial, r.body, r.text, r.ownerMsg)
+		b.onDone = append(b.onDone, nil)
+	}
+	for _, use := range r.toolUses {
+		b.pending.Queue(insertToolUseSQL, storableArgs(use.args())...)
+		b.onDone = append(b.onDone, use.done)
+	}
+	// The pipeline holds the arrays until it is sent: fresh ones for the next blocks.
+	at := r.at
+	clear(at)
+	b.blocks = blockRows{at: at}
+}
+
+// keepsBlockOrder reports whether op may run before blocks gathered ahead of it are stored:
+// it neither reads nor removes blocks. Any other Op sends the gathered blocks first.
+func keepsBlockOrder(op session.Op) bool {
+	switch op.(type) {
+	case session.BeginMessage, session.PutBlock, session.EndMessage, session.SetTracker, session.SetTitle,
+		session.SetUpdatedAt, session.AddRedactions, session.PutFileSnapshot:
+		return true
+	}
+	return false
+}
+
+// textPtr is a nullable text argument (a string, or nil for NULL) as storable text for an
+// array element.
+func textPtr(v any) *string {
+	s, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	s = storableText(s)
+	return &s
+}
