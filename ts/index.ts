@@ -22,7 +22,7 @@ export type { RedactOptions } from './redact';
 export type { ResumeRequest, Resolution, ResolveSessionOptions, PromptResumeOptions } from './resume';
 export type { AISDKChatStore, ChatMessage } from './adapters/ai-sdk-chat';
 export type { ClaudeAgentSDKMessage, ClaudeAgentSDKOptions } from './adapters/claude-agent-sdk';
-export type { HistoryStartBlock } from './adapters/history';
+export type { HistoryChangeBlock, HistoryStartBlock } from './adapters/history';
 export type { AdapterOptions, StreamSource } from './adapters/common';
 export type { AnthropicStreamEvent } from './adapters/anthropic';
 export type { OpenAIStreamEvent } from './adapters/openai';

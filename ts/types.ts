@@ -1,6 +1,6 @@
 import type { MessageContext, MessageOptions, RecordSource, ThinkingMetadata, TodoItem } from './message-state';
 import type { ForkOrigin } from './branches';
-import type { HistoryStartBlock } from './adapters/history';
+import type { HistoryChangeBlock, HistoryStartBlock } from './adapters/history';
 
 /**
  * Block types follow the Anthropic Messages API, and `type` narrows a block to its kind:
@@ -18,6 +18,7 @@ export type Block =
   | RefusalBlock
   | ReasoningBlock
   | HistoryStartBlock
+  | HistoryChangeBlock
   | OpenAIItemBlock
   | UIMessageBlock
   | UnknownBlock;

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '@anthropic-ai/claude-agent-sdk';
+import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '@anthropic-ai/claude-agent-sdk' with { 'resolution-mode': 'import' };
 import { Store, storeHandle } from '../store';
 import { SessionError, argTypeError } from '../errors';
 import { native } from '../native';
 import { oneAtATime } from '../one-at-a-time';
 import { isObject } from './common';
 
-type FoldSessionSummary = typeof import('@anthropic-ai/claude-agent-sdk').foldSessionSummary;
+type FoldSessionSummary = typeof import('@anthropic-ai/claude-agent-sdk', { with: { 'resolution-mode': 'import' } }).foldSessionSummary;
 
 /** What appendTranscriptPart reports. */
 interface PartAppend {

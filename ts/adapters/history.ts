@@ -15,6 +15,17 @@ export interface HistoryStartBlock {
   [extra: string]: unknown;
 }
 
+/**
+ * A change of an SDK history that holds no items (an OpenAI Agents transaction that only
+ * removes): a user message holding `{ type: 'history_change', by }` with the change's tags.
+ */
+export interface HistoryChangeBlock {
+  type: 'history_change';
+  /** Which SDK's history it changes: 'openai-agents'. */
+  by: string;
+  [extra: string]: unknown;
+}
+
 /** The main-chain records of a history on the branch at the head, after its start. */
 export interface HistoryRecords {
   /** The history_start record's uuid; undefined before anything was added. */
