@@ -22,12 +22,13 @@ import { importCommand } from './import';
 import { debugContext } from './debug-context';
 import { serve } from './serve';
 import { migrate } from './migrate';
+import { verify } from './verify';
 
 /**
  * The commands, in the order `sessionkeep help` lists them. A new command is a file in this
  * folder and a line here.
  */
-const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats, debugContext, serve, migrate];
+const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats, debugContext, serve, migrate, verify];
 
 function usage(): string {
   const lines = ['usage: sessionkeep <command> [options]', '', 'commands:'];
