@@ -244,9 +244,12 @@ func (v *verifier) sessionCounts() {
 // that loops. A parent that is not in the session is not damage: an imported subagent's
 // first record names a message of the main transcript's file.
 func (v *verifier) tree() {
-	err := v.c.query(`SELECT s.id, m.seq, m.parent_uuid FROM messages m JOIN sessions s ON s.sid = m.sid
-		WHERE m.parent_uuid != '' AND NOT EXISTS (SELECT 1 FROM messages p WHERE p.sid = m.sid AND p.uuid = m.parent_uuid AND p.seq < m.seq)
-		AND EXISTS (SELECT 1 FROM messages p WHERE p.sid = m.sid AND p.uuid = m.parent_uuid)`, nil, func(row []driver.Value) error {
+	// The parent is found by messages_by_uuid; +p.sid keeps the planner off the (sid, seq)
+	// index, whose range p.seq < m.seq made this quadratic in a session's length.
+	err := v.c.query(`SELECT s.id, m.seq, m.parent_uuid FROM messages m
+		JOIN messages p ON p.uuid = m.parent_uuid AND +p.sid = m.sid
+		JOIN sessions s ON s.sid = m.sid
+		WHERE m.parent_uuid != '' GROUP BY m.mid HAVING MIN(p.seq) >= m.seq`, nil, func(row []driver.Value) error {
 		v.add(ProblemTree, fmt.Sprint(row[0]), "message %v: its parent %v comes after it in the session", row[1], row[2])
 		return nil
 	})
