@@ -14,7 +14,7 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all setup deps build addon ts example demo demo-agent pack test test-postgres test-go test-node test-node-postgres test-matrix torture fuzz fuzz-short bench bench-steps bench-context clean
+.PHONY: all setup deps build addon ts example demo demo-agent pack test test-postgres test-go test-node test-node-postgres test-matrix torture fuzz fuzz-short bench bench-steps bench-context bench-big clean
 
 all: build
 
@@ -252,3 +252,12 @@ bench-steps:
 # the session (it reads counts through indexes, the tail and cached summaries).
 bench-context: build
 	node bench/context.mjs
+
+# Histories of the sizes users report (bench/big.mjs): a Claude Code transcript and a Codex
+# rollout of each size in BIG_SIZES (MB), generated from the real fixtures' shapes into
+# build/bench-big (never committed), imported with peak RSS, MB/s by quarter, and an import
+# killed half way then run again; then a 100 MB tool output and a 50 MB image ingested,
+# restored and exported. 2 GB files need about 4 GB free on disk: BIG_SIZES=200 on a small machine.
+BIG_SIZES ?= 2048
+bench-big: build
+	node bench/big.mjs --sizes $(BIG_SIZES) --data build/bench-big
