@@ -14,13 +14,16 @@ INK_SRC := $(shell find ts/ink -name '*.ts' -o -name '*.tsx') ts/ink/package.jso
 EXAMPLE := examples/agent-modal
 EXAMPLE_SRC := $(shell find $(EXAMPLE)/src -name '*.ts' -o -name '*.tsx') $(EXAMPLE)/tsconfig.json $(EXAMPLE)/package.json
 
-.PHONY: all deps build addon ts example demo demo-agent pack test test-postgres test-go test-node test-node-postgres test-matrix torture fuzz fuzz-short bench bench-steps bench-scale bench-context clean
+.PHONY: all setup deps build addon ts example demo demo-agent pack test test-postgres test-go test-node test-node-postgres test-matrix torture fuzz fuzz-short bench bench-steps bench-scale bench-context bench-big clean
 
 all: build
 
 # npm ci installs exactly package-lock.json; --ignore-scripts skips the dependencies' install
 # scripts (the package has none of its own: `sessionkeep build-addon` builds from source).
+# lean-lock.mjs first keeps the Claude Agent SDK's platform binary out of the lock (after an
+# `npm install` put it back): test 54 fetches it when it runs.
 node_modules/.package-lock.json: package.json package-lock.json
+	node test/helpers/lean-lock.mjs
 	$(NPM) ci --ignore-scripts --no-audit --no-fund
 
 .go-modules: go.mod go.sum
@@ -141,17 +144,26 @@ ACTIONLINT := build/actionlint-$(ACTIONLINT_VERSION)/actionlint
 $(ACTIONLINT):
 	GOBIN=$(CURDIR)/$(@D) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
+# make setup installs the machine's packages that the tests need (test/helpers/setup-machine.sh:
+# apt-get as root or through sudo, saying what and why; it only checks when all are there).
+# make test, test-postgres and torture run it first, so a fresh Debian/Ubuntu machine with Go,
+# Node, npm and make needs nothing else; .ci/run is make test.
+setup:
+	bash test/helpers/setup-machine.sh
+
 # make test runs everything on SQLite with a throwaway PostgreSQL server beside it (started
 # and always stopped by test/helpers/with-pg-cluster.sh, which sets SESSIONKEEP_TEST_PG_URL):
 # the Go tests of persistence/postgres and migrate run against it, and so does the whole Node
 # suite a second time (test-node-postgres: the same files with SESSIONKEEP_TEST_BACKEND, so
 # every store test runs on both backends). The Node 22/24/26 matrix stays on SQLite.
-test: build
+test: setup
+	$(MAKE) build
 	sh test/helpers/with-pg-cluster.sh $(MAKE) test-go fuzz-short test-node test-node-postgres test-matrix
 
 # The Go tests and the whole Node suite on PostgreSQL, on a server of its own (the part of
 # make test that needs PostgreSQL, for working on the backend).
-test-postgres: build
+test-postgres: setup
+	$(MAKE) build
 	sh test/helpers/with-pg-cluster.sh $(MAKE) test-go test-node-postgres
 
 test-go: .go-modules $(VOCAB)
@@ -206,7 +218,8 @@ test-node-postgres: build
 # the counts: make torture TORTURE_KILLS=5000.
 TORTURE_KILLS   ?= 1000
 TORTURE_SECONDS ?= 60
-torture: build
+torture: setup
+	$(MAKE) build
 	TORTURE_KILLS=$(TORTURE_KILLS) TORTURE_SECONDS=$(TORTURE_SECONDS) \
 		node --test --test-concurrency=1 test/100-torture-kill.test.mjs test/101-many-processes.test.mjs
 
@@ -287,3 +300,12 @@ bench-scale: build
 # the session (it reads counts through indexes, the tail and cached summaries).
 bench-context: build
 	node bench/context.mjs
+
+# Histories of the sizes users report (bench/big.mjs): a Claude Code transcript and a Codex
+# rollout of each size in BIG_SIZES (MB), generated from the real fixtures' shapes into
+# build/bench-big (never committed), imported with peak RSS, MB/s by quarter, and an import
+# killed half way then run again; then a 100 MB tool output and a 50 MB image ingested,
+# restored and exported. 2 GB files need about 4 GB free on disk: BIG_SIZES=200 on a small machine.
+BIG_SIZES ?= 2048
+bench-big: build
+	node bench/big.mjs --sizes $(BIG_SIZES) --data build/bench-big

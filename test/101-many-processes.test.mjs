@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { openStore, tempDir, helper, runNode, ON_POSTGRES } from './helpers/common.mjs';
 import { integrity } from './helpers/torture-kill.mjs';
+import { verifyProblems } from './helpers/verify.mjs';
 
 const SECONDS = Number(process.env.TORTURE_SECONDS ?? 10);
 const WRITERS = 4;
@@ -46,7 +47,9 @@ test(`${WRITERS} writers and a reader on one store for ${SECONDS} s: 0 errors, 0
     s.close();
     return got.length !== 8 || crypto.createHash('sha256').update(JSON.stringify(got)).digest('hex') !== w.hash;
   });
+  const damage = await verifyProblems(store); // the whole store: indexes, bodies, counts, tree
   store.close();
+  assert.deepEqual(damage, []);
   assert.deepEqual(lost, [], 'every session is listed with its 2 turns, as its writer read it');
 });
 

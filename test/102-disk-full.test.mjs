@@ -10,6 +10,7 @@ import { openStore, sleep, sqliteFileOnly } from './helpers/common.mjs';
 import { mountTmpfs, fill } from './helpers/tmpfs.mjs';
 import { script, apply } from './helpers/torture-script.mjs';
 import { integrity } from './helpers/torture-kill.mjs';
+import { verifyProblems } from './helpers/verify.mjs';
 
 // The torture script's turns, 4 messages each; turnSteps(from, to) are the steps of turns from..to-1.
 const TURNS = 4;
@@ -56,5 +57,6 @@ test('a full disk: DISK_FULL once, ingest goes on, and the queue commits when sp
   assert.equal(integrity(db), 'ok');
   const again = openStore(db);
   assert.deepEqual(again.openSession(s.id).messages(), after);
+  assert.deepEqual(await verifyProblems(again), [], 'the whole store checks clean');
   again.close();
 });

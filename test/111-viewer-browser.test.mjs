@@ -4,7 +4,7 @@
 // one with subagents (their sidechains inside the call that ran them), a switch to another
 // branch, the usage charts; each page's screenshot, written under the test's temporary
 // folder, must not be blank; and a request without the token gets 403, from the page itself.
-// Skipped only when /usr/bin/chromium is missing (CI installs it: .ci/run).
+// Skipped only when /usr/bin/chromium is missing (make setup installs it).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -52,4 +52,9 @@ test('a damaged block: reading throws SESSION_CORRUPT, the session lists as corr
   assert.equal(s.status, 'corrupted');
   assert.deepEqual(store.openSession(good.id).messages(), [{ role: 'user', content: [{ type: 'text', text: 'I am fine' }] }]);
   assert.equal(store.latestSession('/work/good').id, good.id);
+
+  // store.verify() finds the damage in the bad session's body, and only there.
+  const report = await store.verify();
+  assert.equal(report.ok, false);
+  assert.deepEqual(report.problems.map((p) => [p.code, p.session]), [['BODY_UNREADABLE', bad.id]]);
 });

@@ -13,7 +13,7 @@ const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../exam
 const FIRST_PROMPT = 'read notes.txt and look for "port"';
 
 before(() => {
-  assert.ok(tmuxVersion(), 'these tests need tmux (.ci/run installs it: apt-get install -y tmux)');
+  assert.ok(tmuxVersion(), 'these tests need tmux (make setup installs it: apt-get install -y tmux)');
   assert.ok(fs.existsSync(MAIN), `${MAIN} is missing: run make build`);
 });
 

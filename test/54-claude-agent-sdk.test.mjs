@@ -10,13 +10,18 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { claudeCodeBinary } from './helpers/claude-code-binary.mjs';
 import { HELPERS, openStore, sk, tempStore } from './helpers/common.mjs';
 
 const { fromClaudeAgentSDK } = sk;
 const ROOT = path.join(HELPERS, '..', '..');
 let typed;
+let pathToClaudeCodeExecutable;
 
 before(() => {
+  // The SDK's platform binary is not installed by npm ci: fetched into build/ on first use
+  // (a minute on a cold cache), before the tests' own timeouts start.
+  pathToClaudeCodeExecutable = claudeCodeBinary();
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sessionkeep-typed-'));
   execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), [
     '--strict', '--target', 'es2022', '--module', 'commonjs', '--moduleResolution', 'node10', '--skipLibCheck',
@@ -168,7 +173,7 @@ test('a real query() of the SDK, whose model cannot be reached here, is recorded
   const env = { ...process.env, CLAUDE_CONFIG_DIR: configDir, ANTHROPIC_API_KEY: 'sk-ant-not-a-key', CLAUDE_CODE_MAX_RETRIES: '0' };
   const seen = [];
   await assert.rejects(async () => {
-    for await (const m of fromClaudeAgentSDK(session, query({ prompt, options: { maxTurns: 1, cwd: dir, env } }), { prompt })) seen.push(m);
+    for await (const m of fromClaudeAgentSDK(session, query({ prompt, options: { maxTurns: 1, cwd: dir, env, pathToClaudeCodeExecutable } }), { prompt })) seen.push(m);
   }, /error result/);
   const id = session.id;
   store.close();

@@ -18,6 +18,7 @@ export type * from './management-types';
 export type * from './message-state';
 export type * from './interop-types';
 export type * from './migrate-types';
+export type * from './verify-types';
 export type { RedactOptions } from './redact';
 export type { ResumeRequest, Resolution, ResolveSessionOptions, PromptResumeOptions } from './resume';
 export type { AISDKChatStore, ChatMessage } from './adapters/ai-sdk-chat';

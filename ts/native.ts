@@ -90,6 +90,7 @@ export interface NativeAddon {
   searchAsync(store: Handle, queryJSON: string): Promise<string>;
   stats(store: Handle, optionsJSON: string): string;
   statsAsync(store: Handle, optionsJSON: string): Promise<string>;
+  verifyAsync(store: Handle, optionsJSON: string): Promise<string>;
   ingestBlock(s: Handle, blockJSON: string | undefined): void;
   ingestBlockStart(s: Handle, blockJSON: string | undefined): void;
   ingestBlockFields(s: Handle, fieldsJSON: string | undefined): void;

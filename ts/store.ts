@@ -12,6 +12,7 @@ import { watchWriteErrors } from './write-errors';
 import type { CreateSessionOptions, ListSessionsOptions, SessionInfo } from './types';
 import type { ExportOptions, ImportOptions, ImportResult } from './interop-types';
 import type { MigrateOptions, MigrateResult } from './migrate-types';
+import type { VerifyOptions, VerifyReport } from './verify-types';
 import type {
   RecoveredSession, SearchHit, SearchOptions, SessionByKeyOptions, Stats, StatsOptions, WorkspaceStoreOptions,
 } from './management-types';
@@ -171,6 +172,16 @@ export class Store {
   /** statsAsync is stats() run off the JS thread. */
   async statsAsync(options: StatsOptions = {}): Promise<Stats> {
     return JSON.parse(await native.statsAsync(this.#h, statsJSON(options)));
+  }
+
+  /**
+   * verify checks the whole store (SQLite only): the file's integrity, each full-text index
+   * against its content, every body, every blob and reference, each session's counts and
+   * tree, the WAL's size. { repair: true } first rebuilds the indexes and counts; it never
+   * deletes a message.
+   */
+  async verify(options: VerifyOptions = {}): Promise<VerifyReport> {
+    return JSON.parse(await native.verifyAsync(this.#h, JSON.stringify({ repair: options.repair === true })));
   }
 
   /**

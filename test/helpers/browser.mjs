@@ -12,7 +12,7 @@ import { CLAUDE_CODE, CODEX } from './transcripts.mjs';
 const require = createRequire(import.meta.url);
 const CLI = require.resolve('../../dist/cli/main.js');
 
-/** Debian's chromium; CI installs it (.ci/run). */
+/** Debian's chromium; make setup installs it. */
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** The fixture sessions the viewer tests open by id prefix. */

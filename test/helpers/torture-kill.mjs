@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openStore, helper, ON_POSTGRES } from './common.mjs';
 import { script } from './torture-script.mjs';
+import { verifyProblems } from './verify.mjs';
 import { cpuStallTotalMs, StallSampler } from './cpu-stall.mjs';
 
 /**
@@ -122,13 +123,15 @@ export async function golden(dir, seed, turns) {
  * StallSampler, when given). It sets run.lossMs to how long before the kill the oldest step
  * lost was recorded.
  */
-export function checkKill(db, run, steps, gold, graceMs = GRACE_MS, stalls = undefined) {
+export async function checkKill(db, run, steps, gold, graceMs = GRACE_MS, stalls = undefined) {
   const problems = [];
   // The file's own check; a PostgreSQL server keeps its pages itself.
   const check = ON_POSTGRES ? 'ok' : integrity(db);
   if (check !== 'ok') problems.push(`integrity_check: ${check}`);
   const store = openStore(db);
   try {
+    // The whole store as well: store.verify() (indexes, bodies, blobs, counts, tree).
+    problems.push(...await verifyProblems(store));
     if (!store.listSessions().some((i) => i.id === run.id)) {
       // Killed before its first commit: allowed only when nothing was recorded in time.
       const first = run.reports[0];
@@ -239,7 +242,7 @@ export async function tortureKills({ dir, seed, turns, kills, parallel, maxKillM
   const one = async (k) => {
     const db = path.join(dir, `kill-${k}.db`);
     const run = await runToKill(db, seed, turns, Math.random() * maxKillMs);
-    const problems = checkKill(db, run, steps, gold, graceMs, stalls);
+    const problems = await checkKill(db, run, steps, gold, graceMs, stalls);
     if (run.reports.length < steps.length) cutOff++;
     worstLossMs = Math.max(worstLossMs, run.lossMs);
     for (const p of problems) found.push(`kill ${k} after step ${run.reports.at(-1)?.i}: ${p}`);

@@ -23,12 +23,13 @@ import { debugContext } from './debug-context';
 import { serve } from './serve';
 import { migrate } from './migrate';
 import { buildAddon } from './build-addon';
+import { verify } from './verify';
 
 /**
  * The commands, in the order `sessionkeep help` lists them. A new command is a file in this
  * folder and a line here.
  */
-const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats, debugContext, serve, migrate];
+const COMMANDS: Command[] = [ls, show, info, search, exportCommand, importCommand, rename, archive, unarchive, deleteCommand, stats, debugContext, serve, migrate, verify];
 
 /** The commands that need no store (nor the addon), listed after the others. */
 const STANDALONE: Standalone[] = [buildAddon];

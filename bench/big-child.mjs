@@ -1,0 +1,57 @@
+// big-child.mjs is one measured step of bench/big.mjs, in a process of its own so that its
+// peak RSS (Node and the Go addon share the process) is the step's alone. It prints one line
+// of JSON: the step's figures with maxRssMB from process.resourceUsage().
+//   import <file> <db> <format>       import the file, noting its progress reports' times
+//   ingest <db> <kind> <mb>           one message holding a <mb> MB tool output or image
+//   restore <db>                      read every session's messages back
+//   export <db> <out>                 export every session to jsonl
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const { openStore } = require(path.join(import.meta.dirname, '..', 'dist', 'index.js'));
+const [step, ...args] = process.argv.slice(2);
+const started = performance.now();
+const figures = {};
+
+if (step === 'import') {
+  const [file, db, format] = args;
+  const store = openStore(db);
+  const marks = []; // [seconds, bytesDone] as the import goes
+  const result = await store.import(file, {
+    format,
+    onProgress: (p) => marks.push([(performance.now() - started) / 1000, p.bytesDone]),
+  });
+  store.close();
+  Object.assign(figures, { records: result.records, existing: result.existing, marks });
+} else if (step === 'ingest') {
+  const [db, kind, mb] = args;
+  const store = openStore(db);
+  const s = store.createSession({ projectPath: '/bench/big' });
+  const size = Number(mb) * 1024 * 1024;
+  s.appendUserMessage('go');
+  s.ingest({ type: 'message_start', model: 'bench' });
+  s.ingest({ type: 'tool_use', id: 'toolu_big', name: kind === 'image' ? 'screenshot' : 'bash', input: {} });
+  s.ingest({ type: 'done', stopReason: 'tool_use' });
+  const content = kind === 'image'
+    ? [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: Buffer.alloc(size * 3 / 4, 7).toString('base64') } }]
+    : 'line of output\n'.repeat(Math.ceil(size / 15)).slice(0, size);
+  s.ingest({ type: 'tool_result', toolUseId: 'toolu_big', content });
+  await s.flush();
+  store.close();
+  figures.bytes = size;
+} else if (step === 'restore') {
+  const store = openStore(args[0]);
+  let bytes = 0;
+  for (const info of store.listSessions()) bytes += JSON.stringify(store.openSession(info.id).messages()).length;
+  store.close();
+  figures.bytes = bytes;
+} else if (step === 'export') {
+  const [db, out] = args;
+  const store = openStore(db);
+  for (const info of store.listSessions()) await store.export(info.id, { format: 'jsonl', path: `${out}-${info.id}.jsonl` });
+  store.close();
+}
+figures.seconds = (performance.now() - started) / 1000;
+figures.maxRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
+console.log(JSON.stringify(figures));

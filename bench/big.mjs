@@ -1,0 +1,112 @@
+// make bench-big: sessionkeep on histories of the sizes users report. A Claude Code transcript
+// and a Codex rollout of each size in --sizes (MB), generated from the real fixtures' shapes
+// with fresh ids (bench/big-transcript.mjs, into --data, never committed), are imported each in
+// a process of its own: its peak RSS (Node and the Go addon together), MB/s over each quarter
+// of the file, and an import killed at 70 % of its time then run again (records afterwards against a
+// clean import's: no duplicates). Then a 100 MB tool output and a 50 MB image are ingested,
+// restored and exported, each step's peak RSS in its own process. Prints one table; the
+// figures also go to <data>/big.json.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({ options: {
+  data: { type: 'string', default: 'build/bench-big' },
+  sizes: { type: 'string', default: '2048' },
+  fixtures: { type: 'string', default: path.join(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'real') },
+} });
+const here = import.meta.dirname;
+const data = path.resolve(values.data);
+fs.mkdirSync(data, { recursive: true });
+const largest = (dir) => path.join(dir, fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl'))
+  .sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size)[0]);
+const SOURCES = { 'claude-code': largest(path.join(values.fixtures, 'claude_code')), codex: largest(path.join(values.fixtures, 'codex')) };
+
+/** run runs a step of big-child.mjs; killAfterMs SIGKILLs it that long after its start. */
+function run(args, { killAfterMs } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(here, 'big-child.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let killed = false;
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.resume();
+    const timer = killAfterMs && setTimeout(() => { killed = true; child.kill('SIGKILL'); }, killAfterMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (killed) return resolve({ killed: true });
+      if (code !== 0) return reject(new Error(`big-child ${args.join(' ')} exited ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').at(-1)));
+    });
+  });
+}
+
+/**
+ * quarters is MB/s over each quarter of the bytes, from the progress marks. The progress
+ * counts bytes as the parser reads them; what is stored after the last byte is read is
+ * afterRead (seconds).
+ */
+function quarters(marks, bytes) {
+  const at = (f) => marks.find(([, b]) => b >= bytes * f) ?? marks.at(-1);
+  const rates = [];
+  let prev = [0, 0];
+  for (const f of [0.25, 0.5, 0.75, 1]) {
+    const m = at(f);
+    rates.push(+(((m[1] - prev[1]) / 1048576) / Math.max(m[0] - prev[0], 1e-3)).toFixed(1));
+    prev = m;
+  }
+  return rates;
+}
+
+const results = { imports: [], payloads: [] };
+for (const mb of values.sizes.split(',').map(Number)) {
+  for (const [format, source] of Object.entries(SOURCES)) {
+    const file = path.join(data, `${format}-${mb}.jsonl`);
+    if (!fs.existsSync(file)) {
+      await new Promise((resolve, reject) => spawn(process.execPath, [path.join(here, 'big-transcript.mjs'), '--from', source, '--out', file, '--mb', String(mb)], { stdio: 'inherit' })
+        .on('close', (c) => (c === 0 ? resolve() : reject(new Error('big-transcript failed')))));
+    }
+    const bytes = fs.statSync(file).size;
+    const db = path.join(data, `${format}-${mb}.db`);
+    for (const f of fs.readdirSync(data)) if (f.startsWith(path.basename(db))) fs.rmSync(path.join(data, f));
+    const clean = await run(['import', file, db, format]);
+    const resumed = `${db}-resumed`;
+    for (const f of fs.readdirSync(data)) if (f.startsWith(path.basename(resumed))) fs.rmSync(path.join(data, f));
+    // Killed at 70 % of the clean import's time: while it stores (it reads the whole file
+    // first); the rerun finds what the killed one committed (existing) and adds the rest.
+    const killed = await run(['import', file, resumed, format], { killAfterMs: clean.seconds * 700 });
+    const again = await run(['import', file, resumed, format]);
+    const row = {
+      format, mb: +(bytes / 1048576).toFixed(0), seconds: +clean.seconds.toFixed(1), mbPerSec: +(bytes / 1048576 / clean.seconds).toFixed(1),
+      quarters: quarters(clean.marks, bytes),
+      afterRead: +(clean.seconds - (clean.marks.filter(([, b]) => b < bytes).at(-1)?.[0] ?? 0)).toFixed(1), maxRssMB: clean.maxRssMB, rssPerFileMB: +(clean.maxRssMB / (bytes / 1048576)).toFixed(2),
+      records: clean.records, killedHalfWay: killed.killed === true, rerunExisting: again.existing, rerunRecords: again.records + again.existing,
+      duplicates: again.records + again.existing - clean.records,
+    };
+    results.imports.push(row);
+    console.log(JSON.stringify(row));
+  }
+}
+
+for (const [kind, mb] of [['tool output', 100], ['image', 50]]) {
+  const db = path.join(data, `payload-${mb}.db`);
+  for (const f of fs.readdirSync(data)) if (f.startsWith(path.basename(db))) fs.rmSync(path.join(data, f));
+  const ingest = await run(['ingest', db, kind === 'image' ? 'image' : 'text', String(mb)]);
+  const restore = await run(['restore', db]);
+  const exported = await run(['export', db, path.join(data, `payload-${mb}`)]);
+  const row = { kind, mb, ingestRssMB: ingest.maxRssMB, restoreRssMB: restore.maxRssMB, exportRssMB: exported.maxRssMB,
+    ingestSeconds: +ingest.seconds.toFixed(1), restoreSeconds: +restore.seconds.toFixed(1), exportSeconds: +exported.seconds.toFixed(1) };
+  results.payloads.push(row);
+  console.log(JSON.stringify(row));
+}
+fs.writeFileSync(path.join(data, 'big.json'), JSON.stringify(results, null, 2));
+
+console.log('\nimport      MB    s     MB/s  read MB/s by quarter  s after read  peak RSS MB  RSS/file  records  killed at 70 %: kept, duplicates');
+for (const r of results.imports) {
+  console.log(`${r.format.padEnd(11)} ${String(r.mb).padStart(5)} ${String(r.seconds).padStart(6)} ${String(r.mbPerSec).padStart(5)}  ${r.quarters.join(' / ').padEnd(21)} ${String(r.afterRead).padStart(12)} ${String(r.maxRssMB).padStart(11)} ${String(r.rssPerFileMB).padStart(9)} ${String(r.records).padStart(8)}  ${r.killedHalfWay ? `${r.rerunExisting} kept` : 'finished first'}, ${r.duplicates}`);
+}
+console.log('\npayload          MB  peak RSS MB: ingest / restore / export   seconds: ingest / restore / export');
+for (const r of results.payloads) {
+  console.log(`${r.kind.padEnd(14)} ${String(r.mb).padStart(4)}  ${`${r.ingestRssMB} / ${r.restoreRssMB} / ${r.exportRssMB}`.padEnd(38)} ${r.ingestSeconds} / ${r.restoreSeconds} / ${r.exportSeconds}`);
+}
