@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { HELPERS, tempDir, tempStore } from './helpers/common.mjs';
+import { claudeCodeBinary } from './helpers/claude-code-binary.mjs';
 
 const ROOT = path.join(HELPERS, '..', '..');
 const { SessionkeepSessionStore } = await import(path.join(ROOT, 'dist', 'claude-agent-sdk.js'));
@@ -67,7 +68,9 @@ test('query() mirrors a turn into the store, and a query() resumed from the stor
   };
   const { store } = tempStore(t);
   const sessionStore = new SessionkeepSessionStore(store);
-  const options = { cwd, env, sessionStore, maxTurns: 1, tools: [], settingSources: [] };
+  // npm ci leaves out the SDK's platform binary: fetched into build/ on first use.
+  const pathToClaudeCodeExecutable = claudeCodeBinary();
+  const options = { cwd, env, sessionStore, maxTurns: 1, tools: [], settingSources: [], pathToClaudeCodeExecutable };
 
   let sessionId;
   for await (const m of query({ prompt: 'What is the first answer?', options })) {

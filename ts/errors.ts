@@ -30,6 +30,7 @@ export type SessionErrorCode =
   // The storage underneath.
   | 'SQLITE_BUSY'
   | 'STORE_CORRUPT'
+  | 'STORE_DAMAGED'
   | 'DISK_FULL'
   | 'READ_ONLY'
   | 'STORE_GONE'
