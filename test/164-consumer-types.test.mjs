@@ -28,7 +28,7 @@ export function describe(b: Block): string {
     case 'image': case 'document': return String(b.source.media_type);
     case 'refusal': return b.refusal;
     case 'reasoning': return String(b.summary?.length);
-    case 'history_start': return b.by;
+    case 'history_start': case 'history_change': return b.by;
     case 'openai_item': case 'ui_message': return b.type;
     default: {
       const unknown: UnknownBlock = b;
