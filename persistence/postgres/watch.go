@@ -2,10 +2,10 @@ package postgres
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/sessionkeep/sessionkeep/persistence/watchset"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -22,15 +22,7 @@ type watcher struct {
 	channel string
 	cancel  context.CancelFunc
 	done    chan struct{}
-
-	mu      sync.Mutex
-	watched map[string]*watch
-}
-
-// watch is one watched session: how many watch it, and its commit count.
-type watch struct {
-	refs    int
-	version uint64
+	watched *watchset.Set[struct{}]
 }
 
 // Watch starts following session id (once per caller: Unwatch ends it) and returns its
@@ -61,7 +53,7 @@ func (s *Store) Watch(id string) (uint64, error) {
 			return 0, session.ErrStoreClosed
 		}
 	}
-	return w.add(id), nil
+	return w.watched.Add(id, func() struct{} { return struct{}{} }), nil
 }
 
 // WatchVersion returns the commit count of a watched session: it grows after each commit
@@ -77,12 +69,7 @@ func (s *Store) WatchVersion(id string) (uint64, error) {
 	if w == nil {
 		return 0, nil
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if ws := w.watched[id]; ws != nil {
-		return ws.version, nil
-	}
-	return 0, nil
+	return w.watched.Version(id), nil
 }
 
 // Unwatch ends one Watch of session id.
@@ -90,22 +77,15 @@ func (s *Store) Unwatch(id string) {
 	s.mu.Lock()
 	w := s.watcher
 	s.mu.Unlock()
-	if w == nil {
-		return
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if ws := w.watched[id]; ws != nil {
-		if ws.refs--; ws.refs <= 0 {
-			delete(w.watched, id)
-		}
+	if w != nil {
+		w.watched.Remove(id)
 	}
 }
 
 // startWatcher connects and listens, then follows the channel on a goroutine.
 func startWatcher(cfg *pgx.ConnConfig, channel string) (*watcher, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &watcher{cfg: cfg, channel: channel, cancel: cancel, done: make(chan struct{}), watched: map[string]*watch{}}
+	w := &watcher{cfg: cfg, channel: channel, cancel: cancel, done: make(chan struct{}), watched: watchset.New[struct{}]()}
 	c, err := w.connect(ctx)
 	if err != nil {
 		cancel()
@@ -126,18 +106,6 @@ func (w *watcher) connect(ctx context.Context) (*pgx.Conn, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-func (w *watcher) add(id string) uint64 {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ws := w.watched[id]
-	if ws == nil {
-		ws = &watch{}
-		w.watched[id] = ws
-	}
-	ws.refs++
-	return ws.version
 }
 
 // run listens on c until it fails, then connects again, until stopped. Notifications sent
@@ -167,20 +135,13 @@ func (w *watcher) listen(ctx context.Context, c *pgx.Conn) {
 		if err != nil {
 			return
 		}
-		w.mu.Lock()
-		if ws := w.watched[n.Payload]; ws != nil {
-			ws.version++
-		}
-		w.mu.Unlock()
+		w.watched.Changed(n.Payload)
 	}
 }
 
+// bumpAll counts a change of every watched session.
 func (w *watcher) bumpAll() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, ws := range w.watched {
-		ws.version++
-	}
+	w.watched.Look(func(string, struct{}) (struct{}, bool) { return struct{}{}, true })
 }
 
 // stop ends the listener and waits for its connection to close.

@@ -3,9 +3,9 @@ package sqlite
 import (
 	"database/sql/driver"
 	"fmt"
-	"sync"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/watchset"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -20,21 +20,16 @@ const watchInterval = 25 * time.Millisecond
 // moved. A commit to a session always moves its row (the writer's touch sets updated_at
 // and the counts), so no table other than sessions is read, and only by primary key.
 type watcher struct {
-	c    *conn
-	stop chan struct{}
-	done chan struct{}
-
-	mu      sync.Mutex
-	watched map[string]*watch
+	c       *conn
+	stop    chan struct{}
+	done    chan struct{}
+	watched *watchset.Set[seenRow]
 }
 
-// watch is one watched session: how many watch it, its change count, and the listing row
-// it had when last looked at.
-type watch struct {
-	refs    int
-	version uint64
-	row     string
-	// recent: the row's updated_at was within a millisecond of the last look, so a second
+// seenRow is what the watcher last saw of a watched session's listing row.
+type seenRow struct {
+	row string
+	// recent: the row's updated_at was within a millisecond of the look, so a second
 	// commit in the same millisecond could leave the row as it was.
 	recent bool
 }
@@ -47,16 +42,7 @@ func (s *Store) Watch(id string) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ws := w.watched[id]
-	if ws == nil {
-		ws = &watch{}
-		ws.row, ws.recent = w.listingRow(id)
-		w.watched[id] = ws
-	}
-	ws.refs++
-	return ws.version, nil
+	return w.watched.Add(id, func() seenRow { return w.listingRow(id) }), nil
 }
 
 // WatchVersion returns the change count of a watched session: it grows after each commit
@@ -72,12 +58,7 @@ func (s *Store) WatchVersion(id string) (uint64, error) {
 	if w == nil {
 		return 0, nil
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if ws := w.watched[id]; ws != nil {
-		return ws.version, nil
-	}
-	return 0, nil
+	return w.watched.Version(id), nil
 }
 
 // Unwatch ends one Watch of session id.
@@ -85,15 +66,8 @@ func (s *Store) Unwatch(id string) {
 	s.mu.Lock()
 	w := s.watcher
 	s.mu.Unlock()
-	if w == nil {
-		return
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if ws := w.watched[id]; ws != nil {
-		if ws.refs--; ws.refs <= 0 {
-			delete(w.watched, id)
-		}
+	if w != nil {
+		w.watched.Remove(id)
 	}
 }
 
@@ -117,7 +91,7 @@ func (s *Store) startWatcher() (*watcher, error) {
 		c.close()
 		return nil, storageError("following "+s.path, err)
 	}
-	started := &watcher{c: c, stop: make(chan struct{}), done: make(chan struct{}), watched: map[string]*watch{}}
+	started := &watcher{c: c, stop: make(chan struct{}), done: make(chan struct{}), watched: watchset.New[seenRow]()}
 	s.mu.Lock()
 	if s.watcher == nil && !s.closed {
 		s.watcher, started = started, nil
@@ -173,21 +147,18 @@ func (w *watcher) run(seen int64) {
 
 // look reads each watched session's listing row and counts a change for those that moved.
 func (w *watcher) look() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for id, ws := range w.watched {
-		row, recent := w.listingRow(id)
-		if row != ws.row || ws.recent || row == "" {
-			ws.version++
-		}
-		ws.row, ws.recent = row, recent
-	}
+	w.watched.Look(func(id string, last seenRow) (seenRow, bool) {
+		now := w.listingRow(id)
+		return now, now.row != last.row || last.recent || now.row == ""
+	})
 }
 
 // listingRow is what a commit to session id changes of its row in sessions, as one string
 // ("" when it cannot be read), and whether the row was updated within the last
 // millisecond. last_accessed_at is left out: a watcher that reads a session may move it.
-func (w *watcher) listingRow(id string) (row string, recent bool) {
+func (w *watcher) listingRow(id string) seenRow {
+	var row string
+	var recent bool
 	err := w.c.query(`SELECT updated_at, message_count, status, title, archived_at, last_message_at,
 		input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, corruption
 		FROM sessions WHERE id = ?`, []any{id}, func(r []driver.Value) error {
@@ -198,9 +169,9 @@ func (w *watcher) listingRow(id string) (row string, recent bool) {
 		return nil
 	})
 	if err != nil {
-		return "", false
+		return seenRow{}
 	}
-	return row, recent
+	return seenRow{row: row, recent: recent}
 }
 
 // dataVersion is SQLite's data_version of connection c: it changes when any other
