@@ -3,6 +3,7 @@ package sqlite
 import (
 	"database/sql/driver"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/persistence/watchset"
@@ -20,6 +21,9 @@ const watchInterval = 25 * time.Millisecond
 // moved. A commit to a session always moves its row (the writer's touch sets updated_at
 // and the counts), so no table other than sessions is read, and only by primary key.
 type watcher struct {
+	// cmu guards c, which the watcher's goroutine asks for data_version and a Watch call
+	// reads a row with (a conn is one SQLite connection: one user at a time).
+	cmu     sync.Mutex
 	c       *conn
 	stop    chan struct{}
 	done    chan struct{}
@@ -127,7 +131,11 @@ func (s *Store) stopWatching() {
 // session, so that their watchers read and meet the error themselves.
 func (w *watcher) run(seen int64) {
 	defer close(w.done)
-	defer w.c.close()
+	defer func() {
+		w.cmu.Lock()
+		defer w.cmu.Unlock()
+		w.c.close()
+	}()
 	tick := time.NewTicker(watchInterval)
 	defer tick.Stop()
 	for {
@@ -136,7 +144,7 @@ func (w *watcher) run(seen int64) {
 			return
 		case <-tick.C:
 		}
-		v, err := dataVersion(w.c)
+		v, err := w.dataVersion()
 		if err == nil && v == seen {
 			continue
 		}
@@ -159,6 +167,8 @@ func (w *watcher) look() {
 func (w *watcher) listingRow(id string) seenRow {
 	var row string
 	var recent bool
+	w.cmu.Lock()
+	defer w.cmu.Unlock()
 	err := w.c.query(`SELECT updated_at, message_count, status, title, archived_at, last_message_at,
 		input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, corruption
 		FROM sessions WHERE id = ?`, []any{id}, func(r []driver.Value) error {
@@ -172,6 +182,13 @@ func (w *watcher) listingRow(id string) seenRow {
 		return seenRow{}
 	}
 	return seenRow{row: row, recent: recent}
+}
+
+// dataVersion is SQLite's data_version of the watcher's connection.
+func (w *watcher) dataVersion() (int64, error) {
+	w.cmu.Lock()
+	defer w.cmu.Unlock()
+	return dataVersion(w.c)
 }
 
 // dataVersion is SQLite's data_version of connection c: it changes when any other
