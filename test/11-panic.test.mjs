@@ -7,7 +7,8 @@ import path from 'node:path';
 import { openStore, SessionError, tempDir } from './helpers/common.mjs';
 
 const require = createRequire(import.meta.url);
-const addon = require('../build/Release/sessionkeep.node');
+// The addon as the package loads it on first use, with SessionError registered as its errors' class.
+const { raw: addon } = require('../dist/native.js');
 
 test('a Go panic becomes a SessionError INTERNAL and the process goes on', (t) => {
   assert.throws(() => addon.__panicForTest(), (e) => {

@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { tempDir, tempStore, sessionError } from './helpers/common.mjs';
 
 const require = createRequire(import.meta.url);
-const addon = require('../build/Release/sessionkeep.node');
+// The addon as the package loads it on first use, with SessionError registered as its errors' class.
+const { raw: addon } = require('../dist/native.js');
 
 test('a CPU profile of real work is written as gzipped pprof, once at a time', (t) => {
   const out = path.join(tempDir(t), 'cpu.prof');

@@ -109,21 +109,26 @@ export interface NativeAddon {
   tailAsync(session: Handle, n: unknown, onPart: (part: string) => void): Promise<void>;
 }
 
+/** loaded is whether load has put the addon in place of the stand-ins. */
+let loaded = false;
+
 /**
  * load loads the addon ($SESSIONKEEP_ADDON_PATH's, a platform package's, else a local build;
  * see loader.ts), registers SessionError as the class of its errors and puts it in place of
- * the stand-ins below.
+ * the stand-ins below, once.
  */
 function load(): void {
+  if (loaded) return;
   const addon = loadAddon<NativeAddon>().addon;
   addon.setErrorClass(SessionError);
   raw = addon;
   native = wrap(addon);
+  loaded = true;
 }
 
 /**
  * onFirstCall is a stand-in for the addon that loads it when one of its functions is first
- * read: importing the package loads no native code, so help, types and the CLI's usage work
+ * read or set: importing the package loads no native code, so help, types and the CLI's usage work
  * without it, and a missing addon is an error of the first call (ADDON_NOT_FOUND).
  */
 function onFirstCall(current: () => NativeAddon): NativeAddon {
@@ -131,6 +136,12 @@ function onFirstCall(current: () => NativeAddon): NativeAddon {
     get: (_target, key) => {
       load();
       return Reflect.get(current(), key);
+    },
+    // A stand-in someone kept from before the load still reaches the addon: what is set on
+    // it (a test wrapping one function) is set on the addon the package calls.
+    set: (_target, key, value) => {
+      load();
+      return Reflect.set(current(), key, value);
     },
   });
 }

@@ -15,8 +15,8 @@ const result = { platform: process.platform, arch: process.arch, userProfile: pr
 async function main() {
   const { openStore } = require('sessionkeep');
   const { recordToolRound } = require('./tool-round.cjs');
+  const store = openStore(db); // the package loads its addon on first use
   result.addon = Object.keys(require.cache).find((f) => f.endsWith('.node'));
-  const store = openStore(db);
   if (mode === 'write') {
     const session = store.createSession({ projectPath: PROJECT });
     recordToolRound(session, 'C:\\app\\config.json');
