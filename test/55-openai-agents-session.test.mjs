@@ -4,7 +4,10 @@
 // model (helpers/agents-child.mjs) resumes from the session in a new process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { helper, openStore, runNode, tempStore } from './helpers/common.mjs';
 
 // The subpath as an app imports it (the package's exports map, by self-reference).
@@ -16,6 +19,22 @@ async function child(args) {
   assert.equal(r.code, 0, r.stderr);
   return JSON.parse(r.stdout);
 }
+
+// The checkout pins @openai/agents in package.json; make test-matrix runs this file once more
+// on Node 22 with $SESSIONKEEP_TEST_AGENTS naming an install of test/matrix/agents-newest,
+// whose newest version test/matrix/resolve-agents-newest.mjs makes every import load.
+test('the @openai/agents loaded is the version this run pins, from its install', (t) => {
+  const pins = fs.realpathSync(process.env.SESSIONKEEP_TEST_AGENTS ?? fileURLToPath(new URL('..', import.meta.url)));
+  const manifest = JSON.parse(fs.readFileSync(path.join(pins, 'package.json'), 'utf8'));
+  const pinned = (manifest.dependencies ?? {})['@openai/agents'] ?? manifest.devDependencies['@openai/agents'];
+  const entry = fileURLToPath(import.meta.resolve('@openai/agents'));
+  const at = entry.lastIndexOf(`${path.sep}node_modules${path.sep}@openai${path.sep}agents${path.sep}`);
+  const installed = entry.slice(0, at);
+  const { version } = JSON.parse(fs.readFileSync(path.join(installed, 'node_modules/@openai/agents/package.json'), 'utf8'));
+  t.diagnostic(`@openai/agents ${version} from ${installed}`);
+  assert.equal(installed, pins);
+  assert.equal(version, pinned);
+});
 
 /** One item of every kind the SDK persists, with fields sessionkeep does not model. */
 const ITEMS = [

