@@ -93,9 +93,12 @@ func (w *writer) takeError() error {
 }
 
 // syncFile makes the file at path durable (fsync). A WAL that is not there holds nothing
-// to sync, as long as the database beside it is there.
+// to sync, as long as the database beside it is there. The file is opened for writing:
+// Windows flushes (FlushFileBuffers) only through a handle with write access, and answers
+// "Access denied" for a read-only one (seen under Wine when another process's reader kept
+// the checkpoint from copying the WAL, so the WAL itself was synced).
 func syncFile(path string) error {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return storeThere(strings.TrimSuffix(path, "-wal"))
 	}
