@@ -111,7 +111,7 @@ test('without any addon, --help, help and a command\'s --help work; a command fa
   assert.match(lsHelp.stdout, /^usage: sessionkeep ls /);
   const version = await cli(['--version'], { bin });
   assert.equal(version.stdout, `${pkg.version}\n`);
-  const ls = await cli(['ls', '--db', db], { bin });
+  const ls = await cli(['ls', '--db', storeLocation(db)], { bin }); // a file, or the PostgreSQL store when the suite runs on it
   assert.equal(ls.code, 1);
   assert.equal(ls.stdout, '');
   assert.equal(ls.stderr.trimEnd().split('\n').length, 1, ls.stderr);
