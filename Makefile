@@ -287,6 +287,7 @@ bench-steps:
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./session/ | tee $(BENCH_DATA)/go-bench.txt
 	node bench/ours.mjs --data $(BENCH_DATA) $(if $(BENCH_AGAINST),--against $(BENCH_AGAINST))
 	node bench/import.mjs --data $(BENCH_DATA)
+	SESSIONKEEP_BENCH_PG_URL=$$SESSIONKEEP_TEST_PG_URL node bench/pg-size.mjs --data $(BENCH_DATA)
 	node bench/report.mjs --data $(BENCH_DATA)
 
 # The reads' costs in a store of SCALE_SMALL sessions and of SCALE_SESSIONS (SCALE_MESSAGES

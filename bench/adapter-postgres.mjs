@@ -38,7 +38,7 @@ function psql(sql) {
 }
 
 /** schemaSize asks the server how many bytes the schema's tables take. */
-function schemaSize(schema) {
+export function schemaSize(schema) {
   return Number(psql(`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '${schema}' AND c.relkind IN ('r', 'm')`).trim());
 }
