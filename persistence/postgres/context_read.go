@@ -114,10 +114,11 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 					current = seq
 					m = scanContextMessage(row, sessionID, m.Blocks[:0])
 				}
+				var err error
 				if body, ok := row[12].([]byte); ok {
-					m.Blocks = append(m.Blocks, body)
+					m.Blocks, err = appendBlock(m.Blocks, body, current)
 				}
-				return nil
+				return err
 			})
 		if err == nil && current >= 0 {
 			err = fn(&m)
