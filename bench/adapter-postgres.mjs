@@ -33,7 +33,7 @@ export function open(dir) {
 }
 
 /** psql runs one statement on the server and returns what it prints. */
-function psql(sql) {
+export function psql(sql) {
   return execFileSync('psql', [serverURL(), '-qtAc', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 

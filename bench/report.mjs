@@ -130,7 +130,17 @@ if (ws && wp) {
   pgRows.push(['  … flush per turn p50 / p99', `${fmt(ws.medianFlushMs, 'ms')} / ${fmt(ws.p99FlushMs, 'ms')}`,
     `${fmt(wp.medianFlushMs, 'ms')} / ${fmt(wp.p99FlushMs, 'ms')}`, '', '', '']);
 }
-pgTarget('store size of the W2/W3 sessions', sizes?.sessionkeep?.w23 / MB, readJSON('pg-size.json')?.w23 / MB, 'MB', 1.2);
+const pgSize = readJSON('pg-size.json');
+pgTarget('store size of the W2/W3 sessions', sizes?.sessionkeep?.w23 / MB, pgSize?.w23 / MB, 'MB', 1.2);
+if (pgSize?.tables) {
+  pgRows.push(['  … PostgreSQL\'s largest tables: heap + TOAST + indexes', '', pgSize.tables.slice(0, 3)
+    .map((t) => `${t.name} ${fmt(t.heap / MB, 'MB')} + ${fmt(t.toast / MB, 'MB')} + ${fmt(t.indexes / MB, 'MB')}`).join('; '), '', '', '']);
+}
+if (pgSize?.columns) {
+  const c = pgSize.columns;
+  pgRows.push(['  … blocks\' columns as stored: bodies / search text / search vectors', '',
+    `${fmt(c.body / MB, 'MB')} / ${fmt(c.searchText / MB, 'MB')} / ${fmt(c.vectors / MB, 'MB')}`, '', '', '']);
+}
 const pgHead = ['measure', 'SQLite file', 'PostgreSQL (loopback)', 'PostgreSQL / SQLite', 'target', ''];
 const pgTable = [pgHead, pgHead.map(() => '---'), ...pgRows].map((r) => `| ${r.join(' | ')} |`).join('\n');
 console.log(`# the same store on PostgreSQL against issue 30's targets (medians; the same run)\n\n${pgTable}\n`);
