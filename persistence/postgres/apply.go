@@ -267,13 +267,13 @@ func (b *batchWriter) putBlock(sid int64, t *touched, op session.PutBlock) error
 	}
 	uuid := b.w.ownUUID(messageKey{sid, op.Seq})
 	if !b.careful {
-		b.blocks.add(blockKey{sid, op.Seq, int64(op.Index)}, op.Partial, storedBlock(op), textPtr(text), textPtr(uuid))
+		b.blocks.add(blockKey{sid, op.Seq, int64(op.Index)}, op.Partial, op.JSON, textPtr(text), textPtr(uuid))
 		return b.queueToolUse(sid, t, op, uuid)
 	}
 	err := b.queue(nil, `INSERT INTO blocks(sid, seq, idx, partial, body, search_text)
 		SELECT $1, $2, $3, $4, $5, $6 WHERE $7::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND seq = $2 AND uuid = $7)
 		ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, search_text = excluded.search_text, search = NULL`,
-		sid, op.Seq, op.Index, op.Partial, storedBlock(op), text, uuid)
+		sid, op.Seq, op.Index, op.Partial, op.JSON, text, uuid)
 	if err != nil {
 		return err
 	}

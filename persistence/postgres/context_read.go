@@ -114,11 +114,10 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 					current = seq
 					m = scanContextMessage(row, sessionID, m.Blocks[:0])
 				}
-				var err error
 				if body, ok := row[12].([]byte); ok {
-					m.Blocks, err = appendBlock(m.Blocks, body, current)
+					m.Blocks = append(m.Blocks, body)
 				}
-				return err
+				return nil
 			})
 		if err == nil && current >= 0 {
 			err = fn(&m)

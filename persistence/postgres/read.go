@@ -130,11 +130,10 @@ func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, fn func(*session.S
 				IsSidechain: row[13].(bool), Continues: row[14].(bool),
 			}
 		}
-		var err error
 		if body, ok := row[12].([]byte); ok {
-			m.Blocks, err = appendBlock(m.Blocks, body, seq)
+			m.Blocks = append(m.Blocks, body)
 		}
-		return err
+		return nil
 	})
 	if err == nil && current >= 0 {
 		err = fn(&m)
@@ -166,11 +165,10 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 				m = session.StoredMessage{Seq: seq, UUID: row[1].(string), SessionID: sessionID, Type: row[2].(string),
 					Role: row[3].(string), CreatedAt: time.UnixMilli(row[4].(int64)).UTC(), Blocks: m.Blocks[:0]}
 			}
-			var err error
 			if body, ok := row[5].([]byte); ok {
-				m.Blocks, err = appendBlock(m.Blocks, body, seq)
+				m.Blocks = append(m.Blocks, body)
 			}
-			return err
+			return nil
 		})
 		if err == nil && current >= 0 {
 			fn(&m)
