@@ -111,18 +111,21 @@ func count(s string) int64 {
 	return int64(f*mult + 0.5)
 }
 
-// provider guesses the provider from the model's name, as aider names models (litellm's
-// "provider/model", or the bare names of the big three).
+// provider guesses the provider from the model's name, as aider names models: litellm's
+// "provider/model" (or "router/provider/model"), or the bare names of the big three. The
+// model's own name, after the last "/", decides first: "openrouter/openai/gpt-4o-mini" is
+// openai's, as "openrouter/anthropic/claude-…" is anthropic's.
 func (r *run) provider() string {
 	m := strings.ToLower(r.model)
+	name := m[strings.LastIndex(m, "/")+1:]
 	switch {
 	case m == "":
 		return ""
-	case strings.Contains(m, "claude") || strings.HasPrefix(m, "anthropic/"):
+	case strings.HasPrefix(name, "claude") || strings.HasPrefix(m, "anthropic/"):
 		return "anthropic"
-	case strings.Contains(m, "gemini") || strings.HasPrefix(m, "gemini/"):
+	case strings.HasPrefix(name, "gemini") || strings.HasPrefix(m, "gemini/"):
 		return "google"
-	case strings.HasPrefix(m, "gpt") || strings.HasPrefix(m, "o1") || strings.HasPrefix(m, "o3") || strings.HasPrefix(m, "o4") || strings.HasPrefix(m, "openai/"):
+	case strings.HasPrefix(name, "gpt") || strings.HasPrefix(name, "o1") || strings.HasPrefix(name, "o3") || strings.HasPrefix(name, "o4") || strings.HasPrefix(m, "openai/"):
 		return "openai"
 	}
 	if provider, _, ok := strings.Cut(m, "/"); ok {
