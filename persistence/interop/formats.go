@@ -41,13 +41,13 @@ var codexTypes = map[string]bool{"session_meta": true, "response_item": true, "e
 // CLI chat file (a record with a sessionId and a projectHash), else a Claude Code
 // transcript. An aider history is told by its first line, OpenCode's database by being a
 // SQLite database and its session files by their place in its storage, a Gemini CLI
-// checkpoint by its name. It returns "" when
+// checkpoint and prompt log (logs.json) by their names. It returns "" when
 // the file holds no JSON object to tell by.
 func detect(path string) string {
 	if opencode.IsSessionFile(path) {
 		return FormatOpenCode
 	}
-	if isGeminiCheckpoint(path) {
+	if isGeminiCheckpoint(path) || gemini.IsLogsFile(path) {
 		return FormatGemini
 	}
 	f, err := os.Open(path)
@@ -117,4 +117,19 @@ func geminiDocument(r *bufio.Reader) bool {
 func isGeminiCheckpoint(path string) bool {
 	name := filepath.Base(path)
 	return strings.HasPrefix(name, gemini.CheckpointPrefix) && strings.HasSuffix(name, ".json")
+}
+
+// isGeminiLogs tells whether path is Gemini CLI's logs.json in a folder, by its place: a
+// project's folder, which holds a chats folder or sits in Gemini CLI's tmp folder (a file
+// of that common name elsewhere is not looked at).
+func isGeminiLogs(path string) bool {
+	if !gemini.IsLogsFile(path) {
+		return false
+	}
+	dir := filepath.Dir(path)
+	if filepath.Base(filepath.Dir(dir)) == "tmp" {
+		return true
+	}
+	info, err := os.Stat(filepath.Join(dir, "chats"))
+	return err == nil && info.IsDir()
 }

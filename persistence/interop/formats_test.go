@@ -20,6 +20,7 @@ func TestTheOtherAgentsFilesAreFoundAndToldApart(t *testing.T) {
 		"opencode/storage/part/msg_1/prt_1.json":    `{"id":"prt_1","type":"text","text":"hi"}`,
 		"claude/s.jsonl":                            `{"type":"user","uuid":"u"}` + "\n",
 		"notes.md":                                  "# notes\n",
+		"web/logs.json":                             `[{"level":"info"}]`,
 	}
 	for p, content := range files {
 		touch(t, filepath.Join(dir, p), content)
@@ -37,6 +38,7 @@ func TestTheOtherAgentsFilesAreFoundAndToldApart(t *testing.T) {
 		"gemini/tmp/app/chats/session-a.jsonl":    FormatGemini,
 		"gemini/tmp/app/chats/session-b.json":     FormatGemini,
 		"gemini/tmp/app/checkpoint-v1.json":       FormatGemini,
+		"gemini/tmp/app/logs.json":                FormatGemini,
 		"proj/.aider.chat.history.md":             FormatAider,
 		"opencode/opencode.db":                    FormatOpenCode,
 		"opencode/storage/session/prj/ses_1.json": FormatOpenCode,

@@ -126,7 +126,14 @@ func (run *importRun) parse(pf *parsedFile, agentCalls map[string]string) (calls
 	case FormatJSON:
 		pf.file, err = archive.ReadJSON(f, src.path, onBytes)
 	case FormatGemini:
-		pf.file, err = gemini.Read(f, src.path, onBytes)
+		if !gemini.IsLogsFile(src.path) {
+			pf.file, err = gemini.Read(f, src.path, onBytes)
+			break
+		}
+		var files []*transcript.File
+		if files, err = gemini.ReadLogs(f, src.path, onBytes); err == nil {
+			pf.file, pf.more = &transcript.File{Path: src.path}, files
+		}
 	case FormatAider:
 		var files []*transcript.File
 		if files, err = aider.Read(f, src.path, onBytes); err == nil {
