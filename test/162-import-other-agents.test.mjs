@@ -198,17 +198,30 @@ function openCodeStorage(dir) {
   return path.join(dir, 'opencode');
 }
 
-test("OpenCode's database and its older JSON storage import, told by their shape and place", async (t) => {
+/** openCodeExport writes the same session as `opencode export ses_export > file` prints it. */
+function openCodeExport(dir) {
+  const file = path.join(dir, 'line-count.json');
+  const info = { id: 'ses_export', slug: 'calm-owl', projectID: 'prj', directory: '/w/tool', title: 'Line count', version: '1.18.18',
+    time: { created: 1767000000000, updated: 1767000004000 } };
+  const messages = openCodeMessages().map((m) => ({ info: { id: m.id, sessionID: 'ses_export', ...m.info },
+    parts: m.parts.map((p) => ({ ...p, sessionID: 'ses_export', messageID: m.id })) }));
+  fs.writeFileSync(file, JSON.stringify({ info, messages }, null, 2));
+  return file;
+}
+
+test("OpenCode's database, its older JSON storage and its export import, told by their shape and place", async (t) => {
   const dir = tempDir(t);
   const db = openCodeDatabase(dir);
   const storage = openCodeStorage(dir);
+  const exported = openCodeExport(dir);
   const { store } = tempStore(t);
   const fromDb = await store.import(db);
   const fromFiles = await store.import(storage);
-  assert.deepEqual([fromDb.skipped, fromFiles.skipped], [[], []]);
-  assert.deepEqual([fromDb.sessions, fromFiles.sessions], [['ses_db'], ['ses_files']]);
+  const fromExport = await store.import(exported);
+  assert.deepEqual([fromDb.skipped, fromFiles.skipped, fromExport.skipped], [[], [], []]);
+  assert.deepEqual([fromDb.sessions, fromFiles.sessions, fromExport.sessions], [['ses_db'], ['ses_files'], ['ses_export']]);
 
-  for (const id of ['ses_db', 'ses_files']) {
+  for (const id of ['ses_db', 'ses_files', 'ses_export']) {
     const info = store.listSessions().find((s) => s.id === id);
     assert.equal(info.projectPath, '/w/tool');
     assert.equal(info.title, 'Line count');

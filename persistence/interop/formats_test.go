@@ -48,3 +48,22 @@ func TestTheOtherAgentsFilesAreFoundAndToldApart(t *testing.T) {
 		t.Errorf("found and told:\n%v\nwant\n%v", got, want)
 	}
 }
+
+func TestAnOpenCodeExportIsToldByItsFirstMember(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"indented.json": "{\n  \"info\": {\n    \"id\": \"ses_fe176fc8fffeTDXeqguW2DZubY\",\n    \"slug\": \"hidden-sailor\"\n  },\n  \"messages\": []\n}\n",
+		"compact.json":  `{"info":{"id":"ses_1","title":"t"},"messages":[]}`,
+	} {
+		path := filepath.Join(dir, name)
+		touch(t, path, content)
+		if got := detect(path); got != FormatOpenCode {
+			t.Errorf("%s is told as %q", name, got)
+		}
+	}
+	other := filepath.Join(dir, "other.json")
+	touch(t, other, "{\n  \"info\": {\"id\": \"msg_1\"}\n}\n")
+	if got := detect(other); got == FormatOpenCode {
+		t.Errorf("a document whose info is no session is told as OpenCode's")
+	}
+}
