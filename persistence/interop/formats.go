@@ -136,14 +136,14 @@ func isGeminiCheckpoint(path string) bool {
 }
 
 // isGeminiLogs tells whether path is Gemini CLI's logs.json in a folder, by its place: a
-// project's folder, which holds a chats folder or sits in Gemini CLI's tmp folder (a file
-// of that common name elsewhere is not looked at).
+// project's folder, which holds a chats folder or sits in Gemini CLI's .gemini/tmp (a
+// file of that common name elsewhere is not looked at).
 func isGeminiLogs(path string) bool {
 	if !gemini.IsLogsFile(path) {
 		return false
 	}
 	dir := filepath.Dir(path)
-	if filepath.Base(filepath.Dir(dir)) == "tmp" {
+	if tmp := filepath.Dir(dir); filepath.Base(tmp) == "tmp" && filepath.Base(filepath.Dir(tmp)) == ".gemini" {
 		return true
 	}
 	info, err := os.Stat(filepath.Join(dir, "chats"))

@@ -21,6 +21,8 @@ func TestTheOtherAgentsFilesAreFoundAndToldApart(t *testing.T) {
 		"claude/s.jsonl":                            `{"type":"user","uuid":"u"}` + "\n",
 		"notes.md":                                  "# notes\n",
 		"web/logs.json":                             `[{"level":"info"}]`,
+		"tmp/build/logs.json":                       `[{"level":"info"}]`,
+		".gemini/tmp/0a1b2c/logs.json":              `[{"sessionId":"s0","messageId":0,"type":"user","message":"hi"}]`,
 	}
 	for p, content := range files {
 		touch(t, filepath.Join(dir, p), content)
@@ -39,6 +41,7 @@ func TestTheOtherAgentsFilesAreFoundAndToldApart(t *testing.T) {
 		"gemini/tmp/app/chats/session-b.json":     FormatGemini,
 		"gemini/tmp/app/checkpoint-v1.json":       FormatGemini,
 		"gemini/tmp/app/logs.json":                FormatGemini,
+		".gemini/tmp/0a1b2c/logs.json":            FormatGemini,
 		"proj/.aider.chat.history.md":             FormatAider,
 		"opencode/opencode.db":                    FormatOpenCode,
 		"opencode/storage/session/prj/ses_1.json": FormatOpenCode,
