@@ -62,7 +62,7 @@ func TestAHistoryBecomesOneSessionARun(t *testing.T) {
 	for _, r := range files[0].Records {
 		got = append(got, r.Type)
 	}
-	want := []string{"output", "user", "output", "user", "assistant", "output"}
+	want := []string{"output", "command", "output", "user", "assistant", "output"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("records = %v\nwant %v", got, want)
 	}
@@ -131,5 +131,33 @@ func TestCommentsAndHeadingsOfAnswersAreKept(t *testing.T) {
 	}
 	if info := files[0].Target.Info; info.Model != "openrouter/openai/gpt-4o-mini" || info.Provider != "openai" {
 		t.Errorf("model %q, provider %q", info.Model, info.Provider)
+	}
+}
+
+// TestACommandIsNotAMessage reads "/code <ask>" as aider writes it (the history of
+// AndrewJacop/Simple-Calulator, see test/real-files.json): the command, then what it sent
+// as a message of its own. The command is a record that is not a message, so the question
+// is asked once.
+func TestACommandIsNotAMessage(t *testing.T) {
+	text := "\n# aider chat started at 2025-05-04 17:02:36\n\n" +
+		"#### /code add a dark mode switch  \n\n#### add a dark mode switch  \n\nOkay.\n\n" +
+		"#### /commit the latest updates  \n> Commit c339495 aider: the latest updates  \n\n#### /help  \n"
+	files, err := Read(strings.NewReader(text), "/p/"+FileName, nil)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("Read = %d files, %v", len(files), err)
+	}
+	var got []string
+	for _, r := range files[0].Records {
+		got = append(got, r.Type+"/"+r.Role)
+	}
+	want := []string{"command/", "user/user", "assistant/assistant", "command/", "output/", "command/"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("records = %v\nwant %v", got, want)
+	}
+	if !strings.Contains(string(files[0].Records[0].Extra), `"text":"/code add a dark mode switch"`) {
+		t.Errorf("the command's text = %s", files[0].Records[0].Extra)
+	}
+	if title := files[0].Target.Info.Title; title != "add a dark mode switch" {
+		t.Errorf("title = %q", title)
 	}
 }

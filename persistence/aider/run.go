@@ -27,17 +27,28 @@ type run struct {
 	answer         int // the index of the last answer in chain.Records, -1 after its usage is read
 }
 
+// command finds an aider command (/add, /code, /commit, …), which aider runs rather than
+// sends: /code and /ask write what they send again, as a message of its own.
+var command = regexp.MustCompile(`^/[a-z][\w-]*(\s|$)`)
+
 // add appends one message: the user's, the model's, or aider's output, from which the
-// model and the usage of the answer before it are read.
+// model and the usage of the answer before it are read. What the user typed is a command
+// when it is one: a record of type "command" that is not a message, its text under
+// source.text.
 func (r *run) add(kind, text string) {
 	rec := importing.Record{Type: kind, CreatedAt: r.started}
 	source := map[string]any{"record": kind}
 	switch kind {
 	case "user":
-		rec.Role, rec.Blocks = "user", []session.RecordBlock{transcript.Text(text)}
-		if r.title == "" || (r.titleIsCommand && !strings.HasPrefix(text, "/")) {
-			r.title, r.titleIsCommand = text, strings.HasPrefix(text, "/")
+		isCommand := command.MatchString(text)
+		if r.title == "" || (r.titleIsCommand && !isCommand) {
+			r.title, r.titleIsCommand = text, isCommand
 		}
+		if isCommand {
+			rec.Type, source["text"] = "command", text
+			break
+		}
+		rec.Role, rec.Blocks = "user", []session.RecordBlock{transcript.Text(text)}
 	case "assistant":
 		rec.Role, rec.Blocks = "assistant", []session.RecordBlock{transcript.Text(text)}
 		if r.model != "" {
