@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/sessionkeep/sessionkeep/persistence/contextcache"
+	"github.com/sessionkeep/sessionkeep/persistence/procowner"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
@@ -89,7 +90,7 @@ func Open(path string) (*Store, error) {
 		c.close()
 		return nil, err
 	}
-	w, err := newWriter(c, path, processOwner())
+	w, err := newWriter(c, path, procowner.Self())
 	if err != nil {
 		c.close()
 		return nil, err

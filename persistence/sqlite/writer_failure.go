@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/procowner"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -44,7 +45,7 @@ func (w *writer) withSuspects(err error) error {
 	w.c.query(`SELECT DISTINCT owner FROM sessions WHERE is_open = 1 AND owner != ? LIMIT 5`, []any{w.owner},
 		func(row []driver.Value) error {
 			if owner, ok := row[0].(string); ok {
-				suspects = append(suspects, describeOwner(owner))
+				suspects = append(suspects, procowner.Describe(owner))
 			}
 			return nil
 		})
