@@ -54,3 +54,44 @@ func TestCheckpointerCopiesTheWALBesideTheWriter(t *testing.T) {
 		}
 	}
 }
+
+// TestTheWALIsCutBackAfterABurst writes about 10 MB, more than walSizeLimit, then small
+// messages: once a checkpoint has copied the burst, the writer starts the WAL over and
+// journal_size_limit cuts the file back, where it would otherwise keep the burst's size.
+func TestTheWALIsCutBackAfterABurst(t *testing.T) {
+	s, path := openTemp(t)
+	a := mustCreate(t, session.NewManager(s), session.CreateOptions{})
+	rnd := rand.New(rand.NewPCG(3, 4))
+	text := make([]byte, 64<<10)
+	add := func(n int) {
+		for range n {
+			for i := range text {
+				text[i] = 'a' + byte(rnd.IntN(26))
+			}
+			content, _ := json.Marshal(string(text))
+			if _, err := a.AddUserMessage(content, nil, session.MessageOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Sync(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	walSize := func() int64 {
+		info, err := os.Stat(path + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Size()
+	}
+	add(160)
+	if burst := walSize(); burst <= walSizeLimit {
+		t.Fatalf("the burst left a WAL of %d bytes, not over the limit (%d): the test proves nothing", burst, walSizeLimit)
+	}
+	for deadline := time.Now().Add(10 * time.Second); walSize() > walSizeLimit; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the WAL is still %d bytes after the burst was checkpointed, over journal_size_limit (%d)", walSize(), walSizeLimit)
+		}
+		add(1)
+	}
+}

@@ -83,7 +83,7 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 		return nil, storageError("reading the search queue", err)
 	}
 	w.indexPending = behind
-	if _, err := c.exec(fmt.Sprintf("PRAGMA wal_autocheckpoint = %d", writerCheckpointPages)); err != nil {
+	if err := boundWAL(c); err != nil {
 		return nil, storageError("setting the checkpoint", err)
 	}
 	w.checkpoints = startCheckpointer(path)
