@@ -64,6 +64,10 @@ type writer struct {
 	// wakeArmed: a wake-up is set to come after commitWindow for queued records of
 	// accesses and closes (wakeForBookkeeping).
 	wakeArmed bool
+
+	// refused: messages of this writer another process's took the place of (conflict.go;
+	// writer goroutine only).
+	refused refusedMessages
 }
 
 func newWriter(c *conn, path, owner string) (*writer, error) {
