@@ -25,20 +25,8 @@ func TestCheckpointerCopiesTheWALBesideTheWriter(t *testing.T) {
 	}
 
 	a := mustCreate(t, session.NewManager(s), session.CreateOptions{})
-	rnd := rand.New(rand.NewPCG(1, 2))
-	text := make([]byte, 48<<10)
-	for range 30 { // about 1.4 MB that packing cannot shrink much: 350 pages and more
-		for i := range text {
-			text[i] = 'a' + byte(rnd.IntN(26))
-		}
-		content, _ := json.Marshal(string(text))
-		if _, err := a.AddUserMessage(content, nil, session.MessageOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.Sync(); err != nil {
-		t.Fatal(err)
-	}
+	// About 1.4 MB that packing cannot shrink much: 350 pages and more.
+	addRandomMessages(t, s, a, rand.New(rand.NewPCG(1, 2)), 48<<10, 30)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		info, err := os.Stat(path)
 		if err != nil {
@@ -63,21 +51,7 @@ func TestTheWALIsCutBackAfterABurst(t *testing.T) {
 	s, path := openTemp(t)
 	a := mustCreate(t, session.NewManager(s), session.CreateOptions{})
 	rnd := rand.New(rand.NewPCG(3, 4))
-	text := make([]byte, 64<<10)
-	add := func(n int) {
-		for range n {
-			for i := range text {
-				text[i] = 'a' + byte(rnd.IntN(26))
-			}
-			content, _ := json.Marshal(string(text))
-			if _, err := a.AddUserMessage(content, nil, session.MessageOptions{}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := s.Sync(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	add := func(n int) { addRandomMessages(t, s, a, rnd, 64<<10, n) }
 	walSize := func() int64 {
 		info, err := os.Stat(path + "-wal")
 		if err != nil {
@@ -105,5 +79,24 @@ func TestTheWALIsCutBackAfterABurst(t *testing.T) {
 			t.Fatalf("the WAL is still %d bytes after the burst was checkpointed, over journal_size_limit (%d)", walSize(), walSizeLimit)
 		}
 		add(1)
+	}
+}
+
+// addRandomMessages adds n user messages of size random letters (which packing cannot shrink
+// much) to session a of store s, and syncs.
+func addRandomMessages(t *testing.T, s *Store, a *session.Session, rnd *rand.Rand, size, n int) {
+	t.Helper()
+	text := make([]byte, size)
+	for range n {
+		for i := range text {
+			text[i] = 'a' + byte(rnd.IntN(26))
+		}
+		content, _ := json.Marshal(string(text))
+		if _, err := a.AddUserMessage(content, nil, session.MessageOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
 	}
 }
