@@ -161,7 +161,8 @@ var migrations = []migration{
 
 // migrate brings the database's schema up to the newest migration: an empty database (a
 // new file) in one step from freshSchema, any other by the migrations it lacks. It then
-// gives back the space the migrations it applied left free (reclaimAfterMigration).
+// settles the messages an older sessionkeep ended after the migration (settleLateBodies)
+// and gives back the space the migrations it applied left free (reclaimAfterMigration).
 //
 //go:generate go test -run ^TestFreshSchemaIsTheMigrations$ -update-fresh-schema .
 func migrate(c *conn) error {
@@ -169,6 +170,7 @@ func migrate(c *conn) error {
 	if err := migrateWith(c, freshSchema); err != nil {
 		return err
 	}
+	settleLateBodies(c)
 	reclaimAfterMigration(c, since)
 	return nil
 }
