@@ -26,6 +26,10 @@ func (r *refusedMessages) add(sid int64, h session.MessageHeader) {
 	r.uuids[h.UUID] = true
 }
 
+// forget takes message seq of session sid off the refused, when a message began there: a
+// session created after one refused was deleted may have been given its sid again.
+func (r *refusedMessages) forget(sid, seq int64) { delete(r.keys, messageKey{sid, seq}) }
+
 // has reports whether message seq of session sid was refused.
 func (r *refusedMessages) has(sid, seq int64) bool { return r.keys[messageKey{sid, seq}] }
 
@@ -48,6 +52,9 @@ func (w *writer) refusesBegin(sid int64, op session.BeginMessage) bool {
 // another process took its seq: the message no longer counts in t, Flush reports it, and
 // nil is returned so that the batch goes on. Any other err is returned as it is.
 func (w *writer) refuseOnConflict(sid int64, h session.MessageHeader, t *touched, err error) error {
+	if err == nil {
+		w.refused.forget(sid, h.Seq)
+	}
 	if !isConstraint(err) {
 		return err
 	}
