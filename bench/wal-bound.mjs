@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
@@ -40,28 +41,43 @@ async function writeOnRepeat() {
     const w = store.session(`w1-${round}`);
     for (const ev of events) w.push(ev);
     w.end();
-    await store.sync();
-    const old = admin.listSessions({ fields: ['id', 'updatedAt'] }).slice(KEEP);
-    for (const s of old) await admin.deleteSessionAsync(s.id);
+    try {
+      await store.sync();
+      const old = admin.listSessions({ fields: ['id', 'updatedAt'] }).slice(KEEP);
+      for (const s of old) await admin.deleteSessionAsync(s.id);
+    } catch (err) {
+      if (err.code !== 'SQLITE_BUSY') throw err;
+      console.log(JSON.stringify({ failed: err.code })); // its writes stay queued, retried
+    }
     console.log(JSON.stringify({ round, ms: Math.round(performance.now() - t0) }));
   }
 }
 
-/** readAlongside reads the store as a second process would, until the parent stops it. */
+/**
+ * readAlongside reads the store as a second process would, until the parent stops it. A read
+ * that meets the writer's lock held past the bound (SQLITE_BUSY: on a loaded machine, under
+ * nice, a transaction can hold it that long) or a session deleted under it is counted on
+ * stdout and the reader goes on, as a picker would on its next refresh.
+ */
 async function readAlongside() {
   const { openStore } = require('../dist/index.js');
   const store = openStore(db);
   for (let i = 0; ; i++) {
-    const list = store.listSessions({ fields: ['id', 'messageCount'] });
-    if (list.length > 0) {
-      const s = store.openSession(list[0].id);
-      s.tail(20);
-      s.close();
-    }
-    if (i % 25 === 0 && list.length > 1) {
-      const s = store.openSession(list[1].id);
-      await s.envelopesAsync();
-      s.close();
+    try {
+      const list = store.listSessions({ fields: ['id', 'messageCount'] });
+      if (list.length > 0) {
+        const s = store.openSession(list[0].id);
+        s.tail(20);
+        s.close();
+      }
+      if (i % 25 === 0 && list.length > 1) {
+        const s = store.openSession(list[1].id);
+        await s.envelopesAsync();
+        s.close();
+      }
+    } catch (err) {
+      if (err.code !== 'SQLITE_BUSY' && err.code !== 'SESSION_NOT_FOUND') throw err;
+      console.log(JSON.stringify({ failed: err.code }));
     }
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -80,15 +96,23 @@ async function main() {
   const writer = child('writer');
   let rounds = 0;
   const roundMs = [];
-  writer.stdout.on('data', (d) => {
-    for (const line of String(d).trim().split('\n')) {
-      rounds++;
-      roundMs.push(JSON.parse(line).ms);
+  const writesFailed = {};
+  createInterface({ input: writer.stdout }).on('line', (line) => {
+    const { ms, failed } = JSON.parse(line);
+    if (failed) {
+      writesFailed[failed] = (writesFailed[failed] ?? 0) + 1;
+      return;
     }
+    rounds++;
+    roundMs.push(ms);
   });
   await new Promise((r) => setTimeout(r, 1000)); // the writer creates the store first
   const reader = child('reader');
-  reader.stdout.resume();
+  const readsFailed = {};
+  createInterface({ input: reader.stdout }).on('line', (line) => {
+    const { failed } = JSON.parse(line);
+    readsFailed[failed] = (readsFailed[failed] ?? 0) + 1;
+  });
   const failed = new Promise((_, reject) => {
     for (const c of [writer, reader]) c.on('exit', (code, sig) => reject(new Error(`a ${c === writer ? 'writer' : 'reader'} stopped: ${code ?? sig}`)));
   });
@@ -107,7 +131,7 @@ async function main() {
   const sorted = [...samples].sort((a, b) => a - b);
   const MB = (b) => +(b / 1e6).toFixed(2);
   const result = {
-    seconds: Number(values.seconds), samples: samples.length, rounds,
+    seconds: Number(values.seconds), samples: samples.length, rounds, writesFailed, readsFailed,
     roundMsMedian: [...roundMs].sort((a, b) => a - b)[roundMs.length >> 1],
     walMB: { max: MB(sorted.at(-1)), p50: MB(percentile(sorted, 50)), p90: MB(percentile(sorted, 90)), p99: MB(percentile(sorted, 99)) },
     dbMB: MB(fs.statSync(db).size),
