@@ -4,7 +4,7 @@
 // after a migration"); this file's adapter is copied into it, so the old version writes the
 // sessions exactly as the harness has it write them. The store is then opened by this
 // version, which migrates it, and closed: the file's size before and after, the free pages
-// left and the time the open took are printed as JSON.
+// left, the time the open took and its process's peak RSS are printed as JSON.
 //
 //   node bench/reclaim.mjs --old /tmp/sessionkeep-old [--data build/bench-reclaim]
 import { spawnSync } from 'node:child_process';
@@ -41,7 +41,7 @@ function migrate() {
   const { openStore } = createRequire(import.meta.url)('../dist/index.js');
   const t0 = performance.now();
   openStore(db).close();
-  console.log(JSON.stringify({ ms: Math.round(performance.now() - t0) }));
+  console.log(JSON.stringify({ ms: Math.round(performance.now() - t0), peakRSSMB: Math.round(process.resourceUsage().maxRSS / 1024) }));
 }
 
 const sql = (statement) => spawnSync('sqlite3', [db, statement], { encoding: 'utf8' }).stdout.trim();
@@ -63,11 +63,11 @@ async function main() {
   run('fill');
   const version = (q) => sql(`SELECT max(version) FROM schema_migrations`) + q;
   const before = { bytes: size(), schema: version(''), freePages: +sql('PRAGMA freelist_count') };
-  const { ms } = JSON.parse(run('migrate'));
+  const { ms, peakRSSMB } = JSON.parse(run('migrate'));
   const after = { bytes: size(), schema: version(''), freePages: +sql('PRAGMA freelist_count') };
   const MB = (b) => +(b / 1e6).toFixed(1);
   console.log(JSON.stringify({ beforeMB: MB(before.bytes), beforeSchema: before.schema, afterMB: MB(after.bytes), afterSchema: after.schema,
-    freePagesAfter: after.freePages, walAfterMB: fs.existsSync(`${db}-wal`) ? MB(fs.statSync(`${db}-wal`).size) : 0, openMs: ms }));
+    freePagesAfter: after.freePages, walAfterMB: fs.existsSync(`${db}-wal`) ? MB(fs.statSync(`${db}-wal`).size) : 0, openMs: ms, openPeakRSSMB: peakRSSMB }));
 }
 
 await main();

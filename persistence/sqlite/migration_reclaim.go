@@ -31,6 +31,13 @@ func reclaimAfterMigration(c *conn, since int64) {
 	if free < reclaimMinFreePages || float64(free) < reclaimFreeFraction*float64(pages) {
 		return
 	}
+	// VACUUM copies the database into a temporary one first: in a file, not in memory as the
+	// store's connections keep their temporary tables, or a large store would need its size
+	// in RAM.
+	if _, err := c.exec("PRAGMA temp_store = FILE"); err != nil {
+		return
+	}
+	defer c.exec("PRAGMA temp_store = MEMORY")
 	if _, err := c.exec("VACUUM"); err != nil {
 		return
 	}
