@@ -312,6 +312,10 @@ bench-context: build
 # build/bench-big (never committed), imported with peak RSS, MB/s by quarter, and an import
 # killed half way then run again; then a 100 MB tool output and a 50 MB image ingested,
 # restored and exported. 2 GB files need about 4 GB free on disk: BIG_SIZES=200 on a small machine.
+# Then the WAL's size, sampled while the shared bench's W1 runs on repeat into one store with
+# a reader beside it (bench/wal-bound.mjs) for WAL_SECONDS.
 BIG_SIZES ?= 2048
+WAL_SECONDS ?= 3600
 bench-big: build
 	node bench/big.mjs --sizes $(BIG_SIZES) --data build/bench-big
+	node bench/wal-bound.mjs --seconds $(WAL_SECONDS) --data build/bench-wal

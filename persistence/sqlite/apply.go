@@ -48,7 +48,7 @@ func (w *writer) commit(batch []session.Op) error {
 			continue
 		}
 		if isConstraint(err) || errors.Is(err, errUnknownSession) {
-			w.q.NoteDropped(fmt.Errorf("%w: a write was skipped: %v", session.ErrSessionConflict, err))
+			w.noteDropped(err)
 			continue
 		}
 		w.c.exec("ROLLBACK")
@@ -101,15 +101,29 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	}
 	switch op := op.(type) {
 	case session.BeginMessage:
+		if w.refusesBegin(sid, op) {
+			return nil
+		}
 		t.messages++
 		t.lastMessageAt = op.Header.CreatedAt.UnixMilli()
 		t.unlisted = true
 		t.interrupted = false
-		err = w.beginMessage(sid, op)
+		err = w.refuseOnConflict(sid, op.Header, t, w.beginMessage(sid, op))
 	case session.PutBlock:
+		if w.refused.has(sid, op.Seq) {
+			return nil
+		}
 		err = w.putBlock(sid, op)
 	case session.EndMessage:
-		err = w.endMessage(sid, op)
+		if w.refused.has(sid, op.Seq) {
+			return nil
+		}
+		if b := w.open[messageKey{sid, op.Seq}]; b != nil && b.unwritten {
+			// Its row is inserted only now, where another process's may have taken its seq.
+			err = w.refuseOnConflict(sid, b.header, t, w.endMessage(sid, op))
+		} else {
+			err = w.endMessage(sid, op)
+		}
 	case session.SetTracker:
 		t := op.Tracker
 		_, err = w.c.exec(`UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,

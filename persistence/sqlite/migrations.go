@@ -160,10 +160,20 @@ var migrations = []migration{
 }
 
 // migrate brings the database's schema up to the newest migration: an empty database (a
-// new file) in one step from freshSchema, any other by the migrations it lacks.
+// new file) in one step from freshSchema, any other by the migrations it lacks. It then
+// settles the messages an older sessionkeep ended after the migration (settleLateBodies)
+// and gives back the space the migrations it applied left free (reclaimAfterMigration).
 //
 //go:generate go test -run ^TestFreshSchemaIsTheMigrations$ -update-fresh-schema .
-func migrate(c *conn) error { return migrateWith(c, freshSchema) }
+func migrate(c *conn) error {
+	since := time.Now().UnixMilli()
+	if err := migrateWith(c, freshSchema); err != nil {
+		return err
+	}
+	settleLateBodies(c)
+	reclaimAfterMigration(c, since)
+	return nil
+}
 
 // migrateWith is migrate with the fresh schema given, so that a test can build a store by
 // the migrations alone (with an empty freshDump) to compare.

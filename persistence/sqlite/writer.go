@@ -41,6 +41,10 @@ type writer struct {
 	indexErr      error   // why the last slice failed to index; nil after one that did not
 	indexBusy     backoff // since when another connection's lock keeps indexing waiting
 	blocksInBatch bool    // the batch being applied wrote blocks or bodies to index (writer goroutine only)
+
+	// refused: messages of this writer another process's took the place of (conflict.go;
+	// writer goroutine only).
+	refused refusedMessages
 }
 
 func newWriter(c *conn, path, owner string) (*writer, error) {
@@ -58,7 +62,7 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 		return nil, storageError("reading the search queue", err)
 	}
 	w.indexPending = behind
-	if _, err := c.exec(fmt.Sprintf("PRAGMA wal_autocheckpoint = %d", writerCheckpointPages)); err != nil {
+	if err := boundWAL(c); err != nil {
 		return nil, storageError("setting the checkpoint", err)
 	}
 	w.checkpoints = startCheckpointer(path)
