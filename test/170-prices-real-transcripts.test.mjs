@@ -71,14 +71,11 @@ test('real transcripts: tokens are summed once per API message, and priced in do
   for (const [id, want] of sessions) {
     const info = await store.openSession(id).infoAsync();
     const { contextTokens, ...tokens } = info.tokens;
-    // A transcript that writes a whole response again under new uuids is still counted
-    // twice (reported, not fixed here: the token tracker counts stored records).
-    if (!rewritten.has(id)) {
-      assert.deepEqual(tokens, {
-        inputTokens: want.inputTokens, outputTokens: want.outputTokens,
-        cacheReadInputTokens: want.cacheReadInputTokens, cacheCreationInputTokens: want.cacheCreationInputTokens,
-      }, `${id}: the session's tokens are the sum over its unique API messages`);
-    }
+    // Also for a transcript that writes a whole response again under new uuids.
+    assert.deepEqual(tokens, {
+      inputTokens: want.inputTokens, outputTokens: want.outputTokens,
+      cacheReadInputTokens: want.cacheReadInputTokens, cacheCreationInputTokens: want.cacheCreationInputTokens,
+    }, `${id}: the session's tokens are the sum over its unique API messages`);
     if (info.usage.length === 0) continue;
     assert.equal(info.unpricedModels, undefined, `${id}: ${info.unpricedModels}`);
     const atList = info.usage.reduce((n, u) => {
@@ -89,7 +86,7 @@ test('real transcripts: tokens are summed once per API message, and priced in do
     priced++;
   }
   assert.ok(priced >= 10, `${priced} sessions priced`);
-  assert.ok(rewritten.size <= 1, `sessions with re-written responses: ${[...rewritten]}`);
+  assert.ok(rewritten.size >= 1, 'a fixture writes responses again under new uuids, so counting them once is tested');
 });
 
 test('stats over real transcripts: dollars by day and model with no prices given, summing the sessions', async (t) => {
