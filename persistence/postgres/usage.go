@@ -10,10 +10,12 @@ import (
 
 // ScanUsage calls fn for the type, model and usage of each message filter selects. The
 // model is read out of the message's meta (json_field), so that what is not a message's
-// model reads as none.
+// model reads as none. The 1-hour part of a cache write is read from the usage object the
+// meta keeps, for the messages that wrote to the cache.
 func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) error) error {
 	query := `SELECT m.type, json_field(m.meta, 'model'), s.model, m.created_at,
-			m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_creation_tokens
+			m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_creation_tokens,
+			CASE WHEN m.cache_creation_tokens > 0 THEN m.meta END
 		FROM messages m JOIN sessions s ON s.sid = m.sid WHERE true`
 	var args []any
 	add := func(cond string, arg any) {
@@ -43,6 +45,9 @@ func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) e
 				Type: row[0].(string), Model: model, SessionModel: row[2].(string), CreatedAt: time.UnixMilli(row[3].(int64)),
 				Usage: session.Usage{InputTokens: row[4].(int64), OutputTokens: row[5].(int64),
 					CacheReadInputTokens: row[6].(int64), CacheCreationInputTokens: row[7].(int64)},
+			}
+			if meta, ok := row[8].([]byte); ok {
+				r.CacheCreation1hInputTokens = min(session.CacheCreation1hInMeta(meta), r.CacheCreationInputTokens)
 			}
 			return fn(&r)
 		})

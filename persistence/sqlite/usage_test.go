@@ -67,3 +67,38 @@ func TestScanUsageSelectsByFilter(t *testing.T) {
 		t.Errorf("an unknown session = %+v, want none", got)
 	}
 }
+
+// TestScanUsageReadsTheCacheWriteKeptAnHour: the 1-hour part of a cache write, which has
+// no column, is read from the usage object the message's meta keeps.
+func TestScanUsageReadsTheCacheWriteKeptAnHour(t *testing.T) {
+	s, _ := openTemp(t)
+	sess := mustCreate(t, session.NewManager(s), session.CreateOptions{Model: "claude-a"})
+	usages := []string{
+		`{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300,"cache_creation":{"ephemeral_5m_input_tokens":100,"ephemeral_1h_input_tokens":200}}`,
+		`{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300}`,
+	}
+	for _, u := range usages {
+		if _, err := sess.AppendUserMessage([]byte(`"hello"`)); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []stream.Chunk{{Kind: stream.ChunkText, Text: "hi"}, {Kind: stream.ChunkDone, StopReason: "end_turn", Usage: []byte(u)}} {
+			if err := sess.Ingest(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	err := s.ScanUsage(catalog.UsageFilter{SessionID: sess.ID(), WithUsage: true}, func(r *catalog.UsageRecord) error {
+		if r.CacheCreationInputTokens != 300 {
+			t.Errorf("cache write = %d, want 300", r.CacheCreationInputTokens)
+		}
+		got = append(got, r.CacheCreation1hInputTokens)
+		return nil
+	})
+	if err != nil || len(got) != 2 || got[0]+got[1] != 200 || got[0]*got[1] != 0 {
+		t.Errorf("1-hour parts = %v, %v; want 200 for the first answer and 0 for the second", got, err)
+	}
+}
