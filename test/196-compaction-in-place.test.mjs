@@ -9,8 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { openStore, runNode, storeLocation } from './helpers/common.mjs';
+import { openStore, runNode, storeLocation, tempStore } from './helpers/common.mjs';
 import { CHROMIUM, launchBrowser, startServe } from './helpers/browser.mjs';
+import { CLAUDE_CODE } from './helpers/transcripts.mjs';
 
 const skip = fs.existsSync(CHROMIUM) ? false : `no ${CHROMIUM}: install Debian's chromium (apt-get install chromium) to run the browser tests`;
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js');
@@ -84,4 +85,15 @@ test('export --format html marks it in the same place, offline', { skip }, async
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
   assert.deepEqual(await order(page), WANT);
   await page.close();
+});
+
+test('export --all --format html writes every real session, also one with only a subagent\'s messages', async (t) => {
+  const { store, db: realDb, dir: realDir } = tempStore(t);
+  await store.import(CLAUDE_CODE, { format: 'claude-code' });
+  await store.flush();
+  const sessions = await store.listSessionsAsync({ includeArchived: true });
+  const out = path.join(realDir, 'pages');
+  const r = await runNode(BIN, ['export', '--all', '--format', 'html', '-o', out, '--db', storeLocation(realDb)]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(fs.readdirSync(out).sort(), sessions.map((s) => `${s.id}.html`).sort());
 });

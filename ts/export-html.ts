@@ -25,10 +25,11 @@ export type ExportedCompaction = Pick<ContextReport, 'boundary' | 'summary'>;
  * compactionOf is sessionkeep's latest compaction of a session, as the viewer marks it: from
  * the report of the context its next call would be sent in contextWindow tokens (built as
  * /debug context builds it: nothing is summarized). Undefined when the session was never
- * compacted, or has no message to build a context of.
+ * compacted, or its head branch (envelopes) has no message of its own to build a context of
+ * (only a subagent's, or only records that are not messages).
  */
-export async function compactionOf(session: Session, info: SessionDetails, contextWindow: number): Promise<ExportedCompaction | undefined> {
-  if (info.messageCount === 0) return undefined;
+export async function compactionOf(session: Session, envelopes: Envelope[], contextWindow: number): Promise<ExportedCompaction | undefined> {
+  if (!envelopes.some((e) => e.message && !e.isSidechain)) return undefined;
   const { boundary, summary } = (await session.buildContextAsync({ contextWindow })).debug;
   return boundary ? { boundary, summary } : undefined;
 }

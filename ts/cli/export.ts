@@ -77,7 +77,7 @@ async function writeHtml(ctx: Context, id: string, file: string | undefined, red
   let html: string;
   try {
     const [info, envelopes] = await Promise.all([session.infoAsync(), session.envelopesAsync()]);
-    const compaction = await compactionOf(session, info, info.contextWindow || DEFAULT_WINDOW);
+    const compaction = await compactionOf(session, envelopes, info.contextWindow || DEFAULT_WINDOW);
     html = sessionHtml(info, envelopes, { redact, compaction });
   } finally {
     session.close();

@@ -10,9 +10,9 @@ import { withSession } from './open-session';
  */
 export async function sendExportPage(res: http.ServerResponse, store: Store, id: string, redact: boolean): Promise<void> {
   const html = await withSession(store, id, async (s) => {
-    const info = await s.infoAsync();
-    const compaction = await compactionOf(s, info, info.contextWindow || DEFAULT_WINDOW);
-    return sessionHtml(info, await s.envelopesAsync(), { redact, compaction });
+    const [info, envelopes] = await Promise.all([s.infoAsync(), s.envelopesAsync()]);
+    const compaction = await compactionOf(s, envelopes, info.contextWindow || DEFAULT_WINDOW);
+    return sessionHtml(info, envelopes, { redact, compaction });
   });
   res.writeHead(200, {
     'Content-Type': 'text/html; charset=utf-8',
