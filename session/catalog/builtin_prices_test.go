@@ -28,6 +28,11 @@ func TestBuiltinPricesPinnedToSources(t *testing.T) {
 		{"anthropic", "claude-sonnet-4-5-20250929", session.Usage{CacheCreationInputTokens: 1e6, CacheCreation1hInputTokens: 1e6}, 6, false},
 		{"anthropic", "claude-opus-4-6", session.Usage{CacheCreationInputTokens: 1e6, CacheCreation1hInputTokens: 25e4}, 0.75*6.25 + 0.25*10, false},
 		{"anthropic", "claude-haiku-4-5-20251001", session.Usage{CacheCreationInputTokens: 1e6, CacheCreation1hInputTokens: 1e6}, 2, false},
+		// platform.claude.com/docs/en/models/opus-5-5/overview and sonnet-5-5 (re-read on
+		// 2026-11-29): Opus 5.5's 1-hour write and hit rates, Sonnet 5.5's hit rate since its cut
+		{"anthropic", "claude-opus-5-5", session.Usage{CacheCreationInputTokens: 1e6, CacheCreation1hInputTokens: 1e6}, 8, false},
+		{"anthropic", "claude-opus-5-5", session.Usage{CacheReadInputTokens: 1e6}, 0.20, false},
+		{"anthropic", "claude-sonnet-5-5", session.Usage{CacheReadInputTokens: 1e6}, 0.10, false},
 		{"anthropic", "claude-opus-4-5-20251101", million, 5, false},
 		{"anthropic", "claude-opus-4-1-20250805", session.Usage{OutputTokens: 1e6}, 75, false},
 		{"anthropic", "claude-haiku-4-5-20251001", session.Usage{OutputTokens: 1e6}, 5, false},
