@@ -2,9 +2,9 @@ package sqlite
 
 import (
 	"database/sql/driver"
-	"strings"
 	"time"
 
+	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
@@ -12,16 +12,18 @@ import (
 // ScanUsage calls fn for the type, model and usage of each message filter selects. The
 // model is read out of the message's meta here, so that what is not a message's model
 // (meta that is not JSON, a model that is not a string) reads as none; a meta column left
-// empty because the body holds the meta (metaInBody) is read from the body's message. So is
-// the 1-hour part of a cache write, from the usage object the meta keeps, for the messages
-// that wrote to the cache.
+// empty because the body holds the meta (metaInBody) is read from the body's message. A
+// message that wrote to the cache has its model read together with its usage object, for
+// the 1-hour part of the write, which has no column: one pass over the meta (or the body)
+// for both, as json_extract of two paths, so a cache write costs no second read of a body.
 func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) error) error {
-	query := `SELECT m.type, CASE WHEN json_valid(CAST(m.meta AS TEXT)) THEN json_extract(CAST(m.meta AS TEXT), '$.model')
+	query := `SELECT m.type, CASE WHEN m.cache_creation_tokens > 0 THEN NULL
+				WHEN json_valid(CAST(m.meta AS TEXT)) THEN json_extract(CAST(m.meta AS TEXT), '$.model')
 				WHEN length(m.meta) = 0 AND json_valid(unpack_body(m.body)) THEN json_extract(unpack_body(m.body), '$.message.model') END,
 			s.model, m.created_at, m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_creation_tokens,
 			CASE WHEN m.cache_creation_tokens = 0 THEN NULL
-				WHEN json_valid(CAST(m.meta AS TEXT)) THEN json_extract(CAST(m.meta AS TEXT), '$.usage')
-				WHEN length(m.meta) = 0 AND json_valid(unpack_body(m.body)) THEN json_extract(unpack_body(m.body), '$.message.usage') END
+				WHEN json_valid(CAST(m.meta AS TEXT)) THEN json_extract(CAST(m.meta AS TEXT), '$.model', '$.usage')
+				WHEN length(m.meta) = 0 AND json_valid(unpack_body(m.body)) THEN json_extract(unpack_body(m.body), '$.message.model', '$.message.usage') END
 		FROM messages m JOIN sessions s ON s.sid = m.sid WHERE 1`
 	var args []any
 	if f.SessionID != "" {
@@ -53,8 +55,8 @@ func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) e
 				Usage: session.Usage{InputTokens: d.Integer(4, "input_tokens"), OutputTokens: d.Integer(5, "output_tokens"),
 					CacheReadInputTokens: d.Integer(6, "cache_read_tokens"), CacheCreationInputTokens: d.Integer(7, "cache_creation_tokens")},
 			}
-			if usage, ok := row[8].(string); ok {
-				r.CacheCreation1hInputTokens = cacheWrite1h(usage, r.CacheCreationInputTokens)
+			if pair, ok := row[8].(string); ok {
+				r.Model, r.CacheCreation1hInputTokens = modelAndHourWrite(pair, r.CacheCreationInputTokens)
 			}
 			return fn(&r)
 		})
@@ -62,15 +64,20 @@ func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) e
 	return storageError("reading the usage of messages", err)
 }
 
-// cacheWrite1h returns the 1-hour part of a cache write of total tokens that the usage
-// object usage reports; 0 when it reports none, or is not an object.
-func cacheWrite1h(usage string, total int64) int64 {
-	if !strings.HasPrefix(usage, "{") {
-		return 0
+// modelAndHourWrite reads the [model, usage] pair of a message that wrote total tokens to
+// the cache: its model when that is a string, and the part of the write kept for an hour.
+func modelAndHourWrite(pair string, total int64) (model string, hour int64) {
+	var fields [2]json.RawMessage
+	if json.Unmarshal([]byte(pair), &fields) != nil {
+		return "", 0
 	}
-	u, err := session.ParseUsage([]byte(usage))
-	if err != nil {
-		return 0
+	if len(fields[0]) > 0 && fields[0][0] == '"' {
+		_ = json.Unmarshal(fields[0], &model)
 	}
-	return min(u.CacheCreation1hInputTokens, total)
+	if len(fields[1]) > 0 && fields[1][0] == '{' {
+		if u, err := session.ParseUsage(fields[1]); err == nil {
+			hour = min(u.CacheCreation1hInputTokens, total)
+		}
+	}
+	return model, hour
 }

@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -69,19 +71,26 @@ func TestScanUsageSelectsByFilter(t *testing.T) {
 }
 
 // TestScanUsageReadsTheCacheWriteKeptAnHour: the 1-hour part of a cache write, which has
-// no column, is read from the usage object the message's meta keeps.
+// no column, is read with the model from the usage object the message's meta keeps, in the
+// body (the usual case) or in the meta column (kept when the body would escape it: a
+// non-ASCII model here).
 func TestScanUsageReadsTheCacheWriteKeptAnHour(t *testing.T) {
 	s, _ := openTemp(t)
 	sess := mustCreate(t, session.NewManager(s), session.CreateOptions{Model: "claude-a"})
-	usages := []string{
-		`{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300,"cache_creation":{"ephemeral_5m_input_tokens":100,"ephemeral_1h_input_tokens":200}}`,
-		`{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300}`,
+	answers := []struct{ model, usage string }{
+		{"claude-body", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300,"cache_creation":{"ephemeral_5m_input_tokens":100,"ephemeral_1h_input_tokens":200}}`},
+		{"claude-none", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300}`},
+		{"claude-é", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300,"cache_creation":{"ephemeral_1h_input_tokens":50}}`},
 	}
-	for _, u := range usages {
+	for i, a := range answers {
 		if _, err := sess.AppendUserMessage([]byte(`"hello"`)); err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []stream.Chunk{{Kind: stream.ChunkText, Text: "hi"}, {Kind: stream.ChunkDone, StopReason: "end_turn", Usage: []byte(u)}} {
+		for _, c := range []stream.Chunk{
+			{Kind: stream.ChunkMessageStart, ID: fmt.Sprintf("m%d", i), Model: a.model},
+			{Kind: stream.ChunkText, Text: "hi"},
+			{Kind: stream.ChunkDone, StopReason: "end_turn", Usage: []byte(a.usage)},
+		} {
 			if err := sess.Ingest(c); err != nil {
 				t.Fatal(err)
 			}
@@ -90,15 +99,15 @@ func TestScanUsageReadsTheCacheWriteKeptAnHour(t *testing.T) {
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	var got []int64
+	got := map[string]int64{}
 	err := s.ScanUsage(catalog.UsageFilter{SessionID: sess.ID(), WithUsage: true}, func(r *catalog.UsageRecord) error {
 		if r.CacheCreationInputTokens != 300 {
 			t.Errorf("cache write = %d, want 300", r.CacheCreationInputTokens)
 		}
-		got = append(got, r.CacheCreation1hInputTokens)
+		got[r.Model] = r.CacheCreation1hInputTokens
 		return nil
 	})
-	if err != nil || len(got) != 2 || got[0]+got[1] != 200 || got[0]*got[1] != 0 {
-		t.Errorf("1-hour parts = %v, %v; want 200 for the first answer and 0 for the second", got, err)
+	if want := map[string]int64{"claude-body": 200, "claude-none": 0, "claude-é": 50}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("1-hour parts by model = %v, %v; want %v", got, err, want)
 	}
 }
