@@ -59,22 +59,6 @@ func ParseUsage(raw []byte) (Usage, error) {
 	return o.Usage, nil
 }
 
-// CacheCreation1hInMeta returns the 1-hour part of the cache write the usage object of a
-// message's meta reports ({"usage": {...}}), 0 when it reports none or meta is not JSON.
-func CacheCreation1hInMeta(meta []byte) int64 {
-	var m struct {
-		Usage json.RawMessage `json:"usage"`
-	}
-	if len(meta) == 0 || json.Unmarshal(meta, &m) != nil || len(m.Usage) == 0 || m.Usage[0] != '{' {
-		return 0
-	}
-	u, err := ParseUsage(m.Usage)
-	if err != nil {
-		return 0
-	}
-	return u.CacheCreation1hInputTokens
-}
-
 // TokenTracker is the session's token accounting: sums over every request, and the
 // context size now (the last request's input plus cache tokens, which is what the
 // window holds). It is restored from stored usage, never reset on resume.

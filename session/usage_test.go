@@ -32,12 +32,4 @@ func TestParseUsageReadsTheCacheWriteKeptAnHour(t *testing.T) {
 			t.Errorf("ParseUsage(%s) = %+v, %v; want %+v", c.raw, got, err, c.want)
 		}
 	}
-	if got := CacheCreation1hInMeta([]byte(`{"model":"m","usage":{"cache_creation_input_tokens":9,"cache_creation":{"ephemeral_1h_input_tokens":4}}}`)); got != 4 {
-		t.Errorf("CacheCreation1hInMeta = %d, want 4", got)
-	}
-	for _, meta := range []string{``, `not json`, `{"usage":"x"}`, `{"model":"m"}`} {
-		if got := CacheCreation1hInMeta([]byte(meta)); got != 0 {
-			t.Errorf("CacheCreation1hInMeta(%q) = %d, want 0", meta, got)
-		}
-	}
 }

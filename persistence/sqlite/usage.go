@@ -55,29 +55,12 @@ func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) e
 				Usage: session.Usage{InputTokens: d.Integer(4, "input_tokens"), OutputTokens: d.Integer(5, "output_tokens"),
 					CacheReadInputTokens: d.Integer(6, "cache_read_tokens"), CacheCreationInputTokens: d.Integer(7, "cache_creation_tokens")},
 			}
-			if pair, ok := row[8].(string); ok {
-				r.Model, r.CacheCreation1hInputTokens = modelAndHourWrite(pair, r.CacheCreationInputTokens)
+			var pair [2]json.RawMessage // [model, usage] of a message that wrote to the cache
+			if text, ok := row[8].(string); ok && json.Unmarshal([]byte(text), &pair) == nil {
+				r.ReadMeta(pair[0], pair[1])
 			}
 			return fn(&r)
 		})
 	})
 	return storageError("reading the usage of messages", err)
-}
-
-// modelAndHourWrite reads the [model, usage] pair of a message that wrote total tokens to
-// the cache: its model when that is a string, and the part of the write kept for an hour.
-func modelAndHourWrite(pair string, total int64) (model string, hour int64) {
-	var fields [2]json.RawMessage
-	if json.Unmarshal([]byte(pair), &fields) != nil {
-		return "", 0
-	}
-	if len(fields[0]) > 0 && fields[0][0] == '"' {
-		_ = json.Unmarshal(fields[0], &model)
-	}
-	if len(fields[1]) > 0 && fields[1][0] == '{' {
-		if u, err := session.ParseUsage(fields[1]); err == nil {
-			hour = min(u.CacheCreation1hInputTokens, total)
-		}
-	}
-	return model, hour
 }

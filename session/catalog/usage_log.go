@@ -3,6 +3,7 @@ package catalog
 import (
 	"time"
 
+	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -33,6 +34,23 @@ type UsageRecord struct {
 	SessionModel string // the model of the message's session
 	CreatedAt    time.Time
 	session.Usage
+}
+
+// ReadMeta sets r's model and the 1-hour part of its cache write from the model and usage
+// object its message's meta holds, as raw JSON values (a backend reads them so for the
+// messages that wrote to the cache, the split having no column): the model when it is a
+// string, the split as session.ParseUsage reads it, at most the whole write.
+func (r *UsageRecord) ReadMeta(model, usage []byte) {
+	r.Model = ""
+	if len(model) > 0 && model[0] == '"' {
+		_ = json.Unmarshal(model, &r.Model)
+	}
+	r.CacheCreation1hInputTokens = 0
+	if len(usage) > 0 && usage[0] == '{' {
+		if u, err := session.ParseUsage(usage); err == nil {
+			r.CacheCreation1hInputTokens = min(max(0, u.CacheCreation1hInputTokens), r.CacheCreationInputTokens)
+		}
+	}
 }
 
 // reported reports whether a message reports any usage.
