@@ -49,7 +49,8 @@ func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) e
 			}
 			var meta struct{ Model, Usage json.RawMessage } // of a message that wrote to the cache
 			if raw, ok := row[8].([]byte); ok && json.Unmarshal(raw, &meta) == nil {
-				r.ReadMeta(meta.Model, meta.Usage)
+				u, _ := session.ParseUsage(meta.Usage)
+				r.ReadMeta(meta.Model, u.CacheCreation1hInputTokens)
 			}
 			return fn(&r)
 		})

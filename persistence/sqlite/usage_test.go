@@ -73,7 +73,7 @@ func TestScanUsageSelectsByFilter(t *testing.T) {
 // TestScanUsageReadsTheCacheWriteKeptAnHour: the 1-hour part of a cache write, which has
 // no column, is read with the model from the usage object the message's meta keeps, in the
 // body (the usual case) or in the meta column (kept when the body would escape it: a
-// non-ASCII model here).
+// non-ASCII model here), also under an adapter's usage.raw.
 func TestScanUsageReadsTheCacheWriteKeptAnHour(t *testing.T) {
 	s, _ := openTemp(t)
 	sess := mustCreate(t, session.NewManager(s), session.CreateOptions{Model: "claude-a"})
@@ -81,6 +81,7 @@ func TestScanUsageReadsTheCacheWriteKeptAnHour(t *testing.T) {
 		{"claude-body", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300,"cache_creation":{"ephemeral_5m_input_tokens":100,"ephemeral_1h_input_tokens":200}}`},
 		{"claude-none", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300}`},
 		{"claude-é", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300,"cache_creation":{"ephemeral_1h_input_tokens":50}}`},
+		{"claude-raw", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300,"raw":{"cache_creation":{"ephemeral_1h_input_tokens":70}}}`},
 	}
 	for i, a := range answers {
 		if _, err := sess.AppendUserMessage([]byte(`"hello"`)); err != nil {
@@ -107,7 +108,7 @@ func TestScanUsageReadsTheCacheWriteKeptAnHour(t *testing.T) {
 		got[r.Model] = r.CacheCreation1hInputTokens
 		return nil
 	})
-	if want := map[string]int64{"claude-body": 200, "claude-none": 0, "claude-é": 50}; err != nil || !reflect.DeepEqual(got, want) {
+	if want := map[string]int64{"claude-body": 200, "claude-none": 0, "claude-é": 50, "claude-raw": 70}; err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("1-hour parts by model = %v, %v; want %v", got, err, want)
 	}
 }

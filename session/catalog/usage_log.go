@@ -36,21 +36,16 @@ type UsageRecord struct {
 	session.Usage
 }
 
-// ReadMeta sets r's model and the 1-hour part of its cache write from the model and usage
-// object its message's meta holds, as raw JSON values (a backend reads them so for the
-// messages that wrote to the cache, the split having no column): the model when it is a
-// string, the split as session.ParseUsage reads it, at most the whole write.
-func (r *UsageRecord) ReadMeta(model, usage []byte) {
+// ReadMeta sets r's model and the 1-hour part of its cache write from what its message's
+// meta holds (a backend reads them together for the messages that wrote to the cache, the
+// split having no column): the model as a raw JSON value, taken when it is a string, and
+// the tokens written for an hour, held to the whole write.
+func (r *UsageRecord) ReadMeta(model []byte, hour int64) {
 	r.Model = ""
 	if len(model) > 0 && model[0] == '"' {
 		_ = json.Unmarshal(model, &r.Model)
 	}
-	r.CacheCreation1hInputTokens = 0
-	if len(usage) > 0 && usage[0] == '{' {
-		if u, err := session.ParseUsage(usage); err == nil {
-			r.CacheCreation1hInputTokens = min(max(0, u.CacheCreation1hInputTokens), r.CacheCreationInputTokens)
-		}
-	}
+	r.CacheCreation1hInputTokens = min(max(0, hour), r.CacheCreationInputTokens)
 }
 
 // reported reports whether a message reports any usage.
