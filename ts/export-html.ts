@@ -5,6 +5,8 @@ import { native } from './native';
 import { redactJSON, type RedactOptions } from './redact';
 import type { Envelope } from './types';
 import type { SessionDetails } from './management-types';
+import type { ContextReport } from './context-types';
+import type { Session } from './session';
 
 /** EXPORT_ASSETS is where the build puts the exported page's script and style (ts/viewer/build.mjs). */
 const EXPORT_ASSETS = path.join(__dirname, 'viewer');
@@ -12,6 +14,24 @@ const EXPORT_ASSETS = path.join(__dirname, 'viewer');
 export interface HtmlExportOptions {
   /** Replace secrets in every string of the page: true for the built-in patterns, or RedactOptions. */
   redact?: boolean | RedactOptions;
+  /** sessionkeep's latest compaction of the session (compactionOf), marked where it was made. */
+  compaction?: ExportedCompaction;
+}
+
+/** ExportedCompaction is what a page marks of a compaction: its boundary and summary. */
+export type ExportedCompaction = Pick<ContextReport, 'boundary' | 'summary'>;
+
+/**
+ * compactionOf is sessionkeep's latest compaction of a session, as the viewer marks it: from
+ * the report of the context its next call would be sent in contextWindow tokens (built as
+ * /debug context builds it: nothing is summarized). Undefined when the session was never
+ * compacted, or its head branch (envelopes) has no message of its own to build a context of
+ * (only a subagent's, or only records that are not messages).
+ */
+export async function compactionOf(session: Session, envelopes: Envelope[], contextWindow: number): Promise<ExportedCompaction | undefined> {
+  if (!envelopes.some((e) => e.message && !e.isSidechain)) return undefined;
+  const { boundary, summary } = (await session.buildContextAsync({ contextWindow })).debug;
+  return boundary ? { boundary, summary } : undefined;
 }
 
 /**
@@ -22,7 +42,7 @@ export interface HtmlExportOptions {
  * and runs no script but its own.
  */
 export function sessionHtml(info: SessionDetails, envelopes: Envelope[], options: HtmlExportOptions = {}): string {
-  let data = JSON.stringify({ info, envelopes, exportedAt: new Date().toISOString() });
+  let data = JSON.stringify({ info, envelopes, exportedAt: new Date().toISOString(), compaction: options.compaction });
   const redact = redactJSON(options.redact);
   if (redact !== undefined) data = native.redactJSONText(data, redact);
   const script = inlineScript(fs.readFileSync(path.join(EXPORT_ASSETS, 'export.js'), 'utf8'));

@@ -35,6 +35,8 @@ export interface ModelUsage {
   outputTokens: number;
   cacheReadInputTokens: number;
   cacheCreationInputTokens: number;
+  /** The part of cacheCreationInputTokens written to the cache for an hour (priced at cacheWrite1h). */
+  cacheCreation1hInputTokens: number;
   /** In dollars, when the model has a price. */
   cost?: number;
 }

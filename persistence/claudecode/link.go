@@ -9,8 +9,8 @@ import (
 // link finishes the records of a file once all are read. It puts each sidechain record on
 // its chain and links the chain to the tool call that ran it; marks each record that
 // continues the message before it on its chain (an assistant message written one block per
-// line, or tool results written one per line); counts each assistant message's usage once,
-// on its last line; and encodes the envelopes' extras.
+// line, or tool results written one per line); counts each API response's usage once, on
+// its last line (countUsageOnce); and encodes the envelopes' extras.
 func (c *converter) link(recs []importing.Record, agentCalls map[string]string) {
 	lastOnChain := map[string]int{}    // chain → index of its last message
 	chainOf := map[string]string{}     // uuid of a sidechain record → its chain
@@ -39,6 +39,7 @@ func (c *converter) link(recs []importing.Record, agentCalls map[string]string) 
 		}
 		lastOnChain[chain] = i
 	}
+	countUsageOnce(recs, c.infos)
 	for i := range recs {
 		info := &c.infos[i]
 		info.extra.Source = blocks.MustJSON(info.source)

@@ -1,6 +1,8 @@
 package sqlite
 
 import (
+	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -65,5 +67,48 @@ func TestScanUsageSelectsByFilter(t *testing.T) {
 	}
 	if got := collect(catalog.UsageFilter{SessionID: "no-such-session"}); len(got) != 0 {
 		t.Errorf("an unknown session = %+v, want none", got)
+	}
+}
+
+// TestScanUsageReadsTheCacheWriteKeptAnHour: the 1-hour part of a cache write, which has
+// no column, is read with the model from the usage object the message's meta keeps, in the
+// body (the usual case) or in the meta column (kept when the body would escape it: a
+// non-ASCII model here), also under an adapter's usage.raw.
+func TestScanUsageReadsTheCacheWriteKeptAnHour(t *testing.T) {
+	s, _ := openTemp(t)
+	sess := mustCreate(t, session.NewManager(s), session.CreateOptions{Model: "claude-a"})
+	answers := []struct{ model, usage string }{
+		{"claude-body", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300,"cache_creation":{"ephemeral_5m_input_tokens":100,"ephemeral_1h_input_tokens":200}}`},
+		{"claude-none", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300}`},
+		{"claude-é", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300,"cache_creation":{"ephemeral_1h_input_tokens":50}}`},
+		{"claude-raw", `{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":300,"raw":{"cache_creation":{"ephemeral_1h_input_tokens":70}}}`},
+	}
+	for i, a := range answers {
+		if _, err := sess.AppendUserMessage([]byte(`"hello"`)); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []stream.Chunk{
+			{Kind: stream.ChunkMessageStart, ID: fmt.Sprintf("m%d", i), Model: a.model},
+			{Kind: stream.ChunkText, Text: "hi"},
+			{Kind: stream.ChunkDone, StopReason: "end_turn", Usage: []byte(a.usage)},
+		} {
+			if err := sess.Ingest(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	err := s.ScanUsage(catalog.UsageFilter{SessionID: sess.ID(), WithUsage: true}, func(r *catalog.UsageRecord) error {
+		if r.CacheCreationInputTokens != 300 {
+			t.Errorf("cache write = %d, want 300", r.CacheCreationInputTokens)
+		}
+		got[r.Model] = r.CacheCreation1hInputTokens
+		return nil
+	})
+	if want := map[string]int64{"claude-body": 200, "claude-none": 0, "claude-é": 50, "claude-raw": 70}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("1-hour parts by model = %v, %v; want %v", got, err, want)
 	}
 }

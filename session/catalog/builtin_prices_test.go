@@ -24,6 +24,15 @@ func TestBuiltinPricesPinnedToSources(t *testing.T) {
 		{"anthropic", "claude-sonnet-4-5-20250929", session.Usage{OutputTokens: 1e6}, 15, false},
 		{"anthropic", "claude-sonnet-4-5-20250929", session.Usage{CacheReadInputTokens: 1e6}, 0.30, false},
 		{"anthropic", "claude-sonnet-4-5-20250929", session.Usage{CacheCreationInputTokens: 1e6}, 3.75, false},
+		// a write kept for an hour ("1h Cache Writes"), and one split between the TTLs
+		{"anthropic", "claude-sonnet-4-5-20250929", session.Usage{CacheCreationInputTokens: 1e6, CacheCreation1hInputTokens: 1e6}, 6, false},
+		{"anthropic", "claude-opus-4-6", session.Usage{CacheCreationInputTokens: 1e6, CacheCreation1hInputTokens: 25e4}, 0.75*6.25 + 0.25*10, false},
+		{"anthropic", "claude-haiku-4-5-20251001", session.Usage{CacheCreationInputTokens: 1e6, CacheCreation1hInputTokens: 1e6}, 2, false},
+		// platform.claude.com/docs/en/models/opus-5-5/overview and sonnet-5-5 (re-read on
+		// 2026-11-29): Opus 5.5's 1-hour write and hit rates, Sonnet 5.5's hit rate since its cut
+		{"anthropic", "claude-opus-5-5", session.Usage{CacheCreationInputTokens: 1e6, CacheCreation1hInputTokens: 1e6}, 8, false},
+		{"anthropic", "claude-opus-5-5", session.Usage{CacheReadInputTokens: 1e6}, 0.20, false},
+		{"anthropic", "claude-sonnet-5-5", session.Usage{CacheReadInputTokens: 1e6}, 0.10, false},
 		{"anthropic", "claude-opus-4-5-20251101", million, 5, false},
 		{"anthropic", "claude-opus-4-1-20250805", session.Usage{OutputTokens: 1e6}, 75, false},
 		{"anthropic", "claude-haiku-4-5-20251001", session.Usage{OutputTokens: 1e6}, 5, false},
@@ -91,5 +100,15 @@ func TestLongContextRateByRequest(t *testing.T) {
 	}
 	if err := (Prices{"x": {Input: 1, LongContext: &LongContextPrice{AboveTokens: 0}}}).Validate(); err == nil {
 		t.Error("a long-context rate without a threshold must be refused")
+	}
+}
+
+// TestAnHourCacheWriteWithoutItsRateCostsTheCacheWriteRate: a caller's price that names no
+// 1-hour rate charges every write at its cache write rate.
+func TestAnHourCacheWriteWithoutItsRateCostsTheCacheWriteRate(t *testing.T) {
+	write := 4.0
+	p := Prices{"m": {Input: 1, Output: 1, CacheWrite: &write}}
+	if got, _ := p.Cost("m", session.Usage{CacheCreationInputTokens: 1e6, CacheCreation1hInputTokens: 5e5}); got != 4 {
+		t.Errorf("$%v, want $4", got)
 	}
 }

@@ -29,13 +29,16 @@ type Breakdown struct {
 
 // ModelUsage is the tokens one model used in a session, summed over its requests.
 type ModelUsage struct {
-	Model                    string   `json:"model"`
-	Requests                 int64    `json:"requests"`
-	InputTokens              int64    `json:"inputTokens"`
-	OutputTokens             int64    `json:"outputTokens"`
-	CacheReadInputTokens     int64    `json:"cacheReadInputTokens"`
-	CacheCreationInputTokens int64    `json:"cacheCreationInputTokens"`
-	Cost                     *float64 `json:"cost,omitempty"`
+	Model                    string `json:"model"`
+	Requests                 int64  `json:"requests"`
+	InputTokens              int64  `json:"inputTokens"`
+	OutputTokens             int64  `json:"outputTokens"`
+	CacheReadInputTokens     int64  `json:"cacheReadInputTokens"`
+	CacheCreationInputTokens int64  `json:"cacheCreationInputTokens"`
+	// CacheCreation1hInputTokens is the part of CacheCreationInputTokens written to the
+	// cache for an hour, priced at the 1-hour rate.
+	CacheCreation1hInputTokens int64    `json:"cacheCreation1hInputTokens"`
+	Cost                       *float64 `json:"cost,omitempty"`
 }
 
 // MarshalJSON writes the listing fields and the breakdown side by side in one object (the

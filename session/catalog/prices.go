@@ -15,10 +15,10 @@ type Price struct {
 	Output    float64  `json:"output"`
 	CacheRead *float64 `json:"cacheRead,omitempty"`
 	// CacheWrite is the rate of a cache write with the default time to live (Anthropic's 5
-	// minutes). Stored usage does not say which TTL a write used, so every write is priced
-	// at this rate.
+	// minutes), and of every write whose usage does not say which TTL it used.
 	CacheWrite *float64 `json:"cacheWrite,omitempty"`
-	// CacheWrite1h is the rate of a cache write kept for an hour, where a provider sells it.
+	// CacheWrite1h is the rate of a cache write kept for an hour, where a provider sells it
+	// (the usage's CacheCreation1hInputTokens). Not given, it is CacheWrite's rate.
 	CacheWrite1h *float64 `json:"cacheWrite1h,omitempty"`
 	// LongContext is the rate a request pays, on every token of it, once its prompt (input,
 	// cache read and cache write tokens) is above a threshold.
@@ -108,8 +108,14 @@ func (price Price) cost(u session.Usage) float64 {
 	if price.CacheWrite != nil {
 		cacheWrite = *price.CacheWrite
 	}
+	cacheWrite1h := cacheWrite
+	if price.CacheWrite1h != nil {
+		cacheWrite1h = *price.CacheWrite1h
+	}
+	hour := min(max(0, u.CacheCreation1hInputTokens), u.CacheCreationInputTokens)
 	perMillion := float64(u.InputTokens)*price.Input + float64(u.OutputTokens)*price.Output +
-		float64(u.CacheReadInputTokens)*cacheRead + float64(u.CacheCreationInputTokens)*cacheWrite
+		float64(u.CacheReadInputTokens)*cacheRead + float64(u.CacheCreationInputTokens-hour)*cacheWrite +
+		float64(hour)*cacheWrite1h
 	return perMillion / 1e6
 }
 

@@ -74,6 +74,7 @@ func (u *ModelUsage) add(o ModelUsage) {
 	u.OutputTokens += o.OutputTokens
 	u.CacheReadInputTokens += o.CacheReadInputTokens
 	u.CacheCreationInputTokens += o.CacheCreationInputTokens
+	u.CacheCreation1hInputTokens += o.CacheCreation1hInputTokens
 }
 
 // addCost adds cost, in dollars, to u's.
@@ -86,5 +87,6 @@ func (u *ModelUsage) addCost(cost float64) {
 
 func (u ModelUsage) usage() session.Usage {
 	return session.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
-		CacheReadInputTokens: u.CacheReadInputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens}
+		CacheReadInputTokens: u.CacheReadInputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens,
+		CacheCreation1hInputTokens: u.CacheCreation1hInputTokens}
 }

@@ -3,6 +3,7 @@ package catalog
 import (
 	"time"
 
+	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -33,6 +34,18 @@ type UsageRecord struct {
 	SessionModel string // the model of the message's session
 	CreatedAt    time.Time
 	session.Usage
+}
+
+// ReadMeta sets r's model and the 1-hour part of its cache write from what its message's
+// meta holds (a backend reads them together for the messages that wrote to the cache, the
+// split having no column): the model as a raw JSON value, taken when it is a string, and
+// the tokens written for an hour, held to the whole write.
+func (r *UsageRecord) ReadMeta(model []byte, hour int64) {
+	r.Model = ""
+	if len(model) > 0 && model[0] == '"' {
+		_ = json.Unmarshal(model, &r.Model)
+	}
+	r.CacheCreation1hInputTokens = min(max(0, hour), r.CacheCreationInputTokens)
 }
 
 // reported reports whether a message reports any usage.

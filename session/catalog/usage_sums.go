@@ -79,7 +79,8 @@ func addUsage[K comparable](sums map[K]*ModelUsage, key K, model string, usage s
 // which a sum no longer shows.
 func requestUsage(model string, usage session.Usage, prices Prices) ModelUsage {
 	u := ModelUsage{Model: model, Requests: 1, InputTokens: usage.InputTokens, OutputTokens: usage.OutputTokens,
-		CacheReadInputTokens: usage.CacheReadInputTokens, CacheCreationInputTokens: usage.CacheCreationInputTokens}
+		CacheReadInputTokens: usage.CacheReadInputTokens, CacheCreationInputTokens: usage.CacheCreationInputTokens,
+		CacheCreation1hInputTokens: usage.CacheCreation1hInputTokens}
 	if cost, ok := prices.RequestCost(model, usage); ok {
 		u.Cost = &cost
 	}

@@ -4,7 +4,8 @@ import type { Command } from './command';
 import type { Context } from './context';
 import { UsageError, flag, stringOption } from './args';
 import { progress } from './term';
-import { sessionHtml } from '../export-html';
+import { compactionOf, sessionHtml } from '../export-html';
+import { DEFAULT_WINDOW } from './debug-context';
 import type { SessionInfo } from '../types';
 import type { ExportFormat } from '../interop-types';
 
@@ -76,7 +77,8 @@ async function writeHtml(ctx: Context, id: string, file: string | undefined, red
   let html: string;
   try {
     const [info, envelopes] = await Promise.all([session.infoAsync(), session.envelopesAsync()]);
-    html = sessionHtml(info, envelopes, { redact });
+    const compaction = await compactionOf(session, envelopes, info.contextWindow || DEFAULT_WINDOW);
+    html = sessionHtml(info, envelopes, { redact, compaction });
   } finally {
     session.close();
   }

@@ -53,11 +53,14 @@ export function detailLines(details: SessionDetails, summary: ResumeSummary, s: 
   return lines;
 }
 
+/** hourWrites names the part of a model's cache writes kept for an hour, which costs more. */
+const hourWrites = (u: ModelUsage): string => (u.cacheCreation1hInputTokens > 0 ? ` (${formatInt(u.cacheCreation1hInputTokens)} for 1 h)` : '');
+
 /** usageLines is one line per model: requests, tokens in, out and cached, and the cost when priced. */
 export function usageLines(usage: ModelUsage[]): string[] {
   return usage.map((u) => {
     const cost = u.cost !== undefined ? `  ${formatCost(u.cost)}` : '';
     return `  ${u.model || '(unknown)'}: ${u.requests} requests, ${formatInt(u.inputTokens)} in, ${formatInt(u.outputTokens)} out, ` +
-      `${formatInt(u.cacheReadInputTokens)} cache read, ${formatInt(u.cacheCreationInputTokens)} cache write${cost}`;
+      `${formatInt(u.cacheReadInputTokens)} cache read, ${formatInt(u.cacheCreationInputTokens)} cache write${hourWrites(u)}${cost}`;
   });
 }

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { Store } from '../store';
-import { sessionHtml } from '../export-html';
+import { compactionOf, sessionHtml } from '../export-html';
+import { DEFAULT_WINDOW } from './session-api';
 import { withSession } from './open-session';
 
 /**
@@ -8,7 +9,11 @@ import { withSession } from './open-session';
  * self-contained page (as `sessionkeep export --format html` writes it), as a download.
  */
 export async function sendExportPage(res: http.ServerResponse, store: Store, id: string, redact: boolean): Promise<void> {
-  const html = await withSession(store, id, async (s) => sessionHtml(await s.infoAsync(), await s.envelopesAsync(), { redact }));
+  const html = await withSession(store, id, async (s) => {
+    const [info, envelopes] = await Promise.all([s.infoAsync(), s.envelopesAsync()]);
+    const compaction = await compactionOf(s, envelopes, info.contextWindow || DEFAULT_WINDOW);
+    return sessionHtml(info, envelopes, { redact, compaction });
+  });
   res.writeHead(200, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Disposition': `attachment; filename="session-${id}.html"`,

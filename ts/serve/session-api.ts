@@ -7,7 +7,7 @@ import { withSession } from './open-session';
 import type { RecordCache } from './records';
 
 /** The window assumed for a session that records none, as /debug context assumes. */
-const DEFAULT_WINDOW = 200_000;
+export const DEFAULT_WINDOW = 200_000;
 
 /**
  * sessionDetails answers GET /api/sessions/:id: the session's details, its branches to switch

@@ -94,3 +94,16 @@ export function groupOrphanChains(top: Envelope[]): (Envelope | OrphanChain)[] {
   }
   return items;
 }
+
+/**
+ * compactionPlace is where a compaction made at `at` (an ISO time) goes among the items shown:
+ * before the first created after it, or after them all when none is and every record is
+ * loaded; null when none of those loaded is later but more are to come, so its place is not
+ * known yet.
+ */
+export function compactionPlace(items: (Envelope | OrphanChain)[], at: string, complete: boolean): number | null {
+  const when = Date.parse(at);
+  const index = items.findIndex((item) => Date.parse('records' in item ? item.records[0].timestamp : item.timestamp) > when);
+  if (index >= 0) return index;
+  return complete ? items.length : null;
+}

@@ -5,6 +5,7 @@ import { render } from 'preact';
 import type { Envelope, SessionAnswer } from './api-types';
 import { arrange } from './conversation';
 import { ConversationContext } from './components/conversation-context';
+import type { CompactionReport } from './components/OwnCompaction';
 import { RecordList } from './components/RecordList';
 import { SessionHeader } from './components/SessionHeader';
 import './app.css';
@@ -13,6 +14,8 @@ interface Exported {
   info: SessionAnswer['info'];
   envelopes: Envelope[];
   exportedAt: string;
+  /** sessionkeep's latest compaction of the session, if any. */
+  compaction?: CompactionReport;
 }
 
 function ExportedSession({ data }: { data: Exported }) {
@@ -24,7 +27,7 @@ function ExportedSession({ data }: { data: Exported }) {
         <p class="summary">Exported by sessionkeep on {new Date(data.exportedAt).toLocaleString()}.</p>
         <div class="conversation">
           <ConversationContext.Provider value={conversation}>
-            <RecordList records={conversation.top} showAll={false} groupOrphans />
+            <RecordList records={conversation.top} showAll={false} groupOrphans compaction={data.compaction} complete />
           </ConversationContext.Provider>
         </div>
       </section>

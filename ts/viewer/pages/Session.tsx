@@ -9,7 +9,6 @@ import { ConversationContext } from '../components/conversation-context';
 import { DebugContext } from '../components/DebugContext';
 import { ErrorNote } from '../components/ErrorNote';
 import { ExportButton } from '../components/ExportButton';
-import { OwnCompaction } from '../components/OwnCompaction';
 import { RecordList } from '../components/RecordList';
 import { SessionHeader } from '../components/SessionHeader';
 import { Snapshots } from '../components/Snapshots';
@@ -57,14 +56,14 @@ export function SessionPage({ id, params }: { id: string; params: URLSearchParam
             <input type="checkbox" checked={showAll} onChange={(e) => setShowAll((e.currentTarget as HTMLInputElement).checked)} />
             show bookkeeping records (progress, queue, snapshots, events)
           </label>
-          {details.data && <OwnCompaction report={details.data.context} />}
           {leaf && (
             <p class="viewing-branch">
               Viewing another branch. <a href={routeHash('session/' + encodeURIComponent(id))}>Back to the head's branch</a>
             </p>
           )}
           <ConversationContext.Provider value={conversation}>
-            <RecordList records={conversation.top} showAll={showAll} groupOrphans />
+            <RecordList records={conversation.top} showAll={showAll} groupOrphans
+              compaction={leaf ? null : details.data?.context} complete={messages.total !== null && loaded >= messages.total} />
           </ConversationContext.Provider>
           {messages.error && <ErrorNote error={messages.error} />}
           {messages.loading && <p class="loading">Loading…</p>}
