@@ -4,12 +4,8 @@ import { printJSON } from './context';
 import { whileWaiting } from './term';
 import { withSession } from './ids';
 import type { ContextProvider } from '../context-types';
+import { DEFAULT_WINDOW } from '../default-window';
 
-/**
- * DEFAULT_WINDOW is the window assumed for a session that records none, here and in the
- * in-session /debug context command.
- */
-export const DEFAULT_WINDOW = 200_000;
 const PROVIDERS: ContextProvider[] = ['anthropic', 'openai'];
 
 /**

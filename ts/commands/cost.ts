@@ -1,4 +1,4 @@
-import { usageLines } from '../cli/info';
+import { usageLines } from '../render/details';
 import { formatCost, formatInt, resumeSummary } from '../resume-summary';
 import { currentSession, noArgs, type SessionCommand } from './command';
 

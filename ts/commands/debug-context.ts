@@ -1,4 +1,4 @@
-import { DEFAULT_WINDOW } from '../cli/debug-context';
+import { DEFAULT_WINDOW } from '../default-window';
 import { currentSession, noArgs, type SessionCommand } from './command';
 
 /**

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { detailLines } from '../cli/info';
+import { detailLines } from '../render/details';
 import { resumeSummary } from '../resume-summary';
 import { CommandError, currentSession, noArgs, shortId, type SessionCommand } from './command';
 

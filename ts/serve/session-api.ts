@@ -5,9 +5,7 @@ import type { PriceOptions } from '../management-types';
 import type { Query } from './query';
 import { withSession } from './open-session';
 import type { RecordCache } from './records';
-
-/** The window assumed for a session that records none, as /debug context assumes. */
-const DEFAULT_WINDOW = 200_000;
+import { DEFAULT_WINDOW } from '../default-window';
 
 /**
  * sessionDetails answers GET /api/sessions/:id: the session's details, its branches to switch
