@@ -71,7 +71,7 @@ export interface NativeAddon {
   moveProject(store: Handle, oldPath: string, newPath: string): string;
   moveProjectAsync(store: Handle, oldPath: string, newPath: string): Promise<string>;
   deleteSessionAsync(store: Handle, id: string): Promise<void>;
-  listSessionsAsync(store: Handle, optionsJSON: string): Promise<string>;
+  listSessionsAsync(store: Handle, optionsJSON: string): Promise<string[]>;
   sessionByKey(store: Handle, key: string, workspace: string | undefined, optionsJSON: string): [Handle, string] | undefined;
   workspaceStorePath(workspaceId: string, dir: string | undefined): string;
   defaultStorePath(): string;
