@@ -93,6 +93,31 @@ test('Gemini CLI chat files import from their folder, told by their shape', asyn
   assert.equal(again.records, 0, 'importing again adds nothing');
 });
 
+test("Gemini CLI's logs.json adds the sessions that have no chat file, and nothing twice", async (t) => {
+  const chats = geminiChat(tempDir(t));
+  const project = path.dirname(chats);
+  const entry = (sessionId, messageId, message, timestamp) => ({ sessionId, messageId, type: 'user', message, timestamp });
+  fs.writeFileSync(path.join(project, 'logs.json'), JSON.stringify([
+    entry('gem-session-1', 0, 'what is this app?', '2026-02-01T08:00:01.000Z'),
+    entry('gem-before-chats', 0, 'list the TODOs', '2025-06-01T09:00:00.000Z'),
+    entry('gem-before-chats', 1, '/quit', '2025-06-01T09:05:00.000Z'),
+  ], null, 2));
+  const { store } = tempStore(t);
+  const result = await store.import(project);
+  assert.deepEqual(result.skipped, []);
+  assert.deepEqual(result.sessions.sort(), ['gem-before-chats', 'gem-old', 'gem-session-1']);
+
+  const prompts = store.openSession('gem-session-1').messages().filter((m) => m.role === 'user' && m.content[0].type === 'text');
+  assert.deepEqual(prompts.map((m) => m.content[0].text), ['what is this app?'], 'the chat file holds the prompt; the log adds it not again');
+  const logged = store.openSession('gem-before-chats');
+  assert.deepEqual(logged.messages().map((m) => m.content[0].text), ['list the TODOs']);
+  assert.deepEqual(logged.envelopes().map((e) => e.type), ['user', 'command']);
+  const info = store.listSessions().find((s) => s.id === 'gem-before-chats');
+  assert.equal(info.projectPath, '/w/app');
+  assert.equal(info.title, 'list the TODOs');
+  assert.equal((await store.import(project)).records, 0, 'importing again adds nothing');
+});
+
 test('an aider history imports as one session a run, in its project', async (t) => {
   const { project, file } = aiderHistory(tempDir(t));
   const { store } = tempStore(t);
@@ -173,17 +198,30 @@ function openCodeStorage(dir) {
   return path.join(dir, 'opencode');
 }
 
-test("OpenCode's database and its older JSON storage import, told by their shape and place", async (t) => {
+/** openCodeExport writes the same session as `opencode export ses_export > file` prints it. */
+function openCodeExport(dir) {
+  const file = path.join(dir, 'line-count.json');
+  const info = { id: 'ses_export', slug: 'calm-owl', projectID: 'prj', directory: '/w/tool', title: 'Line count', version: '1.18.18',
+    time: { created: 1767000000000, updated: 1767000004000 } };
+  const messages = openCodeMessages().map((m) => ({ info: { id: m.id, sessionID: 'ses_export', ...m.info },
+    parts: m.parts.map((p) => ({ ...p, sessionID: 'ses_export', messageID: m.id })) }));
+  fs.writeFileSync(file, JSON.stringify({ info, messages }, null, 2));
+  return file;
+}
+
+test("OpenCode's database, its older JSON storage and its export import, told by their shape and place", async (t) => {
   const dir = tempDir(t);
   const db = openCodeDatabase(dir);
   const storage = openCodeStorage(dir);
+  const exported = openCodeExport(dir);
   const { store } = tempStore(t);
   const fromDb = await store.import(db);
   const fromFiles = await store.import(storage);
-  assert.deepEqual([fromDb.skipped, fromFiles.skipped], [[], []]);
-  assert.deepEqual([fromDb.sessions, fromFiles.sessions], [['ses_db'], ['ses_files']]);
+  const fromExport = await store.import(exported);
+  assert.deepEqual([fromDb.skipped, fromFiles.skipped, fromExport.skipped], [[], [], []]);
+  assert.deepEqual([fromDb.sessions, fromFiles.sessions, fromExport.sessions], [['ses_db'], ['ses_files'], ['ses_export']]);
 
-  for (const id of ['ses_db', 'ses_files']) {
+  for (const id of ['ses_db', 'ses_files', 'ses_export']) {
     const info = store.listSessions().find((s) => s.id === id);
     assert.equal(info.projectPath, '/w/tool');
     assert.equal(info.title, 'Line count');

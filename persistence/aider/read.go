@@ -64,8 +64,6 @@ func (rd *reader) line(l string) {
 	case strings.HasPrefix(l, StartPrefix):
 		rd.endRun()
 		rd.startRun(strings.TrimSpace(strings.TrimPrefix(l, StartPrefix)))
-	case strings.HasPrefix(l, "# "):
-		// a heading aider's own reader skips too
 	case strings.HasPrefix(l, "> ") || l == ">": // not ">>>>>>> REPLACE"
 		rd.gather("output", strings.TrimPrefix(l[1:], " "))
 	case strings.HasPrefix(l, "#### "):

@@ -62,7 +62,7 @@ func TestAHistoryBecomesOneSessionARun(t *testing.T) {
 	for _, r := range files[0].Records {
 		got = append(got, r.Type)
 	}
-	want := []string{"output", "user", "output", "user", "assistant", "output"}
+	want := []string{"output", "command", "output", "user", "assistant", "output"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("records = %v\nwant %v", got, want)
 	}
@@ -90,5 +90,74 @@ func TestAHistoryBecomesOneSessionARun(t *testing.T) {
 	again, _ := Read(strings.NewReader(history), "/home/u/proj/.aider.chat.history.md", nil)
 	if again[0].Target.Info.ID != info.ID || again[0].Records[4].UUID != answer.UUID {
 		t.Errorf("ids differ between two reads of one file")
+	}
+}
+
+// TestCommentsAndHeadingsOfAnswersAreKept reads a run shaped as the real history of
+// AbdulAlkawasmeh/metadata-aider (see test/real-files.json): aider 0.86's "Model:" line
+// naming an OpenRouter model, a prompt of several "#### " lines with blank ones between,
+// and an answer whose SEARCH/REPLACE code starts with a Python comment and a Markdown
+// heading, lines that aider's own reader would drop.
+func TestCommentsAndHeadingsOfAnswersAreKept(t *testing.T) {
+	text := "\n# aider chat started at 2025-12-03 14:43:45\n\n" +
+		"> Aider v0.86.1  \n> Model: openrouter/openai/gpt-4o-mini with diff edit format  \n\n" +
+		"#### make the files:  \n####   \n#### \t-model.py  \n\n" +
+		"src/model.py\n```python\n<<<<<<< SEARCH\n=======\n# This file will hold the model.\n>>>>>>> REPLACE\n```\n\n" +
+		"README.md\n````markdown\n<<<<<<< SEARCH\n=======\n# IoT Model\n>>>>>>> REPLACE\n````\n\n" +
+		"> Tokens: 10k sent, 412 received. Cost: $0.0018 message, $0.01 session.  \n"
+	files, err := Read(strings.NewReader(text), "/p/"+FileName, nil)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("Read = %d files, %v", len(files), err)
+	}
+	recs := files[0].Records
+	var kinds []string
+	for _, r := range recs {
+		kinds = append(kinds, r.Type)
+	}
+	if !reflect.DeepEqual(kinds, []string{"output", "user", "assistant", "output"}) {
+		t.Fatalf("records = %v", kinds)
+	}
+	if got := string(recs[1].Blocks[0].JSON); got != `{"text":"make the files:\n\n\t-model.py","type":"text"}` {
+		t.Errorf("prompt = %s", got)
+	}
+	answer := string(recs[2].Blocks[0].JSON)
+	for _, line := range []string{`# This file will hold the model.`, `# IoT Model`} {
+		if !strings.Contains(answer, line) {
+			t.Errorf("answer lost %q: %s", line, answer)
+		}
+	}
+	if recs[2].Usage == nil || *recs[2].Usage != (session.Usage{InputTokens: 10000, OutputTokens: 412}) {
+		t.Errorf("usage = %+v", recs[2].Usage)
+	}
+	if info := files[0].Target.Info; info.Model != "openrouter/openai/gpt-4o-mini" || info.Provider != "openai" {
+		t.Errorf("model %q, provider %q", info.Model, info.Provider)
+	}
+}
+
+// TestACommandIsNotAMessage reads "/code <ask>" as aider writes it (the history of
+// AndrewJacop/Simple-Calulator, see test/real-files.json): the command, then what it sent
+// as a message of its own. The command is a record that is not a message, so the question
+// is asked once.
+func TestACommandIsNotAMessage(t *testing.T) {
+	text := "\n# aider chat started at 2025-05-04 17:02:36\n\n" +
+		"#### /code add a dark mode switch  \n\n#### add a dark mode switch  \n\nOkay.\n\n" +
+		"#### /commit the latest updates  \n> Commit c339495 aider: the latest updates  \n\n#### /help  \n"
+	files, err := Read(strings.NewReader(text), "/p/"+FileName, nil)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("Read = %d files, %v", len(files), err)
+	}
+	var got []string
+	for _, r := range files[0].Records {
+		got = append(got, r.Type+"/"+r.Role)
+	}
+	want := []string{"command/", "user/user", "assistant/assistant", "command/", "output/", "command/"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("records = %v\nwant %v", got, want)
+	}
+	if !strings.Contains(string(files[0].Records[0].Extra), `"text":"/code add a dark mode switch"`) {
+		t.Errorf("the command's text = %s", files[0].Records[0].Extra)
+	}
+	if title := files[0].Target.Info.Title; title != "add a dark mode switch" {
+		t.Errorf("title = %q", title)
 	}
 }

@@ -27,17 +27,28 @@ type run struct {
 	answer         int // the index of the last answer in chain.Records, -1 after its usage is read
 }
 
+// command finds an aider command (/add, /code, /commit, …), which aider runs rather than
+// sends: /code and /ask write what they send again, as a message of its own.
+var command = regexp.MustCompile(`^/[a-z][\w-]*(\s|$)`)
+
 // add appends one message: the user's, the model's, or aider's output, from which the
-// model and the usage of the answer before it are read.
+// model and the usage of the answer before it are read. What the user typed is a command
+// when it is one: a record of type "command" that is not a message, its text under
+// source.text.
 func (r *run) add(kind, text string) {
 	rec := importing.Record{Type: kind, CreatedAt: r.started}
 	source := map[string]any{"record": kind}
 	switch kind {
 	case "user":
-		rec.Role, rec.Blocks = "user", []session.RecordBlock{transcript.Text(text)}
-		if r.title == "" || (r.titleIsCommand && !strings.HasPrefix(text, "/")) {
-			r.title, r.titleIsCommand = text, strings.HasPrefix(text, "/")
+		isCommand := command.MatchString(text)
+		if r.title == "" || (r.titleIsCommand && !isCommand) {
+			r.title, r.titleIsCommand = text, isCommand
 		}
+		if isCommand {
+			rec.Type, source["text"] = "command", text
+			break
+		}
+		rec.Role, rec.Blocks = "user", []session.RecordBlock{transcript.Text(text)}
 	case "assistant":
 		rec.Role, rec.Blocks = "assistant", []session.RecordBlock{transcript.Text(text)}
 		if r.model != "" {
@@ -111,18 +122,21 @@ func count(s string) int64 {
 	return int64(f*mult + 0.5)
 }
 
-// provider guesses the provider from the model's name, as aider names models (litellm's
-// "provider/model", or the bare names of the big three).
+// provider guesses the provider from the model's name, as aider names models: litellm's
+// "provider/model" (or "router/provider/model"), or the bare names of the big three. The
+// model's own name, after the last "/", decides first: "openrouter/openai/gpt-4o-mini" is
+// openai's, as "openrouter/anthropic/claude-…" is anthropic's.
 func (r *run) provider() string {
 	m := strings.ToLower(r.model)
+	name := m[strings.LastIndex(m, "/")+1:]
 	switch {
 	case m == "":
 		return ""
-	case strings.Contains(m, "claude") || strings.HasPrefix(m, "anthropic/"):
+	case strings.HasPrefix(name, "claude") || strings.HasPrefix(m, "anthropic/"):
 		return "anthropic"
-	case strings.Contains(m, "gemini") || strings.HasPrefix(m, "gemini/"):
+	case strings.HasPrefix(name, "gemini") || strings.HasPrefix(m, "gemini/"):
 		return "google"
-	case strings.HasPrefix(m, "gpt") || strings.HasPrefix(m, "o1") || strings.HasPrefix(m, "o3") || strings.HasPrefix(m, "o4") || strings.HasPrefix(m, "openai/"):
+	case strings.HasPrefix(name, "gpt") || strings.HasPrefix(name, "o1") || strings.HasPrefix(name, "o3") || strings.HasPrefix(name, "o4") || strings.HasPrefix(m, "openai/"):
 		return "openai"
 	}
 	if provider, _, ok := strings.Cut(m, "/"); ok {

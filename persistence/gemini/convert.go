@@ -112,6 +112,9 @@ func (c *converter) results(m *message, key string) {
 		if len(call.ResultDisplay) > 0 && string(call.ResultDisplay) != "null" {
 			exec["resultDisplay"] = call.ResultDisplay
 		}
+		if call.RenderOutputAsMarkdown != nil {
+			exec["renderOutputAsMarkdown"] = *call.RenderOutputAsMarkdown
+		}
 		extra.ToolUseResults[call.ID] = blocks.MustJSON(exec)
 		if rec.CreatedAt.IsZero() {
 			rec.CreatedAt = transcript.ParseTime(call.Timestamp)

@@ -19,7 +19,7 @@ const chatJSONL = `{"sessionId":"5e1d-test","projectHash":"abc","startTime":"202
 {"id":"u1","timestamp":"2026-01-02T10:00:01.000Z","type":"user","content":[{"text":"list the files"}]}
 {"id":"g1","timestamp":"2026-01-02T10:00:02.000Z","type":"gemini","content":"","toolCalls":[{"id":"call-1","name":"run_shell_command","args":{"command":"ls"},"status":"executing","timestamp":"2026-01-02T10:00:02.500Z"}],"thoughts":[{"subject":"Listing","description":"I will run ls.","timestamp":"2026-01-02T10:00:02.100Z"}],"model":"gemini-2.5-pro"}
 {"$set":{"lastUpdated":"2026-01-02T10:00:02.000Z"}}
-{"id":"g1","timestamp":"2026-01-02T10:00:02.000Z","type":"gemini","content":"","toolCalls":[{"id":"call-1","name":"run_shell_command","args":{"command":"ls"},"result":[{"functionResponse":{"id":"call-1","name":"run_shell_command","response":{"output":"a.go\nb.go"}}}],"status":"success","timestamp":"2026-01-02T10:00:03.000Z","displayName":"Shell","resultDisplay":"a.go\nb.go"}],"thoughts":[{"subject":"Listing","description":"I will run ls.","timestamp":"2026-01-02T10:00:02.100Z"}],"tokens":{"input":1000,"output":20,"cached":600,"thoughts":30,"tool":5,"total":1055},"model":"gemini-2.5-pro"}
+{"id":"g1","timestamp":"2026-01-02T10:00:02.000Z","type":"gemini","content":"","toolCalls":[{"id":"call-1","name":"run_shell_command","args":{"command":"ls"},"result":[{"functionResponse":{"id":"call-1","name":"run_shell_command","response":{"output":"a.go\nb.go"}}}],"status":"success","timestamp":"2026-01-02T10:00:03.000Z","displayName":"Shell","resultDisplay":"a.go\nb.go","renderOutputAsMarkdown":true}],"thoughts":[{"subject":"Listing","description":"I will run ls.","timestamp":"2026-01-02T10:00:02.100Z"}],"tokens":{"input":1000,"output":20,"cached":600,"thoughts":30,"tool":5,"total":1055},"model":"gemini-2.5-pro"}
 {"id":"g2","timestamp":"2026-01-02T10:00:04.000Z","type":"gemini","content":[{"text":"Two files."}],"model":"gemini-2.5-flash"}
 {"id":"u2","timestamp":"2026-01-02T10:00:05.000Z","type":"user","content":"never mind"}
 {"$rewindTo":"u2"}
@@ -57,7 +57,7 @@ func TestAChatFileBecomesAConversation(t *testing.T) {
 	}
 	var extra session.EnvelopeExtra
 	json.Unmarshal(f.Records[2].Extra, &extra)
-	if !strings.Contains(string(extra.ToolUseResults["call-1"]), `"status":"success"`) {
+	if exec := string(extra.ToolUseResults["call-1"]); !strings.Contains(exec, `"status":"success"`) || !strings.Contains(exec, `"renderOutputAsMarkdown":true`) {
 		t.Errorf("execution record = %s", extra.ToolUseResults["call-1"])
 	}
 	if string(extra.Context) != `{"cwd":"/home/u/proj"}` {

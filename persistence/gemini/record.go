@@ -39,6 +39,8 @@ type toolCall struct {
 	DisplayName   string          `json:"displayName"`
 	Description   string          `json:"description"`
 	ResultDisplay json.RawMessage `json:"resultDisplay"`
+	// RenderOutputAsMarkdown is how Gemini CLI shows the result (versions of 2026).
+	RenderOutputAsMarkdown *bool `json:"renderOutputAsMarkdown"`
 }
 
 // thought is a ThoughtSummary with the time it was recorded.

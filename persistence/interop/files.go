@@ -23,7 +23,7 @@ type source struct {
 // findFiles returns the files to import under path, a file or a folder, each parent
 // transcript with its subagent transcripts. In a folder, files are found by extension
 // (.jsonl, and .json for the json format), by name (Gemini CLI's session-*.json and
-// checkpoint-*.json, aider's .aider.chat.history.md, OpenCode's opencode.db) and by place
+// checkpoint-*.json, and its logs.json beside a chats folder or in .gemini/tmp/<project>, aider's .aider.chat.history.md, OpenCode's opencode.db) and by place
 // (the session files of OpenCode's storage/session/); a file given by itself is read
 // whatever its name.
 func findFiles(path, format string) ([]source, error) {
@@ -48,7 +48,7 @@ func walk(dir, format string) ([]string, error) {
 			return err
 		}
 		ext, name := filepath.Ext(p), d.Name()
-		geminiJSON := ext == ".json" && (strings.HasPrefix(name, "session-") || isGeminiCheckpoint(p)) && (format == "" || format == FormatGemini)
+		geminiJSON := ext == ".json" && (strings.HasPrefix(name, "session-") || isGeminiCheckpoint(p) || isGeminiLogs(p)) && (format == "" || format == FormatGemini)
 		other := name == aider.FileName || name == opencode.DatabaseName || (opencode.IsSessionFile(p) && format != FormatJSON)
 		if d.Type().IsRegular() && (ext == ".jsonl" || (ext == ".json" && format == FormatJSON) || geminiJSON || other) {
 			paths = append(paths, p)

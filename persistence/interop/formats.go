@@ -40,14 +40,15 @@ var codexTypes = map[string]bool{"session_meta": true, "response_item": true, "e
 // (its header names the format), a Codex rollout (a typed record with a payload), a Gemini
 // CLI chat file (a record with a sessionId and a projectHash), else a Claude Code
 // transcript. An aider history is told by its first line, OpenCode's database by being a
-// SQLite database and its session files by their place in its storage, a Gemini CLI
-// checkpoint by its name. It returns "" when
+// SQLite database, its session files by their place in its storage and what `opencode
+// export` prints by its first member (the session's info), a Gemini CLI
+// checkpoint and prompt log (logs.json) by their names. It returns "" when
 // the file holds no JSON object to tell by.
 func detect(path string) string {
 	if opencode.IsSessionFile(path) {
 		return FormatOpenCode
 	}
-	if isGeminiCheckpoint(path) {
+	if isGeminiCheckpoint(path) || gemini.IsLogsFile(path) {
 		return FormatGemini
 	}
 	f, err := os.Open(path)
@@ -67,6 +68,9 @@ func detect(path string) string {
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 && trimmed[0] == '{' {
 			if len(trimmed) == 1 && geminiDocument(r) {
 				return FormatGemini
+			}
+			if head, _ := r.Peek(4096); opencode.IsExport(append(append([]byte(nil), trimmed...), head...)) {
+				return FormatOpenCode
 			}
 			return detectRecord(trimmed, path)
 		}
@@ -103,6 +107,18 @@ func detectRecord(line []byte, path string) string {
 	return FormatClaudeCode
 }
 
+// isSQLite tells whether the file at path is a SQLite database, by its header.
+func isSQLite(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteHeader))
+	n, _ := f.Read(head)
+	return string(head[:n]) == sqliteHeader
+}
+
 // geminiDocument tells, from the lines after a document's opening brace, whether it is
 // the ConversationRecord older Gemini CLI versions wrote: its first member is the
 // sessionId, and a projectHash follows.
@@ -117,4 +133,19 @@ func geminiDocument(r *bufio.Reader) bool {
 func isGeminiCheckpoint(path string) bool {
 	name := filepath.Base(path)
 	return strings.HasPrefix(name, gemini.CheckpointPrefix) && strings.HasSuffix(name, ".json")
+}
+
+// isGeminiLogs tells whether path is Gemini CLI's logs.json in a folder, by its place: a
+// project's folder, which holds a chats folder or sits in Gemini CLI's .gemini/tmp (a
+// file of that common name elsewhere is not looked at).
+func isGeminiLogs(path string) bool {
+	if !gemini.IsLogsFile(path) {
+		return false
+	}
+	dir := filepath.Dir(path)
+	if tmp := filepath.Dir(dir); filepath.Base(tmp) == "tmp" && filepath.Base(filepath.Dir(tmp)) == ".gemini" {
+		return true
+	}
+	info, err := os.Stat(filepath.Join(dir, "chats"))
+	return err == nil && info.IsDir()
 }

@@ -126,7 +126,14 @@ func (run *importRun) parse(pf *parsedFile, agentCalls map[string]string) (calls
 	case FormatJSON:
 		pf.file, err = archive.ReadJSON(f, src.path, onBytes)
 	case FormatGemini:
-		pf.file, err = gemini.Read(f, src.path, onBytes)
+		if !gemini.IsLogsFile(src.path) {
+			pf.file, err = gemini.Read(f, src.path, onBytes)
+			break
+		}
+		var files []*transcript.File
+		if files, err = gemini.ReadLogs(f, src.path, onBytes); err == nil {
+			pf.file, pf.more = &transcript.File{Path: src.path}, files
+		}
 	case FormatAider:
 		var files []*transcript.File
 		if files, err = aider.Read(f, src.path, onBytes); err == nil {
@@ -145,12 +152,14 @@ func (run *importRun) parse(pf *parsedFile, agentCalls map[string]string) (calls
 	return calls
 }
 
-// parseOpenCode reads OpenCode's database (every session in it) or a session file of its
-// JSON storage, which are not read as a stream.
+// parseOpenCode reads OpenCode's database (every session in it), a session file of its
+// JSON storage, or a session `opencode export` printed, which are not read as a stream.
 func (run *importRun) parseOpenCode(pf *parsedFile) {
 	var err error
 	if opencode.IsSessionFile(pf.src.path) {
 		pf.file, err = opencode.ReadSessionFile(pf.src.path)
+	} else if !isSQLite(pf.src.path) {
+		pf.file, err = readExport(pf.src.path)
 	} else if pf.more, err = opencode.ReadDatabase(pf.src.path); err == nil {
 		pf.file = &transcript.File{Path: pf.src.path}
 	}
@@ -158,6 +167,16 @@ func (run *importRun) parseOpenCode(pf *parsedFile) {
 		pf.file, pf.more, pf.skip = nil, nil, err.Error()
 	}
 	pf.read.Store(pf.src.size)
+}
+
+// readExport reads the session `opencode export` printed to the file at path.
+func readExport(path string) (*transcript.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return opencode.ReadExport(f, path)
 }
 
 // file stores one parsed file, in the order the files were found, reporting progress

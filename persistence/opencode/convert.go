@@ -56,6 +56,7 @@ type step struct {
 	execs   map[string]json.RawMessage
 	usage   *session.Usage
 	other   []json.RawMessage
+	meta    map[string]json.RawMessage // content parts' metadata, by part id
 	at      time.Time
 	doneAt  time.Time
 }
@@ -106,6 +107,12 @@ func (c *converter) message(m message) error {
 
 // part adds one part to the step.
 func (c *converter) part(p part, raw json.RawMessage, s *step, user bool) {
+	if content[p.Type] && len(p.Metadata) > 0 && string(p.Metadata) != "null" && string(p.Metadata) != "{}" {
+		if s.meta == nil {
+			s.meta = map[string]json.RawMessage{}
+		}
+		s.meta[p.ID] = p.Metadata
+	}
 	switch p.Type {
 	case "text":
 		if p.Text != "" {
@@ -133,6 +140,11 @@ func (c *converter) part(p part, raw json.RawMessage, s *step, user bool) {
 		s.done(p.Time.End)
 	}
 }
+
+// content are the kinds of part that become blocks. Their metadata (the provider's item
+// ids; OpenAI's encrypted reasoning) has no place in a block, so it is kept in the
+// record's source.
+var content = map[string]bool{"text": true, "reasoning": true, "file": true, "tool": true}
 
 // tool adds a tool part: its call, and its result when it has one (a call still pending or
 // running has none, and contexts give it an interrupted result).
@@ -182,6 +194,9 @@ func (c *converter) add(m message, index int, s *step) {
 	}
 	if len(s.other) > 0 {
 		source["parts"] = s.other
+	}
+	if len(s.meta) > 0 {
+		source["partMetadata"] = s.meta
 	}
 	extra := session.EnvelopeExtra{}
 	if m.info.Role == "assistant" {

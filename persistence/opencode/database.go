@@ -14,33 +14,46 @@ import (
 // row that cannot be read is reported in its file's Skipped and left out. A database
 // without OpenCode's tables is an error.
 func ReadDatabase(path string) ([]*transcript.File, error) {
+	var files []*transcript.File
+	err := EachSession(path, func(f *transcript.File) error {
+		files = append(files, f)
+		return nil
+	})
+	return files, err
+}
+
+// EachSession reads the sessions of the OpenCode database at path one at a time, oldest
+// first, and hands each to fn as it is read, so that no more than one session is held at
+// once; an error fn returns stops the reading and is returned. Otherwise as ReadDatabase.
+func EachSession(path string, fn func(*transcript.File) error) error {
 	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(5000)")
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", path, err)
+		return fmt.Errorf("opening %s: %w", path, err)
 	}
 	defer db.Close()
 	var tables int
 	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('session', 'message', 'part')`).Scan(&tables); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return fmt.Errorf("reading %s: %w", path, err)
 	}
 	if tables != 3 {
-		return nil, fmt.Errorf("%s is not an OpenCode database (it has no session, message and part tables)", path)
+		return fmt.Errorf("%s is not an OpenCode database (it has no session, message and part tables)", path)
 	}
 	infos, err := sessionRows(db)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return fmt.Errorf("reading %s: %w", path, err)
 	}
-	var files []*transcript.File
 	for _, info := range infos {
 		msgs, skipped, err := messageRows(db, info.ID, path)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
+			return fmt.Errorf("reading %s: %w", path, err)
 		}
 		f := convert(info, msgs, path)
 		f.Skipped = append(skipped, f.Skipped...)
-		files = append(files, f)
+		if err := fn(f); err != nil {
+			return err
+		}
 	}
-	return files, nil
+	return nil
 }
 
 // sessionRows reads the session table, oldest first.

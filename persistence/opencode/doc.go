@@ -1,7 +1,8 @@
 // Package opencode reads OpenCode's store: the SQLite database of newer versions
 // (~/.local/share/opencode/opencode.db: tables session, message and part, each row's fields
 // in a JSON data column) and the JSON files of older ones (storage/session/…/<session>.json,
-// storage/message/<session>/<message>.json, storage/part/<message>/<part>.json). Every
+// storage/message/<session>/<message>.json, storage/part/<message>/<part>.json), and what
+// `opencode export <session>` prints (the session's info, each message's info and parts). Every
 // session becomes a session: a message's parts in order, text as text, reasoning as
 // thinking (with the provider's signature when OpenCode kept it), files as images or
 // documents, a tool part as a tool_use block and its output or error as a tool_result

@@ -2,7 +2,9 @@ package opencode
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -122,5 +124,29 @@ func TestRedactedReasoningStaysRedacted(t *testing.T) {
 	b := thinking(part{Type: "reasoning", Metadata: json.RawMessage(`{"anthropic":{"redactedData":"EmwK"}}`)})
 	if string(b.JSON) != `{"data":"EmwK","type":"redacted_thinking"}` {
 		t.Errorf("block = %s", b.JSON)
+	}
+}
+
+func TestEachSessionHandsTheSessionsOverOneAtATime(t *testing.T) {
+	path := writeDatabase(t)
+	db, _ := openForTest(path)
+	db.Exec(`INSERT INTO session VALUES ('ses_0', 'prj', NULL, 'early-owl', '/w/old', 'Older', '1.2.0', NULL, 1766000000000, 1766000000000, NULL)`)
+	db.Exec(`INSERT INTO message VALUES ('msg_00u', 'ses_0', 1766000000000, 0, '{"role":"user","time":{"created":1766000000000}}')`)
+	db.Exec(`INSERT INTO part VALUES ('prt_00a', 'msg_00u', 'ses_0', 0, 0, '{"type":"text","text":"hello"}')`)
+	db.Close()
+	var seen []string
+	if err := EachSession(path, func(f *transcript.File) error {
+		seen = append(seen, f.Target.Info.ID+"/"+strconv.Itoa(len(f.Records)))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(seen, []string{"ses_0/1", "ses_1/5"}) {
+		t.Errorf("sessions = %v, want the older first, each whole", seen)
+	}
+	stop := errors.New("stop")
+	calls := 0
+	if err := EachSession(path, func(*transcript.File) error { calls++; return stop }); err != stop || calls != 1 {
+		t.Errorf("an error from fn: err %v after %d calls, want it returned after the first", err, calls)
 	}
 }
