@@ -69,7 +69,7 @@ test('real transcripts: tokens are summed once per API message, and priced in do
   assert.ok(lines > messages, `the fixtures split responses over lines (${lines} lines, ${messages} messages), so the property is tested`);
   let priced = 0;
   for (const [id, want] of sessions) {
-    const info = await store.openSession(id).infoAsync();
+    const info = await store.openSession(id).detailsAsync();
     const { contextTokens, ...tokens } = info.tokens;
     // A transcript that writes a whole response again under new uuids is still counted
     // twice (reported, not fixed here: the token tracker counts stored records).
@@ -97,7 +97,7 @@ test('stats over real transcripts: dollars by day and model with no prices given
   await store.import(CLAUDE_CODE, { format: 'claude-code' });
   const st = await store.statsAsync({});
   let want = 0;
-  for (const info of await store.listSessionsAsync({ includeArchived: true })) want += (await store.openSession(info.id).infoAsync()).cost;
+  for (const info of await store.listSessionsAsync({ includeArchived: true })) want += (await store.openSession(info.id).detailsAsync()).cost;
   assert.ok(want > 0);
   assert.ok(Math.abs(st.totals.cost - want) < 1e-9, `$${st.totals.cost}, want $${want}`);
   assert.ok(st.days.every((d) => typeof d.cost === 'number'), 'every row priced');

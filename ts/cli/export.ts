@@ -75,7 +75,7 @@ async function writeHtml(ctx: Context, id: string, file: string | undefined, red
   const session = ctx.store.openSession(id);
   let html: string;
   try {
-    const [info, envelopes] = await Promise.all([session.infoAsync(), session.envelopesAsync()]);
+    const [info, envelopes] = await Promise.all([session.detailsAsync(), session.envelopesAsync()]);
     html = sessionHtml(info, envelopes, { redact });
   } finally {
     session.close();

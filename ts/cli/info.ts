@@ -15,7 +15,7 @@ export const info: Command = {
   async run(ctx, args) {
     return withSession(ctx, args, async (session) => {
       const prices = pricesOption(args);
-      const details = await whileWaiting('reading the session', session.infoAsync({ prices }));
+      const details = await whileWaiting('reading the session', session.detailsAsync({ prices }));
       const summary = resumeSummary(details);
       if (ctx.json) return printJSON(ctx, { ...details, resumeSummary: summary });
       ctx.out(detailLines(details, summary, ctx.style).join('\n') + '\n');

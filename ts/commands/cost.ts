@@ -14,7 +14,7 @@ export const cost: SessionCommand = {
   needsSession: true,
   async run(args, ctx) {
     noArgs('/cost', args);
-    const details = await currentSession(ctx).infoAsync({ prices: ctx.options.prices });
+    const details = await currentSession(ctx).detailsAsync({ prices: ctx.options.prices });
     const s = resumeSummary(details);
     const t = details.tokens;
     const lines = [

@@ -12,7 +12,7 @@ export const sessionInfo: SessionCommand = {
   needsSession: true,
   async run(args, ctx) {
     noArgs('/session info', args);
-    const details = await currentSession(ctx).infoAsync({ prices: ctx.options.prices });
+    const details = await currentSession(ctx).detailsAsync({ prices: ctx.options.prices });
     const summary = resumeSummary(details);
     return { text: detailLines(details, summary, ctx.style).join('\n'), data: { ...details, resumeSummary: summary } };
   },

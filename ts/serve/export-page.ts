@@ -8,7 +8,7 @@ import { withSession } from './open-session';
  * self-contained page (as `sessionkeep export --format html` writes it), as a download.
  */
 export async function sendExportPage(res: http.ServerResponse, store: Store, id: string, redact: boolean): Promise<void> {
-  const html = await withSession(store, id, async (s) => sessionHtml(await s.infoAsync(), await s.envelopesAsync(), { redact }));
+  const html = await withSession(store, id, async (s) => sessionHtml(await s.detailsAsync(), await s.envelopesAsync(), { redact }));
   res.writeHead(200, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Disposition': `attachment; filename="session-${id}.html"`,

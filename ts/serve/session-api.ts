@@ -21,7 +21,7 @@ export async function sessionDetails(store: Store, records: RecordCache, id: str
     // imported summaries or notices) has none to show.
     const context = listing.then((branches) => branches.length === 0 ? null :
       s.buildContextAsync({ contextWindow: store.sessionInfo(id).contextWindow || DEFAULT_WINDOW }).then((built) => built.debug));
-    const [info, branches, snapshots, debug] = await Promise.all([s.infoAsync(prices), listing, s.fileSnapshotsAsync(), context]);
+    const [info, branches, snapshots, debug] = await Promise.all([s.detailsAsync(prices), listing, s.fileSnapshotsAsync(), context]);
     return { info, branches, snapshots, context: debug };
   });
 }
