@@ -1,6 +1,7 @@
 /**
  * Terminal output: colours only when the stream is a terminal (and NO_COLOR is unset, or
- * FORCE_COLOR is set), progress only on a terminal, and text cut to the terminal's width.
+ * FORCE_COLOR is set), progress only on a terminal, and the terminal's width to cut text
+ * to. The styles and cuts themselves are ts/render/style.ts's, shared with the slash commands.
  */
 /** useColor says whether to colour what goes to stream. */
 export function useColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
