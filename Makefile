@@ -257,8 +257,9 @@ clean:
 # The speed figures: ../shared/bench (copied to build/, where npm builds better-sqlite3)
 # with sessionkeep beside its baselines, check first; our Go benchmarks; ours.mjs (ingest
 # per chunk, event-loop delay, load, memory); import.mjs (the real transcripts imported: MB/s,
-# store size against the JSONL; memory of an open store, into import.json); then one table
-# with the ratios.
+# store size against the JSONL; memory of an open store, into import.json); pg-size.mjs
+# (what the W2/W3 sessions take on PostgreSQL); then the tables with the ratios, the second
+# PostgreSQL's against issue 30's targets.
 # BENCH_ARGS passes options to the harness (e.g. BENCH_ARGS=--quick). BENCH_AGAINST=/path/to/a
 # built checkout (e.g. main's) has ours.mjs measure its event-loop delays and memory in turn
 # with this one's, and the table print both.
@@ -287,6 +288,7 @@ bench-steps:
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./session/ | tee $(BENCH_DATA)/go-bench.txt
 	node bench/ours.mjs --data $(BENCH_DATA) $(if $(BENCH_AGAINST),--against $(BENCH_AGAINST))
 	node bench/import.mjs --data $(BENCH_DATA)
+	SESSIONKEEP_BENCH_PG_URL=$$SESSIONKEEP_TEST_PG_URL node bench/pg-size.mjs --data $(BENCH_DATA)
 	node bench/report.mjs --data $(BENCH_DATA)
 
 # The reads' costs in a store of SCALE_SMALL sessions and of SCALE_SESSIONS (SCALE_MESSAGES

@@ -33,12 +33,12 @@ export function open(dir) {
 }
 
 /** psql runs one statement on the server and returns what it prints. */
-function psql(sql) {
+export function psql(sql) {
   return execFileSync('psql', [serverURL(), '-qtAc', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** schemaSize asks the server how many bytes the schema's tables take. */
-function schemaSize(schema) {
+export function schemaSize(schema) {
   return Number(psql(`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '${schema}' AND c.relkind IN ('r', 'm')`).trim());
 }

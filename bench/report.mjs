@@ -99,26 +99,50 @@ const table = [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | 
 const load = run?.env?.load ? ` (load average at the start: ${run.env.load})` : '';
 console.log(`\n# sessionkeep against the targets of the speed issue (medians; one run of make bench${load})\n\n${table}\n`);
 
-// PostgreSQL on loopback beside the SQLite file: the same cells of the same run, and the
-// throughput of 8 writer processes (bench/writers.mjs). No target: the figures say what a
-// network round trip per commit costs.
-const pgRows = [
-  ['W1 ingest 500 turns, until durable', cell('W1', 'sessionkeep', 'ingest'), cell('W1', 'sessionkeep-pg', 'ingest')],
-  ['W2 restore 2,000 messages', cell('W2', 'sessionkeep', 'restore', 'small'), cell('W2', 'sessionkeep-pg', 'restore', 'small')],
-  ['W2 restore 20,000 messages', cell('W2', 'sessionkeep', 'restore', 'big'), cell('W2', 'sessionkeep-pg', 'restore', 'big')],
-  ['W3 last 20 of 20,000 messages', cell('W3', 'sessionkeep', 'tail'), cell('W3', 'sessionkeep-pg', 'tail')],
-  ['W4 list 1,000 sessions', cell('W4', 'sessionkeep', 'list'), cell('W4', 'sessionkeep-pg', 'list')],
-].map(([what, sqlite, pg]) => [what, fmt(sqlite, 'ms'), fmt(pg, 'ms'), sqlite && pg ? `${(pg / sqlite).toFixed(2)}×` : '-']);
-const writersFile = path.join(data, 'writers.json');
-if (fs.existsSync(writersFile)) {
-  const w = Object.fromEntries(JSON.parse(fs.readFileSync(writersFile, 'utf8')).map((r) => [r.label, r]));
-  const perSec = (r) => r && `${(r.turns * 4 / r.seconds).toFixed(0)} msgs/s (flush p50 ${r.medianFlushMs.toFixed(1)} ms, p99 ${r.p99FlushMs.toFixed(1)} ms)`;
-  const n = (w.postgres ?? w.sqlite)?.writers;
-  pgRows.push([`${n} writer processes, durable per turn`, perSec(w.sqlite) ?? '-', perSec(w.postgres) ?? '-',
-    w.sqlite && w.postgres ? `${(w.postgres.turns / w.sqlite.turns).toFixed(2)}× the throughput` : '-']);
+// PostgreSQL on loopback beside the SQLite file: the same cells of the same run, the
+// throughput of 8 writer processes (bench/writers.mjs) and the W2/W3 sessions' size
+// (bench/pg-size.mjs), against issue 30's targets: W1 ≤ 2×, W2 ≤ 1.5×, W3 ≤ 2×, W4 ≤ 2×,
+// 8 writers ≥ 1.5× the throughput with a lower flush p99, size ≤ 1.2× the SQLite file's.
+const pgRows = [];
+/** pgTarget adds a line: the SQLite file's figure, PostgreSQL's, their ratio and its limit. */
+function pgTarget(what, sqlite, pg, unit, limit, { atLeast = false, also } = {}) {
+  const ratio = pg / sqlite;
+  const measured = Number.isFinite(ratio) && sqlite > 0;
+  const ok = measured && (atLeast ? ratio >= limit : ratio <= limit) && (also?.ok ?? true);
+  const miss = atLeast ? (limit / ratio - 1) : (ratio / limit - 1);
+  const why = also && !also.ok ? `**missed**: ${also.why}` : `**missed** by ${(miss * 100).toFixed(0)} %`;
+  pgRows.push([what, fmt(sqlite, unit), fmt(pg, unit), measured ? `${ratio.toFixed(2)}×` : 'not measured',
+    `${atLeast ? '≥' : '≤'} ${limit}×${also ? ` ${also.text}` : ''}`, !measured ? '' : ok ? 'met' : why]);
 }
-const pgHead = ['measure', 'SQLite file', 'PostgreSQL (loopback)', 'PostgreSQL / SQLite'];
+pgTarget('W1 ingest 500 turns, until durable', cell('W1', 'sessionkeep', 'ingest'), cell('W1', 'sessionkeep-pg', 'ingest'), 'ms', 2);
+pgTarget('W2 restore 2,000 messages', cell('W2', 'sessionkeep', 'restore', 'small'), cell('W2', 'sessionkeep-pg', 'restore', 'small'), 'ms', 1.5);
+pgTarget('W2 restore 20,000 messages', cell('W2', 'sessionkeep', 'restore', 'big'), cell('W2', 'sessionkeep-pg', 'restore', 'big'), 'ms', 1.5);
+pgTarget('W3 last 20 of 20,000 messages', cell('W3', 'sessionkeep', 'tail'), cell('W3', 'sessionkeep-pg', 'tail'), 'ms', 2);
+pgTarget('W4 list 1,000 sessions', cell('W4', 'sessionkeep', 'list'), cell('W4', 'sessionkeep-pg', 'list'), 'ms', 2);
+const writers = Object.fromEntries((readJSON('writers.json') ?? []).map((r) => [r.label, r]));
+const perSec = (r) => r && (r.turns * 4) / r.seconds;
+const [ws, wp] = [writers.sqlite, writers.postgres];
+pgTarget(`${(wp ?? ws)?.writers ?? 8} writer processes, durable per turn (messages/s)`, perSec(ws), perSec(wp), 'msgs/s', 1.5, {
+  atLeast: true,
+  also: ws && wp && { ok: wp.p99FlushMs < ws.p99FlushMs, text: 'and a lower flush p99', why: `flush p99 ${fmt(wp.p99FlushMs, 'ms')} against ${fmt(ws.p99FlushMs, 'ms')}` },
+});
+if (ws && wp) {
+  pgRows.push(['  … flush per turn p50 / p99', `${fmt(ws.medianFlushMs, 'ms')} / ${fmt(ws.p99FlushMs, 'ms')}`,
+    `${fmt(wp.medianFlushMs, 'ms')} / ${fmt(wp.p99FlushMs, 'ms')}`, '', '', '']);
+}
+const pgSize = readJSON('pg-size.json');
+pgTarget('store size of the W2/W3 sessions', sizes?.sessionkeep?.w23 / MB, pgSize?.w23 / MB, 'MB', 1.2);
+if (pgSize?.tables) {
+  pgRows.push(['  … PostgreSQL\'s largest tables: heap + TOAST + indexes', '', pgSize.tables.slice(0, 3)
+    .map((t) => `${t.name} ${fmt(t.heap / MB, 'MB')} + ${fmt(t.toast / MB, 'MB')} + ${fmt(t.indexes / MB, 'MB')}`).join('; '), '', '', '']);
+}
+if (pgSize?.columns) {
+  const c = pgSize.columns;
+  pgRows.push(['  … blocks\' columns as stored: bodies / search text / search vectors', '',
+    `${fmt(c.body / MB, 'MB')} / ${fmt(c.searchText / MB, 'MB')} / ${fmt(c.vectors / MB, 'MB')}`, '', '', '']);
+}
+const pgHead = ['measure', 'SQLite file', 'PostgreSQL (loopback)', 'PostgreSQL / SQLite', 'target', ''];
 const pgTable = [pgHead, pgHead.map(() => '---'), ...pgRows].map((r) => `| ${r.join(' | ')} |`).join('\n');
-console.log(`# the same store on PostgreSQL (medians; the same run)\n\n${pgTable}\n`);
+console.log(`# the same store on PostgreSQL against issue 30's targets (medians; the same run)\n\n${pgTable}\n`);
 if (ours) console.log(`event-loop delay max: W1 ${fmt(ours.w1.max, 'ms')}, async restore ${fmt(ours.restore.max, 'ms')} (wall ${fmt(ours.restore.wall, 'ms')})`);
 fs.writeFileSync(path.join(data, 'report.md'), `${table}\n\n${pgTable}\n`);

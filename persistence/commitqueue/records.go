@@ -1,5 +1,3 @@
-// Package commitqueue holds what the group-commit writers of both backends decide alike
-// about the Ops they queue.
 package commitqueue
 
 import "github.com/sessionkeep/sessionkeep/session"

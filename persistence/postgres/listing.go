@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/sessionkeep/sessionkeep/persistence/infocolumns"
 	"github.com/sessionkeep/sessionkeep/session"
@@ -37,14 +36,16 @@ func scanInfo(sel infocolumns.Selection, row []any) session.SessionInfo {
 
 // ListSessions returns sessions newest first: by their last write, then newest created.
 func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, error) {
-	sel, query, args := listingQuery(filter)
+	sel, query, args := infocolumns.Listing(filter)
+	query = numbered(query)
 	return s.listInfo(sel, query, args, "listing sessions")
 }
 
 // EachListed calls each with ListSessions's sessions as it reads them (see
 // catalog.Listing), one SessionInfo refilled for every row.
 func (s *Store) EachListed(filter catalog.ListFilter, each func(info *session.SessionInfo) error) error {
-	sel, query, args := listingQuery(filter)
+	sel, query, args := infocolumns.Listing(filter)
+	query = numbered(query)
 	var info session.SessionInfo
 	err := s.read(func(c conn) error {
 		return c.query(query, args, func(row []any) error {
@@ -53,38 +54,6 @@ func (s *Store) EachListed(filter catalog.ListFilter, each func(info *session.Se
 		})
 	})
 	return storageError("listing sessions", err)
-}
-
-// listingQuery returns the columns, query and arguments of the listing filter selects.
-func listingQuery(filter catalog.ListFilter) (infocolumns.Selection, string, []any) {
-	var where []string
-	var args []any
-	if filter.ProjectPath != "" {
-		args = append(args, filter.ProjectPath)
-		where = append(where, fmt.Sprintf(`project_path = $%d`, len(args)))
-	}
-	if !filter.IncludeArchived {
-		where = append(where, `archived_at = 0`)
-	}
-	want := filter.Want
-	if want == 0 {
-		want = session.AllInfoFields
-	}
-	sel := infocolumns.Select(want)
-	query := `SELECT ` + sel.SQL() + ` FROM sessions`
-	if len(where) > 0 {
-		query += ` WHERE ` + strings.Join(where, ` AND `)
-	}
-	query += ` ORDER BY updated_at DESC, sid DESC`
-	if filter.Limit > 0 {
-		args = append(args, filter.Limit)
-		query += fmt.Sprintf(` LIMIT $%d`, len(args))
-	}
-	if filter.Offset > 0 {
-		args = append(args, filter.Offset)
-		query += fmt.Sprintf(` OFFSET $%d`, len(args))
-	}
-	return sel, query, args
 }
 
 // FindSessions returns up to limit sessions whose id starts with prefix, in id order.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/sessionkeep/sessionkeep/persistence/contextcache"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
@@ -20,6 +21,8 @@ import (
 
 // Store is the PostgreSQL implementation of session.Store: one schema of one database.
 type Store struct {
+	// Reads are the context cache's reads (contextbuild.CacheStore, FirstUncounted).
+	contextcache.Reads
 	pool    *pgxpool.Pool
 	schema  string
 	channel string // the NOTIFY channel of this store's commits
@@ -87,6 +90,7 @@ func Open(url string) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{pool: pool, schema: schema, channel: channelName(schema), indexer: startSearchIndexer(pool)}
+	s.Reads = contextcache.Reads{Session: s.cacheSession}
 	if s.w, err = newWriter(ctx, cfg, s.channel, s.indexer); err != nil {
 		s.indexer.close()
 		pool.Close()

@@ -8,9 +8,4 @@ package postgres
 
 // SyncRecords waits until every Op queued so far that a read of records depends on is
 // committed: every Op but the records of accesses and closes.
-func (s *Store) SyncRecords() error { return s.w.syncRecords() }
-
-// syncRecords is sync up to queuedRecords (see writer.enqueue).
-func (w *writer) syncRecords() error {
-	return w.syncTo(func() uint64 { return w.queuedRecords })
-}
+func (s *Store) SyncRecords() error { return s.w.q.SyncRecords() }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -15,23 +14,17 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// commitWindow is how long the writer gathers Ops after the first one arrives before it
-// commits them together, unless a read, a Flush or Close wants them at once: as on SQLite,
-// a stream of chunks costs one transaction per window, not one per chunk. With a loopback
-// commit of about a millisecond it keeps a completed block well inside the 50 ms bound.
-const commitWindow = 3 * time.Millisecond
-
 // retryDelay is how long the writer waits before retrying a batch that failed (the server
 // is down, the network is cut): the batch stays queued in memory, nothing is dropped.
 const retryDelay = 100 * time.Millisecond
 
-// closeAttempts is how many times Close tries to commit what is queued, once callers have
-// been told of a failure, before it gives up and reports the error.
-const closeAttempts = 3
-
-// writer owns the store's writing connection. Ops queue in memory; its goroutine takes
-// everything queued so far and applies it in one transaction (group commit).
+// writer owns the store's writing connection. Ops queue in memory in its
+// commitqueue.Queue, whose goroutine has it apply everything queued so far in one
+// transaction (group commit): as on SQLite, a stream of chunks costs one transaction per
+// commit window, not one per chunk. It is the Queue's Backend; the Queue's goroutine is the
+// only one to use its connection.
 type writer struct {
+	q       *commitqueue.Queue
 	cfg     *pgx.ConnConfig
 	channel string
 	indexer *searchIndexer // told of each commit, to index blocks for search once idle
@@ -45,34 +38,17 @@ type writer struct {
 	// lastBegun holds, per session, the uuid of the last message this writer began: a
 	// message that follows it is stored only if it was (see parentCondition).
 	lastBegun map[int64]string
-
-	mu      sync.Mutex
-	changed *sync.Cond
-	queue   []session.Op
-	queued  uint64
-	// queuedRecords is how many Ops had been queued at the last one a read of records
-	// waits for (sync_records.go).
-	queuedRecords uint64
-	committed     uint64
-	err           error // why the last attempt failed; nil after a commit
-	errSeen       bool
-	attempts      uint64
-	dropped       error // Ops skipped for conflicting with what is stored, reported by Flush
-	closing       bool
-	stopped       bool
-	wake          chan struct{}
-	hurry         chan struct{}
 }
 
 func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string, indexer *searchIndexer) (*writer, error) {
 	id := rand.Int64()
 	w := &writer{cfg: cfg.ConnConfig.Copy(), channel: channel, indexer: indexer, ownerID: id, owner: strconv.FormatInt(id, 10),
-		sids: map[string]int64{}, begun: map[messageKey]string{}, lastBegun: map[int64]string{}, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
-	w.changed = sync.NewCond(&w.mu)
+		sids: map[string]int64{}, begun: map[messageKey]string{}, lastBegun: map[int64]string{}}
 	if err := w.connect(ctx); err != nil {
 		return nil, err
 	}
-	go w.run()
+	w.q = commitqueue.New(w)
+	w.q.Start()
 	return w, nil
 }
 
@@ -92,169 +68,47 @@ func (w *writer) connect(ctx context.Context) error {
 }
 
 // enqueue queues ops; it never waits on the network.
-func (w *writer) enqueue(ops []session.Op) {
-	w.mu.Lock()
-	if through, ok := commitqueue.RecordsThrough(w.queued, ops); ok {
-		w.queuedRecords = through
-	}
-	w.queue = append(w.queue, ops...)
-	w.queued += uint64(len(ops))
-	w.mu.Unlock()
-	w.signal()
-}
-
-func (w *writer) signal() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
-
-// urge makes the writer commit what is queued without waiting out its window.
-func (w *writer) urge() {
-	select {
-	case w.hurry <- struct{}{}:
-	default:
-	}
-	w.signal()
-}
+func (w *writer) enqueue(ops []session.Op) { w.q.Enqueue(ops) }
 
 // sync waits until every Op queued before the call is committed, or a fresh attempt fails.
-func (w *writer) sync() error {
-	return w.syncTo(func() uint64 { return w.queued })
-}
-
-// syncTo waits until the Ops counted by target (read with mu held) are committed, or a
-// fresh attempt fails.
-func (w *writer) syncTo(counted func() uint64) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closing {
-		return session.ErrStoreClosed
-	}
-	target, tried := counted(), w.attempts
-	if w.committed < target {
-		w.urge()
-	}
-	return w.waitUntil(target, tried)
-}
+func (w *writer) sync() error { return w.q.Sync() }
 
 // flush is sync, then the conflicts it skipped: a PostgreSQL commit is durable.
-func (w *writer) flush() error {
-	if err := w.sync(); err != nil {
-		return err
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	dropped := w.dropped
-	w.dropped = nil
-	return dropped
-}
-
-// waitUntil waits, with mu held, until committed reaches target, an attempt made after
-// tried fails, or the writer stops.
-func (w *writer) waitUntil(target, tried uint64) error {
-	for w.committed < target && !(w.err != nil && w.attempts > tried) && !w.stopped {
-		w.changed.Wait()
-	}
-	switch {
-	case w.committed >= target:
-		return nil
-	case w.err != nil:
-		return w.err
-	default:
-		return session.ErrStoreClosed
-	}
-}
+func (w *writer) flush() error { return w.q.Flush() }
 
 // takeError returns the error of the current run of failures once.
-func (w *writer) takeError() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err == nil || w.errSeen {
-		return nil
-	}
-	w.errSeen = true
-	return w.err
-}
+func (w *writer) takeError() error { return w.q.TakeError() }
 
 // close commits what is queued, then stops the writer and closes its connection.
 func (w *writer) close() error {
-	w.mu.Lock()
-	w.closing = true
-	w.mu.Unlock()
-	w.urge()
-	w.mu.Lock()
-	for !w.stopped {
-		w.changed.Wait()
+	err := w.q.Close()
+	if w.c != nil {
+		w.c.Close(context.Background())
 	}
-	err := w.err
-	w.mu.Unlock()
 	return err
 }
 
-// run is the writer goroutine.
-func (w *writer) run() {
-	window := time.NewTimer(commitWindow)
-	window.Stop()
-	failures := 0
-	careful := false // the last attempt failed on data PostgreSQL refuses
+// Commit applies batch in one transaction (commit). When PostgreSQL refuses data of the
+// batch, it is retried at once, op by op, skipping what is refused (see batchWriter.apply):
+// not a failure callers hear of. A PostgreSQL commit is durable, so durable asks nothing
+// more. A batch rolled back may have created sessions: their keys are not taken.
+func (w *writer) Commit(batch []session.Op, durable, closing bool) (committed bool, err error) {
+	careful := false
 	for {
-		switch {
-		case careful:
-			// retried at once, op by op
-		case failures > 0:
-			time.Sleep(retryDelay)
-		default:
-			<-w.wake
-			window.Reset(commitWindow)
-			select {
-			case <-w.hurry:
-				window.Stop()
-			case <-window.C:
-			}
-		}
-		w.mu.Lock()
-		batch, target, closing := w.queue, w.queued, w.closing
-		w.queue = nil
-		w.mu.Unlock()
-
-		err := w.commit(batch, careful)
-		careful = refused(err)
-
-		w.mu.Lock()
-		if careful {
-			// Not a failure callers hear of: the next attempt skips what was refused.
-			w.sids = map[string]int64{}
-			w.queue = append(batch, w.queue...)
-			w.mu.Unlock()
-			continue
-		}
-		w.attempts++
+		err = w.commit(batch, careful)
 		if err == nil {
-			failures = 0
-			w.committed, w.err = target, nil
-		} else {
-			failures++
-			// The rolled-back batch may have created sessions: their keys are not taken.
-			w.sids = map[string]int64{}
-			w.queue = append(batch, w.queue...)
-			if w.err == nil {
-				w.errSeen = false
-			}
-			w.err = err
+			return true, nil
 		}
-		done := closing && (err == nil || failures >= closeAttempts)
-		w.stopped = done
-		w.changed.Broadcast()
-		w.mu.Unlock()
-		if done {
-			if w.c != nil {
-				w.c.Close(context.Background())
-			}
-			return
+		w.sids = map[string]int64{}
+		if careful = refused(err); !careful {
+			return false, err
 		}
 	}
+}
+
+// Failed has the writer tell callers of every failure at once and retry after retryDelay.
+func (w *writer) Failed(err error, run int) (report error, wait time.Duration) {
+	return err, retryDelay
 }
 
 // commit applies a batch in one transaction and notifies the store's channel of each
@@ -320,7 +174,5 @@ func (w *writer) forgetBegun(sid int64) {
 
 // noteDropped records an Op skipped for conflicting with what is stored.
 func (w *writer) noteDropped(err error) {
-	w.mu.Lock()
-	w.dropped = fmt.Errorf("%w: a write was skipped: %v", session.ErrSessionConflict, err)
-	w.mu.Unlock()
+	w.q.NoteDropped(fmt.Errorf("%w: a write was skipped: %v", session.ErrSessionConflict, err))
 }

@@ -48,9 +48,7 @@ func (w *writer) commit(batch []session.Op) error {
 			continue
 		}
 		if isConstraint(err) || errors.Is(err, errUnknownSession) {
-			w.mu.Lock()
-			w.dropped = fmt.Errorf("%w: a write was skipped: %v", session.ErrSessionConflict, err)
-			w.mu.Unlock()
+			w.q.NoteDropped(fmt.Errorf("%w: a write was skipped: %v", session.ErrSessionConflict, err))
 			continue
 		}
 		w.c.exec("ROLLBACK")

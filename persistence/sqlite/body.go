@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
@@ -86,8 +87,8 @@ type bodyBuilder struct {
 	packed []byte
 }
 
-// build encodes m, whose blocks are ASCII JSON, as a body in its stored form (packBody,
-// or packImportedBody for an imported record), the layout of the body unpacked as stored,
+// build encodes m, whose blocks are ASCII JSON, as a body in its stored form (bodycodec.Pack,
+// or bodycodec.PackImported for an imported record), the layout of the body unpacked as stored,
 // and that layout itself, which the caller reads the body's fields by (storedMeta,
 // storedExtra) without decoding it again.
 func (bb *bodyBuilder) build(m *session.StoredMessage, imported bool) ([]byte, []byte, layout) {
@@ -106,7 +107,7 @@ func (bb *bodyBuilder) build(m *session.StoredMessage, imported bool) ([]byte, [
 	buf = append(buf, '}')
 	bb.buf = buf
 	if !imported {
-		return bb.stored(buf, livePackAbove), l.encode(), l
+		return bb.stored(buf, bodycodec.LivePackAbove), l.encode(), l
 	}
 	return bb.storedImported(buf), l.encode(), l
 }
@@ -115,20 +116,20 @@ func (bb *bodyBuilder) build(m *session.StoredMessage, imported bool) ([]byte, [
 // column is compared with (storedExtra).
 func (bb *bodyBuilder) plain() []byte { return bb.buf }
 
-// stored returns body in its stored form (packBody, packed when over above bytes).
+// stored returns body in its stored form (bodycodec.Pack, packed when over above bytes).
 func (bb *bodyBuilder) stored(body []byte, above int) []byte {
-	return bb.keepPacked(packBody(bb.packed, body, above))
+	return bb.keepPacked(bodycodec.Pack(bb.packed, body, above))
 }
 
-// storedImported returns body in an imported record's stored form (packImportedBody).
+// storedImported returns body in an imported record's stored form (bodycodec.PackImported).
 func (bb *bodyBuilder) storedImported(body []byte) []byte {
-	return bb.keepPacked(packImportedBody(bb.packed, body))
+	return bb.keepPacked(bodycodec.PackImported(bb.packed, body))
 }
 
 // keepPacked keeps the storage of stored, when it is packed, for the next body to be
 // packed into, and returns it.
 func (bb *bodyBuilder) keepPacked(stored []byte) []byte {
-	if isPacked(stored) {
+	if bodycodec.IsPacked(stored) {
 		bb.packed = stored
 	}
 	return stored

@@ -6,14 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
-// bodySizes are blocks around livePackAbove: small ones (packed by an import with its
-// dictionary, plain when live) and ones over livePackAbove (packed by both).
-var bodySizes = []int{200, livePackAbove / 2, 2 * livePackAbove, 16 * livePackAbove}
+// bodySizes are blocks around bodycodec.LivePackAbove: small ones (packed by an import with its
+// dictionary, plain when live) and ones over bodycodec.LivePackAbove (packed by both).
+var bodySizes = []int{200, bodycodec.LivePackAbove / 2, 2 * bodycodec.LivePackAbove, 16 * bodycodec.LivePackAbove}
 
 // writeSizedMessages writes one message per size of bodySizes to session id (a tool output
 // of that size and a text block of a word to search for), each ended
@@ -69,7 +70,7 @@ func storedForms(t *testing.T, path, id string) string {
 }
 
 // TestLiveBodiesArePackedOverTheirOwnThreshold: an import packs every body that shrinks
-// (with its dictionary), a live session only those over livePackAbove, whichever way the message was written (ended in
+// (with its dictionary), a live session only those over bodycodec.LivePackAbove, whichever way the message was written (ended in
 // the batch it began in, or streamed and ended later from its block rows); a fork's copy
 // is stored as its original was.
 func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
@@ -77,7 +78,7 @@ func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
 	writeSizedMessages(t, s, "imported", true)
 	writeSizedMessages(t, s, "live", false)
 	s.Apply(session.CreateSession{Info: newInfo("streamed")}, begin("streamed", 0),
-		session.PutBlock{SessionID: "streamed", Seq: 0, Index: 0, JSON: toolOutput(2*livePackAbove, "word")})
+		session.PutBlock{SessionID: "streamed", Seq: 0, Index: 0, JSON: toolOutput(2*bodycodec.LivePackAbove, "word")})
 	if err := s.Sync(); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestLiveBodiesArePackedOverTheirOwnThreshold(t *testing.T) {
 }
 
 // TestBodiesOfEitherThresholdReadTheSame: a session whose bodies an import packed (with its
-// dictionary) reads the same as one whose live bodies are plain up to livePackAbove,
+// dictionary) reads the same as one whose live bodies are plain up to bodycodec.LivePackAbove,
 // through every reader of bodies: a reader tells each stored form by its first byte, so
 // bodies of every form (and a store main wrote, packed with s2 over 1 KB) live side by side
 // with no migration.
@@ -160,11 +161,11 @@ func TestBodiesOfEitherThresholdReadTheSame(t *testing.T) {
 
 // TestImportPacksAtItsOwnThreshold: through the session manager, a small body an import
 // writes (importing.Import, RecordWriter) is packed, the same message appended to a live
-// session is not (it is under livePackAbove).
+// session is not (it is under bodycodec.LivePackAbove).
 func TestImportPacksAtItsOwnThreshold(t *testing.T) {
 	s, path := openTemp(t)
 	m := session.NewManager(s)
-	text := toolOutput(livePackAbove/2, "")
+	text := toolOutput(bodycodec.LivePackAbove/2, "")
 	at := time.UnixMilli(1_700_000_000_000)
 	rec := importing.Record{UUID: "u1", Type: session.TypeUser, Role: "user", CreatedAt: at,
 		Blocks: []session.RecordBlock{{JSON: text}}}
@@ -179,7 +180,7 @@ func TestImportPacksAtItsOwnThreshold(t *testing.T) {
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if n := queryInt(t, rawDB(t, path), `SELECT COUNT(*) FROM messages WHERE length(unpack_body(body)) > ?`, livePackAbove/2); n != 2 {
+	if n := queryInt(t, rawDB(t, path), `SELECT COUNT(*) FROM messages WHERE length(unpack_body(body)) > ?`, bodycodec.LivePackAbove/2); n != 2 {
 		t.Fatalf("%d bodies of the text stored, want 2", n)
 	}
 	if got := fmt.Sprint(packedSeqs(t, path, "imported")); got != "[0]" {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -11,7 +12,7 @@ import (
 // of the case's one block: a message that ends in its batch ("whole") or streams (its end
 // in a later batch), its body plain or, from a text large enough, packed.
 var bodyWays = map[string]string{"whole": "hi", "streamed": "hi",
-	"whole, packed": strings.Repeat("a large tool output ", livePackAbove/10), "streamed, packed": strings.Repeat("a large tool output ", livePackAbove/10)}
+	"whole, packed": strings.Repeat("a large tool output ", bodycodec.LivePackAbove/10), "streamed, packed": strings.Repeat("a large tool output ", bodycodec.LivePackAbove/10)}
 
 // writeEachWay creates the sessions of bodyWays in s and writes into each n messages, the
 // one at seq i begun by start(id, i), of one text block, ended by stop(id, i); then syncs.

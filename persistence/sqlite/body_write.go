@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
@@ -57,7 +58,7 @@ func messageColumns(bb *bodyBuilder, m *session.StoredMessage, imported bool) re
 	body, lay, l := bb.build(m, imported)
 	extra := storedExtra(m.Extra, bb.plain(), l)
 	if imported {
-		extra = packedExtra(extra)
+		extra = bodycodec.PackImportedExtra(extra)
 	}
 	return recordColumns{meta: storedMeta(m.Meta, bb.plain(), l), extra: extra, body: body, lay: lay}
 }
@@ -145,7 +146,7 @@ func (w *writer) dropJournal(sid, seq int64) error {
 }
 
 // writeBody encodes the body of message seq of session sid, which has just ended, from its
-// row and its block rows, stores it (packed as a live body is, over livePackAbove) and
+// row and its block rows, stores it (packed as a live body is, over bodycodec.LivePackAbove) and
 // drops the rows. A record that is not a message, or one whose blocks are incomplete (a
 // gap, a partial block), gets no body and keeps its rows, which readers read it from.
 func (w *writer) writeBody(sid, seq int64) error {

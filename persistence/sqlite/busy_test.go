@@ -110,9 +110,9 @@ func TestARolledBackSessionKeyIsNotReused(t *testing.T) {
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	s.w.mu.Lock()
+	s.w.q.Lock()
 	s.w.sids["s-ghost"] = 999 // as a rolled-back insert would have left it
-	s.w.mu.Unlock()
+	s.w.q.Unlock()
 	release := holdWriteLock(t, path)
 	s.Apply(session.CreateSession{Info: newInfo("s-second")})
 	if err := s.Flush(); !errors.Is(err, session.ErrBusy) {
@@ -122,9 +122,9 @@ func TestARolledBackSessionKeyIsNotReused(t *testing.T) {
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	s.w.mu.Lock()
+	s.w.q.Lock()
 	_, kept := s.w.sids["s-ghost"]
-	s.w.mu.Unlock()
+	s.w.q.Unlock()
 	if kept {
 		t.Fatal("a failed commit kept the session keys it had cached")
 	}

@@ -94,7 +94,7 @@ func column(b *testing.B, path, query string) [][]byte {
 //
 //	go test -run '^$' -bench BodyDictionary ./persistence/sqlite/
 func BenchmarkBodyDictionary(b *testing.B) {
-	// A packed body starts with a zero byte (body_codec.go); a plain one with '{'.
+	// A packed body starts with a zero byte (bodycodec.PackedMarker); a plain one with '{'.
 	rows := column(b, importedReal(b), `SELECT body FROM messages WHERE body IS NOT NULL AND substr(body, 1, 1) = x'7b'`)
 	var train, test [][]byte
 	for i, r := range rows {

@@ -1,68 +1,21 @@
 package sqlite
 
 import (
-	"database/sql/driver"
 	"errors"
-	"fmt"
 
+	"github.com/sessionkeep/sessionkeep/persistence/contextcache"
 	"github.com/sessionkeep/sessionkeep/session"
-	"github.com/sessionkeep/sessionkeep/session/contextbuild"
-	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
-// applyContextOp applies the Ops of the context builder: counts, summaries, boundaries
-// and folded state. They are bookkeeping beside the messages, not activity: they leave the
-// session's listing (updated_at, owner, status) as it is.
+// applyContextOp applies an Op of the context builder (contextcache.Apply) to its session,
+// unless the session was deleted after it was queued: nothing to keep it for then.
 func (w *writer) applyContextOp(op session.ContextOp) error {
 	sid, err := w.sid(op.SessionOf())
 	if errors.Is(err, errUnknownSession) {
-		return nil // the session was deleted after this was queued: nothing to keep it for
+		return nil
 	}
 	if err != nil {
 		return err
 	}
-	switch op := op.(type) {
-	case tokens.SetTokens:
-		return w.setTokens(sid, op)
-	case contextbuild.PutSummary:
-		s := op.Summary
-		_, err := w.c.exec(`INSERT OR IGNORE INTO summaries(sid, from_seq, to_seq, message_count, tokens_before,
-			tokens_after, model, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			sid, s.FromSeq, s.ToSeq, s.MessageCount, s.TokensBefore, s.TokensAfter, s.Model, s.Text, s.CreatedAt.UnixMilli())
-		return err
-	case contextbuild.PutCompaction:
-		c := op.Compaction
-		_, err := w.c.exec(`INSERT INTO compactions(sid, boundary_seq, reason, tokens_before, tokens_after, created_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, sid, c.Seq, c.Trigger, c.TokensBefore, c.TokensAfter, c.CreatedAt.UnixMilli())
-		return err
-	case contextbuild.PutContextState:
-		_, err := w.c.exec(`INSERT INTO context_states(sid, through, state) VALUES (?, ?, ?)
-			ON CONFLICT(sid) DO UPDATE SET through = excluded.through, state = excluded.state`, sid, op.Through, op.State)
-		return err
-	}
-	return fmt.Errorf("unknown op %T", op)
-}
-
-// setTokens stores a message's count and its cumulative counts: the previous message's
-// plus its own. When the previous message is not counted yet, the cumulative counts stay
-// NULL, and FirstUncounted finds the gap for the builder to fill.
-func (w *writer) setTokens(sid int64, op tokens.SetTokens) error {
-	var cumTokens, cumPruned any = int64(0), int64(0)
-	err := w.c.query(`SELECT cum_tokens, cum_pruned FROM messages WHERE sid = ? AND seq < ? ORDER BY seq DESC LIMIT 1`,
-		[]any{sid, op.Seq}, func(row []driver.Value) error {
-			cumTokens, cumPruned = row[0], row[1]
-			return nil
-		})
-	if err != nil {
-		return err
-	}
-	if t, ok := cumTokens.(int64); ok {
-		cumTokens = t + op.Count.Tokens
-	}
-	if p, ok := cumPruned.(int64); ok {
-		cumPruned = p + op.Count.Pruned
-	}
-	_, err = w.c.exec(`UPDATE messages SET tokens = ?, pruned_tokens = ?, token_source = ?, cum_tokens = ?, cum_pruned = ?
-		WHERE sid = ? AND seq = ?`, op.Count.Tokens, op.Count.Pruned, op.Count.Source, cumTokens, cumPruned, sid, op.Seq)
-	return err
+	return contextcache.Apply(cacheDB{w.c}, sid, op)
 }

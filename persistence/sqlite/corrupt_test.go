@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
@@ -89,4 +91,14 @@ func TestScanReportsDamagedMessagesAsSessionCorrupt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unknownDictBody returns a body packed as an imported one (a zstd frame after
+// bodycodec.DictMarker) but naming a dictionary (id 99) that this build does not have.
+func unknownDictBody(t testing.TB) []byte {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderDictRaw(99, []byte(`{"type":"text","text":"`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc.EncodeAll([]byte(`{"type":"user","message":{"content":[{"type":"text","text":"hello"}]}}`), []byte{bodycodec.DictMarker})
 }

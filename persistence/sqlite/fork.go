@@ -19,7 +19,7 @@ var forkCopies = []string{
 	// ?1 is the origin, ?2 the fork; ?3 and ?4 the sessionId fields of their bodies, which
 	// the copy swaps in SQL when they are the same length (ids are UUIDs), so the layout
 	// holds as it is, and the body is plain (starts with '{'; a packed one starts with a byte
-	// no JSON starts with, body_codec.go, and is never edited as text); copyForkBodies does
+	// no JSON starts with, persistence/bodycodec, and is never edited as text); copyForkBodies does
 	// the others.
 	`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
 			meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, is_sidechain, continues, body, layout)

@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
@@ -33,7 +34,7 @@ func (w *writer) copyForkBodies(from, to int64, oldField, newField []byte) error
 		return err
 	}
 	for _, b := range bodies {
-		body, err := unpackBody(nil, b.body)
+		body, err := bodycodec.Unpack(nil, b.body)
 		if err != nil {
 			return fmt.Errorf("message %d of the fork: %w", b.seq, err)
 		}
@@ -75,9 +76,9 @@ func renamedBody(body, lay, oldField, newField []byte) ([]byte, []byte, error) {
 // an imported session keeps its size; packed with s2 when orig was; plain when orig was.
 func (bb *bodyBuilder) storedLike(body, orig []byte) []byte {
 	switch {
-	case isDictPacked(orig):
+	case bodycodec.IsDictPacked(orig):
 		return bb.storedImported(body)
-	case isPacked(orig):
+	case bodycodec.IsPacked(orig):
 		return bb.stored(body, 0)
 	default:
 		return body

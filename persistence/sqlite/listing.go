@@ -3,7 +3,6 @@ package sqlite
 import (
 	"database/sql/driver"
 	"fmt"
-	"strings"
 
 	"github.com/sessionkeep/sessionkeep/persistence/infocolumns"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
@@ -65,7 +64,7 @@ func (d *rowDecoder) OptionalInteger(i int, name string) *int64 {
 
 // ListSessions returns sessions newest first: by their last write, then newest created.
 func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, error) {
-	sel, query, args := listingQuery(filter)
+	sel, query, args := infocolumns.Listing(filter)
 	return s.listInfo(sel, query, args, "listing sessions")
 }
 
@@ -73,7 +72,7 @@ func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, 
 // connection (see catalog.Listing): one SessionInfo is refilled for every row, its strings
 // the row's own memory until the next row is read.
 func (s *Store) EachListed(filter catalog.ListFilter, each func(info *session.SessionInfo) error) error {
-	sel, query, args := listingQuery(filter)
+	sel, query, args := infocolumns.Listing(filter)
 	err := s.readDirect(func(c *rawdb.Conn) error {
 		d := stmtDecoder{inPlace: true}
 		var info session.SessionInfo
@@ -84,40 +83,6 @@ func (s *Store) EachListed(filter catalog.ListFilter, each func(info *session.Se
 		})
 	})
 	return storageError("listing sessions", err)
-}
-
-// listingQuery returns the columns, query and arguments of the listing filter selects.
-// Without a project or archived sessions, the listing is read from sessions_listing in
-// order (migration 12), from that index alone when the fields it holds are all it wants.
-func listingQuery(filter catalog.ListFilter) (infocolumns.Selection, string, []any) {
-	var where []string
-	var args []any
-	if filter.ProjectPath != "" {
-		where = append(where, `project_path = ?`)
-		args = append(args, filter.ProjectPath)
-	}
-	if !filter.IncludeArchived {
-		where = append(where, `archived_at = 0`)
-	}
-	want := filter.Want
-	if want == 0 {
-		want = session.AllInfoFields
-	}
-	sel := infocolumns.Select(want)
-	query := `SELECT ` + sel.SQL() + ` FROM sessions`
-	if len(where) > 0 {
-		query += ` WHERE ` + strings.Join(where, ` AND `)
-	}
-	query += ` ORDER BY updated_at DESC, sid DESC`
-	if filter.Limit > 0 || filter.Offset > 0 {
-		limit := int64(filter.Limit)
-		if limit == 0 {
-			limit = -1 // SQLite: no limit
-		}
-		query += ` LIMIT ? OFFSET ?`
-		args = append(args, limit, filter.Offset)
-	}
-	return sel, query, args
 }
 
 // FindSessions returns up to limit sessions whose id starts with prefix, in id order,

@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
@@ -104,7 +105,7 @@ func fillHoles(c *conn) error {
 // filledBody returns body with each hole its layout names filled with its blob's data,
 // and the layout of the result.
 func filledBody(c *conn, stored, lay []byte) ([]byte, []byte, error) {
-	body, err := unpackBody(nil, stored)
+	body, err := bodycodec.Unpack(nil, stored)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,6 @@
 package sqlite
 
-// packedBodiesMigration is migration 11: a large body may be stored packed (body_codec.go),
+// packedBodiesMigration is migration 11: a large body may be stored packed (persistence/bodycodec),
 // which SQLite's JSON functions cannot read, so the view the body search index is built
 // from (and takes its snippets from) reads each body through unpack_body. The bodies
 // already stored are plain and stay as they are: unpack_body returns a plain body as it is.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -45,7 +46,7 @@ func TestMigrationFromV10(t *testing.T) {
 	}
 
 	s.Apply(begin(id, 10),
-		session.PutBlock{SessionID: id, Seq: 10, Index: 0, JSON: toolOutput(3*livePackAbove, "pangolin")},
+		session.PutBlock{SessionID: id, Seq: 10, Index: 0, JSON: toolOutput(3*bodycodec.LivePackAbove, "pangolin")},
 		end(id, 10))
 	indexed(t, s)
 	if n := queryInt(t, db, `SELECT COUNT(*) FROM messages WHERE substr(body, 1, 1) = x'00'`); n != 1 {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -77,7 +78,7 @@ func (r *bodyReader) message(row *rawdb.Stmt) (*session.StoredMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	if isPacked(stored) {
+	if bodycodec.IsPacked(stored) {
 		r.unpacked = body // fn is done with each message before the next: reuse the buffer
 	}
 	l, err := decodeLayout(columnBytes(row, 2), len(body), r.spans)

@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"database/sql/driver"
+
+	"github.com/sessionkeep/sessionkeep/persistence/procowner"
 )
 
 // RecoveredSession is a session found open by a process that is gone (it crashed or was
@@ -41,7 +43,7 @@ func markInterrupted(c *conn) ([]RecoveredSession, error) {
 	}
 	var recovered []RecoveredSession
 	for _, o := range found {
-		if ownerAlive(o.owner) {
+		if procowner.Alive(o.owner) {
 			continue
 		}
 		if _, err := c.exec(`UPDATE messages SET status = 'interrupted' WHERE sid = ? AND status = 'streaming'`, o.sid); err != nil {

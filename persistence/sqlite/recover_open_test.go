@@ -3,12 +3,13 @@ package sqlite
 import (
 	"testing"
 
+	"github.com/sessionkeep/sessionkeep/persistence/procowner"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
 func TestRecoveryReportsSessionsLeftOpenByADeadProcess(t *testing.T) {
-	path, streaming := crashedSession(t, processOwner()) // alive for now: not recovered yet
+	path, streaming := crashedSession(t, procowner.Self()) // alive for now: not recovered yet
 
 	// A second session the dead process held open but was not writing to.
 	s := openAt(t, path)

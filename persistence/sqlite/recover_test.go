@@ -1,11 +1,10 @@
 package sqlite
 
 import (
-	"fmt"
 	"os"
-	"strings"
 	"testing"
 
+	"github.com/sessionkeep/sessionkeep/persistence/procowner"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/stream"
 )
@@ -91,7 +90,7 @@ func TestDeadOwnersStreamingMessageIsMarkedInterrupted(t *testing.T) {
 
 func TestLiveOrRemoteOwnersMessagesAreLeftStreaming(t *testing.T) {
 	owners := map[string]string{
-		"this process":        processOwner(),
+		"this process":        procowner.Self(),
 		"a process elsewhere": "some-other-host-" + hostname(t) + ":1:1",
 	}
 	for name, owner := range owners {
@@ -106,32 +105,5 @@ func TestLiveOrRemoteOwnersMessagesAreLeftStreaming(t *testing.T) {
 				t.Errorf("session status %s, want active", st.Info.Status)
 			}
 		})
-	}
-}
-
-func TestOwnerAlive(t *testing.T) {
-	host := hostname(t)
-	me := processOwner()
-	parts := strings.Split(me, ":")
-	if len(parts) != 3 || parts[0] != host || parts[1] != fmt.Sprint(os.Getpid()) {
-		t.Fatalf("processOwner() = %q, want host:pid:start", me)
-	}
-	cases := []struct {
-		owner string
-		alive bool
-	}{
-		{me, true},
-		{host + ":999999:123", false}, // no such pid
-		{fmt.Sprintf("%s:%d:%s", host, os.Getpid(), "1"), false},                     // pid reused by another process
-		{fmt.Sprintf("%s:%d:%s", host, os.Getppid(), startTime(os.Getppid())), true}, // the parent, alive
-		{"elsewhere.example:1:1", true},                                              // cannot check: assumed alive
-		{"", false},
-		{"garbage", false},
-		{host + ":notapid:1", false},
-	}
-	for _, c := range cases {
-		if got := ownerAlive(c.owner); got != c.alive {
-			t.Errorf("ownerAlive(%q) = %v, want %v", c.owner, got, c.alive)
-		}
 	}
 }

@@ -46,12 +46,12 @@ func (w *writer) indexBehind() (bool, error) {
 // indexNextSlice indexes one slice of the blocks waiting for search in its own transaction
 // and reports whether more are waiting.
 func (w *writer) indexNextSlice() (more bool, err error) {
-	w.mu.Lock()
+	w.q.Lock()
 	slice := indexSlice
 	if w.indexWaiters > 0 {
 		slice = waitedIndexSlice
 	}
-	w.mu.Unlock()
+	w.q.Unlock()
 	if _, err := w.c.exec("BEGIN IMMEDIATE"); err != nil {
 		return true, storageError("starting to index for search", err)
 	}
@@ -73,23 +73,24 @@ func (w *writer) indexNextSlice() (more bool, err error) {
 // so that a search finds everything written before it. It looks at the queue itself rather
 // than trusting what this writer knows: another process may have written blocks.
 func (w *writer) catchUpIndex() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closing {
+	q := w.q
+	q.Lock()
+	defer q.Unlock()
+	if q.Closing() {
 		return nil // the next process that searches indexes what is left
 	}
-	target := w.queued
+	target := q.Queued()
 	w.indexWaiters++
 	defer func() { w.indexWaiters-- }()
 	w.indexPending, w.indexErr = true, nil
-	w.urge()
-	for (w.committed < target || w.indexPending) && w.err == nil && w.indexErr == nil && !w.stopped {
-		w.changed.Wait()
+	q.Urge()
+	for (q.Committed() < target || w.indexPending) && q.Err() == nil && w.indexErr == nil && !q.Stopped() {
+		q.Wait()
 	}
 	if w.indexErr != nil {
 		return w.indexErr
 	}
-	return w.status(w.committed, target)
+	return q.Status(q.Committed(), target)
 }
 
 // IndexForSearch waits until every block committed so far is indexed for search. A bulk

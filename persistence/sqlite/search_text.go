@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 
 	"github.com/goccy/go-json"
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/persistence/searchtext"
 	"modernc.org/sqlite"
 )
@@ -22,7 +23,7 @@ import (
 // index holds it. A change to what it returns needs a migration that re-indexes the bodies
 // (as searchTextMigration does).
 func searchedText(stored []byte) []byte {
-	body, err := unpackBody(nil, stored)
+	body, err := bodycodec.Unpack(nil, stored)
 	if err != nil {
 		return nil
 	}

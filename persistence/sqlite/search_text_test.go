@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"testing"
 
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -27,15 +28,15 @@ func TestSearchedText(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
-	large := body(string(resultOf("t", toolOutput(3*livePackAbove, "ocelot"))))
-	packed := packBody(nil, large, livePackAbove)
-	if !isPacked(packed) {
+	large := body(string(resultOf("t", toolOutput(3*bodycodec.LivePackAbove, "ocelot"))))
+	packed := bodycodec.Pack(nil, large, bodycodec.LivePackAbove)
+	if !bodycodec.IsPacked(packed) {
 		t.Fatal("the large body did not pack")
 	}
-	if got, want := string(searchedText(packed)), string(searchedText(large)); got != want || len(got) < 3*livePackAbove {
+	if got, want := string(searchedText(packed)), string(searchedText(large)); got != want || len(got) < 3*bodycodec.LivePackAbove {
 		t.Errorf("packed body: %d bytes of text, plain %d", len(got), len(want))
 	}
-	for _, bad := range [][]byte{nil, []byte(`{"message":`), {packedMarker, 1, 2, 3}} {
+	for _, bad := range [][]byte{nil, []byte(`{"message":`), {bodycodec.PackedMarker, 1, 2, 3}} {
 		if got := searchedText(bad); got != nil {
 			t.Errorf("%q: %q, want no text", bad, got)
 		}
@@ -53,7 +54,7 @@ func TestSearchIndexConsistentWithBodies(t *testing.T) {
 		s.Apply(session.CreateSession{Info: newInfo(id)},
 			begin(id, seq), session.PutBlock{SessionID: id, Seq: seq, Index: 0, JSON: []byte(`{"type":"text","text":"caf\u00e9 \u2192 llama"}`)}, end(id, seq),
 			begin(id, seq+1), session.PutBlock{SessionID: id, Seq: seq + 1, Index: 0, JSON: []byte(`{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}`)}, end(id, seq+1),
-			begin(id, seq+2), session.PutBlock{SessionID: id, Seq: seq + 2, Index: 0, JSON: resultOf("t1", toolOutput(3*livePackAbove, "ocelot"))}, end(id, seq+2))
+			begin(id, seq+2), session.PutBlock{SessionID: id, Seq: seq + 2, Index: 0, JSON: resultOf("t1", toolOutput(3*bodycodec.LivePackAbove, "ocelot"))}, end(id, seq+2))
 	}
 	indexed(t, s)
 	if n := queryInt(t, db, `SELECT COUNT(*) FROM messages WHERE substr(body, 1, 1) = x'00'`); n != 2 {

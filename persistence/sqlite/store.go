@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/sessionkeep/sessionkeep/persistence/contextcache"
+	"github.com/sessionkeep/sessionkeep/persistence/procowner"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
@@ -20,6 +22,8 @@ import (
 
 // Store is the SQLite implementation of session.Store: one database file.
 type Store struct {
+	// Reads are the context cache's reads (contextbuild.CacheStore, FirstUncounted).
+	contextcache.Reads
 	path string
 	w    *writer
 
@@ -86,12 +90,14 @@ func Open(path string) (*Store, error) {
 		c.close()
 		return nil, err
 	}
-	w, err := newWriter(c, path, processOwner())
+	w, err := newWriter(c, path, procowner.Self())
 	if err != nil {
 		c.close()
 		return nil, err
 	}
-	return &Store{path: path, w: w, recovered: recovered}, nil
+	s := &Store{path: path, w: w, recovered: recovered}
+	s.Reads = contextcache.Reads{Session: s.cacheSession}
+	return s, nil
 }
 
 // setUp migrates the schema and recovers what a crash left unfinished, waiting out other

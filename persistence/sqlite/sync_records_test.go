@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/commitqueue"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -55,15 +56,15 @@ func TestBookkeepingCommitsAWindowLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	committed := func() uint64 {
-		s.w.mu.Lock()
-		defer s.w.mu.Unlock()
-		return s.w.committed
+		s.w.q.Lock()
+		defer s.w.q.Unlock()
+		return s.w.q.Committed()
 	}
 	before := committed()
 	queued := time.Now()
 	s.Apply(session.AccessSession{SessionID: "s1", At: queued.Add(time.Hour)})
 	s.Apply(session.CloseSession{SessionID: "s1", At: queued.Add(time.Hour)})
-	if c := committed(); time.Since(queued) < commitWindow/2 && c != before {
+	if c := committed(); time.Since(queued) < commitqueue.CommitWindow/2 && c != before {
 		t.Fatalf("committed %d ops right after an access and a close were queued, want none", c-before)
 	}
 	deadline := time.Now().Add(5 * time.Second)

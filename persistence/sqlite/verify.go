@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 )
 
 // Problem is one finding of Verify: a stable Code, what was found, and the session it is in
@@ -163,7 +165,7 @@ func (v *verifier) bodies() map[int64]bool {
 		if row[2] == nil {
 			return nil
 		}
-		body, err := unpackBody(buf, stored)
+		body, err := bodycodec.Unpack(buf, stored)
 		if err != nil {
 			v.add(ProblemBody, id, "message %d: %v", seq, err)
 			return nil

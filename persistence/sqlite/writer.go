@@ -5,22 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/commitqueue"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// commitWindow is how long the writer gathers Ops after the first one arrives before it
-// commits them together, unless a read, a Flush or Close wants them at once. It keeps a
-// stream of chunks from costing one transaction (and one wake-up of the writer) per chunk,
-// and it is far inside the durability bound (a completed block is committed within it).
-const commitWindow = 3 * time.Millisecond
-
-// writer owns the store's one writing connection. Ops queue in memory; its goroutine takes
-// everything queued so far, applies it in one transaction and commits (group commit), so a
-// batch is committed a few milliseconds after its first Op arrives.
+// writer owns the store's one writing connection. Ops queue in memory in its
+// commitqueue.Queue, whose goroutine has it apply everything queued so far in one
+// transaction and commit (group commit), so a batch is committed a few milliseconds after
+// its first Op arrives. It is the Queue's Backend; the Queue's goroutine is the only one
+// to use its connection.
 type writer struct {
+	q      *commitqueue.Queue
 	c      *conn
 	path   string      // the database file
 	file   os.FileInfo // the database file as it was opened, to tell it from a new one
@@ -33,37 +30,17 @@ type writer struct {
 	inserted insertEffects
 	// checkpoints copies the WAL into the database file beside the writer (checkpointer.go).
 	checkpoints *checkpointer
+	// busy is since when another connection's lock keeps commits waiting (writer_failure.go).
+	busy backoff
 
-	mu        sync.Mutex
-	changed   *sync.Cond
-	queue     []session.Op
-	queued    uint64 // Ops queued since the store opened
-	committed uint64 // of those, committed
-	durable   uint64 // of those, synced to disk
-	flushTo   uint64 // a Flush waits for this many to be durable
-	err       error  // why the last batch failed, once callers are told; nil after a commit
-	errSeen   bool   // err was handed to takeError
-	attempts  uint64 // commits tried, failed or not
-	dropped   error  // Ops skipped for conflicting with what is stored, reported by Flush
-	closing   bool
-	stopped   bool
 	// The search index (search_index.go): blocks wait in search_pending until the writer is
-	// idle or a search waits for them.
+	// idle or a search waits for them. Guarded by the Queue's lock.
 	indexPending  bool    // blocks are waiting to be indexed
 	ownBlocks     bool    // this writer wrote some of them, so it may index them when idle
 	indexWaiters  int     // searches waiting for the index to catch up
 	indexErr      error   // why the last slice failed to index; nil after one that did not
 	indexBusy     backoff // since when another connection's lock keeps indexing waiting
 	blocksInBatch bool    // the batch being applied wrote blocks or bodies to index (writer goroutine only)
-	wake          chan struct{}
-	hurry         chan struct{} // someone waits: commit without waiting out the window
-
-	// queuedRecords is how many Ops had been queued at the last one a read of records
-	// depends on (see syncRecords).
-	queuedRecords uint64
-	// wakeArmed: a wake-up is set to come after commitWindow for queued records of
-	// accesses and closes (wakeForBookkeeping).
-	wakeArmed bool
 }
 
 func newWriter(c *conn, path, owner string) (*writer, error) {
@@ -71,9 +48,7 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", session.ErrStorage, path, err)
 	}
-	w := &writer{c: c, path: path, file: file, owner: owner, sids: map[string]int64{}, open: openBodies{},
-		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1)}
-	w.changed = sync.NewCond(&w.mu)
+	w := &writer{c: c, path: path, file: file, owner: owner, sids: map[string]int64{}, open: openBodies{}}
 	var behind bool
 	err = retryBusy("reading the search queue", func() (err error) {
 		behind, err = w.indexBehind()
@@ -87,7 +62,8 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 		return nil, storageError("setting the checkpoint", err)
 	}
 	w.checkpoints = startCheckpointer(path)
-	go w.run()
+	w.q = commitqueue.New(w)
+	w.q.Start()
 	return w, nil
 }
 
@@ -96,223 +72,58 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 func (w *writer) enqueue(ops []session.Op) { w.queueOps(prepareImported(ops)) }
 
 // queueOps queues ops as they are, one after another, behind what is queued already.
-func (w *writer) queueOps(ops []session.Op) {
-	w.mu.Lock()
-	w.queue = append(w.queue, ops...)
-	w.queued += uint64(len(ops))
-	w.noteRecords(ops)
-	bookkeepingOnly := onlyBookkeeping(ops)
-	arm := bookkeepingOnly && !w.wakeArmed
-	w.wakeArmed = w.wakeArmed || arm
-	w.mu.Unlock()
-	switch {
-	case arm:
-		time.AfterFunc(commitWindow, w.wakeForBookkeeping)
-	case !bookkeepingOnly:
-		w.signal()
-	}
-}
-
-func (w *writer) signal() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
-
-// urge makes the writer commit what is queued without waiting out its window.
-func (w *writer) urge() {
-	select {
-	case w.hurry <- struct{}{}:
-	default:
-	}
-	w.signal()
-}
-
-// gather waits out the commit window, unless someone is waiting.
-func (w *writer) gather(t *time.Timer) {
-	t.Reset(commitWindow)
-	select {
-	case <-w.hurry:
-		t.Stop() // since Go 1.23 a stopped timer's channel holds no stale tick
-	case <-t.C:
-	}
-}
+func (w *writer) queueOps(ops []session.Op) { w.q.Enqueue(ops) }
 
 // sync waits until every Op queued before the call is committed.
-func (w *writer) sync() error {
-	return w.syncTo(func() uint64 { return w.queued })
-}
-
-// syncTo waits until the Ops up to the count target reads (with mu held) are committed.
-func (w *writer) syncTo(target func() uint64) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closing {
-		return session.ErrStoreClosed
-	}
-	to, tried := target(), w.attempts
-	if w.committed < to {
-		w.urge()
-	}
-	return w.waitUntil(&w.committed, to, tried)
-}
+func (w *writer) sync() error { return w.q.Sync() }
 
 // flush waits until every Op queued before the call is durable on disk.
-func (w *writer) flush() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closing {
-		return session.ErrStoreClosed
-	}
-	target, tried := w.queued, w.attempts
-	w.flushTo = max(w.flushTo, target)
-	w.urge()
-	if err := w.waitUntil(&w.durable, target, tried); err != nil {
-		return err
-	}
-	dropped := w.dropped
-	w.dropped = nil
-	return dropped
-}
+func (w *writer) flush() error { return w.q.Flush() }
 
-// waitUntil waits, with mu held, until progress (committed or durable) reaches target, an
-// attempt to commit made after tried fails, or the writer stops, and says why it stopped
-// short, if it did.
-func (w *writer) waitUntil(progress *uint64, target, tried uint64) error {
-	for *progress < target && !w.failedSince(tried) && !w.stopped {
-		w.changed.Wait()
-	}
-	return w.status(*progress, target)
-}
-
-// failedSince reports whether an attempt to commit made after the attempts count was
-// tried failed, and callers are to be told: so a caller waits for a fresh attempt rather
-// than taking the last one's error, which space freed or a lock let go may have cured.
-func (w *writer) failedSince(tried uint64) bool { return w.err != nil && w.attempts > tried }
-
-// status says why progress stopped short of target, if it did.
-func (w *writer) status(progress, target uint64) error {
-	switch {
-	case progress >= target:
-		return nil
-	case w.err != nil:
-		return w.err
-	default:
-		return session.ErrStoreClosed
-	}
-}
+// takeError returns the error of the writer's current run of failures once.
+func (w *writer) takeError() error { return w.q.TakeError() }
 
 // close commits and syncs what is queued, then stops the writer and closes its connection.
 func (w *writer) close() error {
-	w.mu.Lock()
-	w.closing = true
-	w.mu.Unlock()
-	w.urge()
-	w.mu.Lock()
-	for !w.stopped {
-		w.changed.Wait()
-	}
-	err := w.err
-	w.mu.Unlock()
+	err := w.q.Close()
 	w.checkpoints.stop()
 	return errors.Join(err, w.c.close())
 }
 
-// run is the writer goroutine.
-func (w *writer) run() {
-	var f failure
-	window := time.NewTimer(commitWindow)
-	window.Stop()
-	idle := time.NewTimer(indexIdle)
-	idle.Stop()
-	for {
-		index := false
-		if f.count > 0 {
-			time.Sleep(f.wait())
-		} else {
-			index = w.await(window, idle)
-		}
-		w.mu.Lock()
-		batch, target := w.queue, w.queued
-		w.queue = nil
-		wantDurable, closing := w.flushTo > w.durable || w.closing, w.closing
-		w.mu.Unlock()
-
-		w.blocksInBatch = false
-		err := w.commit(batch)
-		committed := err == nil
-		if committed {
-			w.checkpoints.committed(w.c)
-		}
-		if committed && wantDurable {
-			err = w.syncToDisk(closing) // on failure the batch stays committed; the sync is retried
-		}
-		var report error // what callers are told of err; nil while a lock is waited out
-		if err != nil {
-			report = w.withSuspects(f.note(err))
-		}
-
-		w.mu.Lock()
-		w.attempts++
-		if committed {
-			w.committed = target
-			if w.blocksInBatch {
-				w.indexPending, w.ownBlocks = true, true
-			}
-		} else {
-			// The rolled-back batch may have created sessions: their keys are not taken
-			// any more, and another process may take them next.
-			w.sids = map[string]int64{}
-			w.queue = append(batch, w.queue...)
-		}
-		if err != nil {
-			w.fail(report)
-		} else {
-			f = failure{}
-			w.err = nil
-			if wantDurable {
-				w.durable = target
-			}
-		}
-		done := closing && (err == nil || (w.err != nil && f.count >= closeAttempts))
-		w.stopped = done
-		w.changed.Broadcast()
-		w.mu.Unlock()
-		if done {
-			return
-		}
-		if index && err == nil && !closing {
-			w.indexStep()
-		}
+// Commit applies batch in one transaction (commit, apply.go) and, with durable, makes it
+// durable on disk (syncToDisk). A batch rolled back may have created sessions: their keys
+// are not taken any more, and another process may take them next.
+func (w *writer) Commit(batch []session.Op, durable, closing bool) (committed bool, err error) {
+	w.blocksInBatch = false
+	if err := w.commit(batch); err != nil {
+		w.sids = map[string]int64{}
+		return false, err
 	}
+	w.checkpoints.committed(w.c)
+	if w.blocksInBatch {
+		w.q.Lock()
+		w.indexPending, w.ownBlocks = true, true
+		w.q.Unlock()
+	}
+	if durable {
+		return true, w.syncToDisk(closing) // on failure the batch stays committed; the sync is retried
+	}
+	return true, nil
 }
 
-// await waits for Ops, then waits out the commit window. It returns true instead when the
-// writer should index a slice of blocks for search: a search waits for the index, or the
-// writer has had nothing to commit for indexIdle and blocks it wrote are waiting.
-func (w *writer) await(window, idle *time.Timer) (index bool) {
-	w.mu.Lock()
-	pending, waited, own := w.indexPending, w.indexWaiters > 0, w.ownBlocks
-	w.mu.Unlock()
-	switch {
-	case pending && waited:
-		return true
-	case !pending || !own:
-		<-w.wake
-		w.gather(window)
-		return false
+// Idle has the writer index a slice of blocks for search at once when a search waits for
+// the index, and after indexIdle with nothing to commit when blocks it wrote are waiting.
+func (w *writer) Idle() (now bool, after time.Duration) {
+	w.q.Lock()
+	defer w.q.Unlock()
+	if w.indexPending && w.ownBlocks {
+		after = indexIdle
 	}
-	idle.Reset(indexIdle)
-	select {
-	case <-w.wake:
-		idle.Stop()
-		w.gather(window)
-		return false
-	case <-idle.C:
-		return true
-	}
+	return w.indexPending && w.indexWaiters > 0, after
 }
+
+// Work indexes one slice of the blocks waiting for search (indexStep).
+func (w *writer) Work() { w.indexStep() }
 
 // indexStep indexes one slice of the waiting blocks. Another connection's lock is waited
 // out as commits wait it out (indexLockWait). After any other failure the writer stops
@@ -323,7 +134,7 @@ func (w *writer) indexStep() {
 	if err = w.indexLockWait(err); err == errIndexLater {
 		return // the blocks stay pending: the next await indexes again
 	}
-	w.mu.Lock()
+	w.q.Lock()
 	w.indexErr = err
 	if err == nil {
 		w.indexPending = more
@@ -331,8 +142,8 @@ func (w *writer) indexStep() {
 	} else {
 		w.ownBlocks = false
 	}
-	w.changed.Broadcast()
-	w.mu.Unlock()
+	w.q.Broadcast()
+	w.q.Unlock()
 }
 
 // syncToDisk makes everything committed durable. Commits run with synchronous=NORMAL,

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/procowner"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -18,25 +19,19 @@ import (
 // meanwhile; nothing is dropped.
 const retryDelay = 100 * time.Millisecond
 
-// closeAttempts is how many times Close tries to commit what is queued, once callers have
-// been told of a failure, before it gives up and reports the error.
-const closeAttempts = 3
-
-// failure is the writer's current run of failed commits.
-type failure struct {
-	count int
-	busy  backoff // started at the first failure of the run that was a lock
-}
-
-// note records a failed attempt and returns the error callers should be told now: a lock
-// is waited out in silence until busyBound, since other processes commit in milliseconds.
-func (f *failure) note(err error) error {
-	f.count++
-	if !isBusy(err) {
-		f.busy = backoff{}
-		return err
+// Failed returns what callers are told of the run-th failed commit in a row, and how long
+// to wait before the next attempt: a lock is waited out in silence until busyBound, since
+// other processes commit in milliseconds; any other failure is told at once (with the
+// processes that may hold the lock, for an ErrBusy) and retried after retryDelay.
+func (w *writer) Failed(err error, run int) (report error, wait time.Duration) {
+	if run == 1 || !isBusy(err) {
+		w.busy = backoff{}
 	}
-	return f.busy.track("committing", err)
+	if !isBusy(err) {
+		return w.withSuspects(err), retryDelay
+	}
+	report = w.withSuspects(w.busy.track("committing", err))
+	return report, w.busy.next()
 }
 
 // withSuspects adds to an ErrBusy the processes that have sessions of the store open, one
@@ -50,7 +45,7 @@ func (w *writer) withSuspects(err error) error {
 	w.c.query(`SELECT DISTINCT owner FROM sessions WHERE is_open = 1 AND owner != ? LIMIT 5`, []any{w.owner},
 		func(row []driver.Value) error {
 			if owner, ok := row[0].(string); ok {
-				suspects = append(suspects, describeOwner(owner))
+				suspects = append(suspects, procowner.Describe(owner))
 			}
 			return nil
 		})
@@ -58,38 +53,6 @@ func (w *writer) withSuspects(err error) error {
 		return fmt.Errorf("%w; no other process has a session of the store open", err)
 	}
 	return fmt.Errorf("%w; processes with sessions of the store open: %s", err, strings.Join(suspects, ", "))
-}
-
-// wait is how long to wait before the next attempt.
-func (f *failure) wait() time.Duration {
-	if !f.busy.start.IsZero() {
-		return f.busy.next()
-	}
-	return retryDelay
-}
-
-// fail makes err, unless nil, what callers waiting on the writer are told. A run of
-// failures that follows a commit is new: takeError hands it out once.
-func (w *writer) fail(err error) {
-	if err == nil {
-		return
-	}
-	if w.err == nil {
-		w.errSeen = false
-	}
-	w.err = err
-}
-
-// takeError returns the error of the writer's current run of failures the first time it
-// is asked, and nil after that and while commits succeed: what an app shows its user once.
-func (w *writer) takeError() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err == nil || w.errSeen {
-		return nil
-	}
-	w.errSeen = true
-	return w.err
 }
 
 // syncFile makes the file at path durable (fsync). A WAL that is not there holds nothing

@@ -1,4 +1,4 @@
-package sqlite
+package bodycodec
 
 import (
 	"encoding/binary"
@@ -10,19 +10,19 @@ import (
 
 // An imported record's body is stored packed with one of the dictionaries of
 // dictionaries.go, for size: an import writes a store once and reads it far less often
-// than a live session's, whose bodies keep s2 without a dictionary (packBody). Over
+// than a live session's, whose bodies keep s2 without a dictionary (Pack). Over
 // zstdAbove it is packed with zstd (github.com/klauspost/compress): a body that starts with
-// dictMarker, a byte no JSON text starts with, then one zstd frame whose header names its
-// dictionary. Smaller ones are packed with s2 and the same dictionary: dictS2Marker, the
-// dictionary's id (a uvarint), one s2 block. unpackBody sends both here.
+// DictMarker, a byte no JSON text starts with, then one zstd frame whose header names its
+// dictionary. Smaller ones are packed with s2 and the same dictionary: DictS2Marker, the
+// dictionary's id (a uvarint), one s2 block. Unpack sends both here.
 
-// dictMarker starts a body packed with zstd and a dictionary. The frame keeps zstd's
+// DictMarker starts a body packed with zstd and a dictionary. The frame keeps zstd's
 // checksum (4 bytes a body), so damage reads as damage rather than as other text.
-const dictMarker = 0x01
+const DictMarker = 0x01
 
-// dictS2Marker starts a body packed with s2 and a dictionary. s2 blocks carry no
-// checksum: like packedMarker's, damage that still decodes goes unseen.
-const dictS2Marker = 0x02
+// DictS2Marker starts a body packed with s2 and a dictionary. s2 blocks carry no
+// checksum: like PackedMarker's, damage that still decodes goes unseen.
+const DictS2Marker = 0x02
 
 // importDict is the dictionary an import packs with now (dictionaries.go).
 const importDict = 1
@@ -82,21 +82,21 @@ func dictDecoder() *zstd.Decoder {
 	return dictCodec.dec
 }
 
-// isDictPacked reports whether a stored value is packed with a dictionary (dictMarker or
-// dictS2Marker).
-func isDictPacked(stored []byte) bool {
-	return len(stored) > 0 && (stored[0] == dictMarker || stored[0] == dictS2Marker)
+// IsDictPacked reports whether a stored value is packed with a dictionary (DictMarker or
+// DictS2Marker).
+func IsDictPacked(stored []byte) bool {
+	return len(stored) > 0 && (stored[0] == DictMarker || stored[0] == DictS2Marker)
 }
 
-// packImportedBody is packBody for an imported record's body: with importDict, by zstd
+// PackImported is Pack for an imported record's body: with importDict, by zstd
 // over zstdAbove and by s2 under it, in dst's storage when it is large enough, or body
 // itself when that is not smaller.
-func packImportedBody(dst, body []byte) []byte {
+func PackImported(dst, body []byte) []byte {
 	var packed []byte
 	if len(body) > zstdAbove {
-		packed = dictEncoder().EncodeAll(body, append(dst[:0], dictMarker))
+		packed = dictEncoder().EncodeAll(body, append(dst[:0], DictMarker))
 	} else {
-		head := binary.AppendUvarint(append(dst[:0], dictS2Marker), importDict)
+		head := binary.AppendUvarint(append(dst[:0], DictS2Marker), importDict)
 		need := len(head) + s2.MaxEncodedLen(len(body))
 		if cap(head) < need {
 			head = append(make([]byte, 0, need), head...)
@@ -109,32 +109,32 @@ func packImportedBody(dst, body []byte) []byte {
 	return packed
 }
 
-// unpackDictBody is unpackBody for a body that starts with dictMarker or dictS2Marker. A
+// unpackDict is Unpack for a body that starts with DictMarker or DictS2Marker. A
 // damaged frame or block, one naming a dictionary this build does not have, or none at
-// all (no body packs to nothing) is errBadBody.
-func unpackDictBody(dst, stored []byte) ([]byte, error) {
+// all (no body packs to nothing) is ErrBadBody.
+func unpackDict(dst, stored []byte) ([]byte, error) {
 	var body []byte
 	var err error
-	if stored[0] == dictMarker {
+	if stored[0] == DictMarker {
 		body, err = dictDecoder().DecodeAll(stored[1:], dst[:0])
 	} else {
 		body, err = unpackDictS2(dst, stored[1:])
 	}
 	if err != nil || len(body) == 0 {
-		return nil, errBadBody
+		return nil, ErrBadBody
 	}
 	return body, nil
 }
 
-// unpackDictS2 unpacks what follows dictS2Marker: a dictionary id and an s2 block.
+// unpackDictS2 unpacks what follows DictS2Marker: a dictionary id and an s2 block.
 func unpackDictS2(dst, packed []byte) ([]byte, error) {
 	id, n := binary.Uvarint(packed)
 	dict := s2Dicts()[uint32(id)]
 	if n <= 0 || id > 1<<32-1 || dict == nil {
-		return nil, errBadBody
+		return nil, ErrBadBody
 	}
 	if size, err := s2.DecodedLen(packed[n:]); err != nil || size > maxBodyLen {
-		return nil, errBadBody // a damaged length must not make us allocate gigabytes
+		return nil, ErrBadBody // a damaged length must not make us allocate gigabytes
 	}
 	return dict.Decode(dst[:cap(dst)], packed[n:])
 }

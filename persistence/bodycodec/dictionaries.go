@@ -1,6 +1,6 @@
-package sqlite
+package bodycodec
 
-// dictionaries are the zstd dictionaries imported bodies are packed with (body_dict.go), by
+// dictionaries are the zstd dictionaries imported bodies are packed with (dict.go), by
 // the id each frame names. A dictionary is raw content: text a body is likely to repeat,
 // here the JSON keys and fixed strings of the records sessionkeep stores and imports (its
 // envelope, Claude Code's and Codex's record fields, common tool calls), written for this

@@ -1,4 +1,8 @@
-package sqlite
+// Package procowner names a process on what it writes (host, pid and start time, so that a
+// reused pid is not taken for a live writer) and tells, from such a name, whether that
+// process may still be writing: how the SQLite store finds the streaming messages of a
+// writer that died.
+package procowner
 
 import (
 	"fmt"
@@ -7,18 +11,18 @@ import (
 	"strings"
 )
 
-// processOwner names this process on the sessions it writes: host, pid and the process's
-// start time, so that a reused pid is not taken for a live writer.
-func processOwner() string {
+// Self names this process on the sessions it writes: host, pid and the process's start
+// time, so that a reused pid is not taken for a live writer.
+func Self() string {
 	host, _ := os.Hostname()
 	pid := os.Getpid()
 	return fmt.Sprintf("%s:%d:%s", host, pid, startTime(pid))
 }
 
-// ownerAlive reports whether the process named by owner may still be writing. Only a
+// Alive reports whether the process named by owner (Self) may still be writing. Only a
 // process on this host can be checked; any other is assumed alive, so that its streaming
 // messages are never marked interrupted by mistake.
-func ownerAlive(owner string) bool {
+func Alive(owner string) bool {
 	host, pidText, start, ok := splitOwner(owner)
 	if !ok {
 		return false
@@ -36,8 +40,8 @@ func ownerAlive(owner string) bool {
 	return processExists(pid)
 }
 
-// describeOwner turns a session's owner into words for an error message.
-func describeOwner(owner string) string {
+// Describe turns a session's owner into words for an error message.
+func Describe(owner string) string {
 	host, pid, _, ok := splitOwner(owner)
 	if !ok {
 		return owner
@@ -45,7 +49,7 @@ func describeOwner(owner string) string {
 	return "pid " + pid + " on " + host
 }
 
-// splitOwner splits an owner written by processOwner into its parts; ok is false for one
+// splitOwner splits an owner written by Self into its parts; ok is false for one
 // of another shape.
 func splitOwner(owner string) (host, pid, start string, ok bool) {
 	parts := strings.Split(owner, ":")

@@ -2,14 +2,12 @@ package sqlite
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
@@ -29,73 +27,20 @@ func toolOutput(n int, word string) []byte {
 	return block
 }
 
-func TestPackBodyKeepsSmallAndIncompressibleBodiesPlain(t *testing.T) {
-	small := []byte(`{"type":"user","message":{"content":[]}}`)
-	if got := packBody(nil, small, livePackAbove); !bytes.Equal(got, small) {
-		t.Errorf("a %d-byte body was stored as %q", len(small), got)
-	}
-	noise := make([]byte, 3*livePackAbove)
-	rand.Read(noise)
-	random := []byte(`{"text":"` + base64.StdEncoding.EncodeToString(noise) + `"}`)
-	if got := packBody(nil, random, livePackAbove); !bytes.Equal(got, random) {
-		t.Errorf("a body s2 cannot shrink was stored packed: %d bytes for %d", len(got), len(random))
-	}
-	for _, plain := range [][]byte{small, random} {
-		if got, err := unpackBody(nil, plain); err != nil || !bytes.Equal(got, plain) {
-			t.Errorf("a plain body did not read as itself: %v", err)
-		}
-	}
-}
-
-// TestPackBodyPacksABodyOverTheThresholdItIsGiven: a body of 2 KB, the size of an
-// assistant reply with its tool calls, is packed when the threshold is under it (round 5's
-// 1 KB).
-func TestPackBodyPacksABodyOverTheThresholdItIsGiven(t *testing.T) {
-	body := toolOutput(2048, "capybara")
-	packed := packBody(nil, body, 1024)
-	if !isPacked(packed) || len(packed) >= len(body) {
-		t.Fatalf("a %d-byte body of code was stored as %d bytes, packed %v", len(body), len(packed), isPacked(packed))
-	}
-	if got, err := unpackBody(nil, packed); err != nil || !bytes.Equal(got, body) {
-		t.Fatalf("unpacked body differs from the original: %v", err)
-	}
-}
-
-func TestPackBodyRoundTripsALargeBody(t *testing.T) {
-	body := toolOutput(4*livePackAbove, "capybara")
-	packed := packBody(nil, body, livePackAbove)
-	if packed[0] != packedMarker || len(packed) > len(body)/2 {
-		t.Fatalf("a %d-byte body of code was stored as %d bytes starting with %#x", len(body), len(packed), packed[0])
-	}
-	got, err := unpackBody(nil, packed)
-	if err != nil || !bytes.Equal(got, body) {
-		t.Fatalf("unpacked body differs from the original: %v", err)
-	}
-	for name, damaged := range map[string][]byte{
-		"a length of 4 GB":       {packedMarker, 0xff, 0xff, 0xff, 0xff, 0x0f},
-		"a copy before any byte": {packedMarker, 10, 0x01, 0x00},
-		"cut short":              packed[:len(packed)/2],
-	} {
-		if _, err := unpackBody(nil, damaged); !errors.Is(err, errBadBody) {
-			t.Errorf("a damaged packed body (%s): %v, want errBadBody", name, err)
-		}
-	}
-}
-
 // TestPackedBodiesReadEverywhere: a message whose body is stored packed reads the same
 // through every reader of bodies (scan, encoded restore, backward scan, context scan),
 // is found by search with a snippet, is renamed by forks of either id length, counts in
 // its turn, and leaves the search index when its session is deleted; with s2, as a live
-// message is stored, and with zstd and a dictionary, as an imported one is (body_dict.go).
+// message is stored, and with zstd and a dictionary, as an imported one is (persistence/bodycodec).
 func TestPackedBodiesReadEverywhere(t *testing.T) {
-	for marker, imported := range map[byte]bool{packedMarker: false, dictMarker: true} {
+	for marker, imported := range map[byte]bool{bodycodec.PackedMarker: false, bodycodec.DictMarker: true} {
 		t.Run(fmt.Sprintf("imported %v", imported), func(t *testing.T) { packedBodiesReadEverywhere(t, marker, imported) })
 	}
 }
 
 func packedBodiesReadEverywhere(t *testing.T, marker byte, imported bool) {
 	s, path := openTemp(t)
-	big := toolOutput(3*livePackAbove, "capybara")
+	big := toolOutput(3*bodycodec.LivePackAbove, "capybara")
 	s.Apply(session.CreateSession{Info: newInfo("s1")}, begin("s1", 0),
 		session.PutBlock{SessionID: "s1", Seq: 0, Index: 0, JSON: []byte(`{"type":"text","text":"small one"}`)},
 		session.PutBlock{SessionID: "s1", Seq: 0, Index: 1, JSON: big},

@@ -1,4 +1,4 @@
-package sqlite
+package bodycodec
 
 import (
 	"bytes"
@@ -26,19 +26,19 @@ var importedKinds = map[string]string{
 // zstdAbove with zstd, under it with s2.
 func TestImportedBodiesRoundTrip(t *testing.T) {
 	importedKinds := maps.Clone(importedKinds)
-	importedKinds["tool output"] = string(toolOutput(4*zstdAbove, "capybara"))
+	importedKinds["tool output"] = string(codeText(4 * zstdAbove))
 	for kind, body := range importedKinds {
-		stored := packImportedBody(nil, []byte(body))
+		stored := PackImported(nil, []byte(body))
 		if len(stored) > len(body) {
 			t.Errorf("%s: stored in %d bytes, more than its %d", kind, len(stored), len(body))
 		}
-		if packed := isPacked(stored); packed != (kind != "tiny" && kind != "noise") {
+		if packed := IsPacked(stored); packed != (kind != "tiny" && kind != "noise") {
 			t.Errorf("%s: packed %v (%d bytes of %d)", kind, packed, len(stored), len(body))
 		}
-		if got, err := unpackBody(nil, stored); err != nil || string(got) != body {
+		if got, err := Unpack(nil, stored); err != nil || string(got) != body {
 			t.Errorf("%s: read back as %q, %v", kind, got, err)
 		}
-		if want := packedWith(len(body)); isPacked(stored) && stored[0] != want {
+		if want := packedWith(len(body)); IsPacked(stored) && stored[0] != want {
 			t.Errorf("%s: %d bytes packed with %#x, want %#x", kind, len(body), stored[0], want)
 		}
 	}
@@ -47,9 +47,9 @@ func TestImportedBodiesRoundTrip(t *testing.T) {
 // packedWith returns the marker an imported body of n bytes is packed with.
 func packedWith(n int) byte {
 	if n > zstdAbove {
-		return dictMarker
+		return DictMarker
 	}
-	return dictS2Marker
+	return DictS2Marker
 }
 
 // TestImportedBodiesShareTheBuffer: with the buffer of the body before passed back, as
@@ -57,15 +57,15 @@ func packedWith(n int) byte {
 func TestImportedBodiesShareTheBuffer(t *testing.T) {
 	var packed, unpacked []byte
 	for kind, body := range importedKinds {
-		stored := packImportedBody(packed, []byte(body))
-		if isPacked(stored) {
+		stored := PackImported(packed, []byte(body))
+		if IsPacked(stored) {
 			packed = stored
 		}
-		got, err := unpackBody(unpacked, stored)
+		got, err := Unpack(unpacked, stored)
 		if err != nil || string(got) != body {
 			t.Fatalf("%s: read back as %q, %v", kind, got, err)
 		}
-		if isPacked(stored) {
+		if IsPacked(stored) {
 			unpacked = got
 		}
 	}
@@ -73,28 +73,28 @@ func TestImportedBodiesShareTheBuffer(t *testing.T) {
 
 // TestDamagedImportedBodiesAreErrBadBody: a zstd frame cut short or changed (its checksum
 // tells), an s2 block cut short, and either naming a dictionary this build does not have,
-// are errBadBody, not a panic or a wrong body.
+// are ErrBadBody, not a panic or a wrong body.
 func TestDamagedImportedBodiesAreErrBadBody(t *testing.T) {
-	large := packImportedBody(nil, toolOutput(4*zstdAbove, "capybara"))
-	small := packImportedBody(nil, []byte(importedKinds["reply"]))
-	if large[0] != dictMarker || small[0] != dictS2Marker {
+	large := PackImported(nil, codeText(4*zstdAbove))
+	small := PackImported(nil, []byte(importedKinds["reply"]))
+	if large[0] != DictMarker || small[0] != DictS2Marker {
 		t.Fatalf("bodies of %d and %d bytes packed with %#x and %#x", 4*zstdAbove, len(importedKinds["reply"]), large[0], small[0])
 	}
 	flipped := bytes.Clone(large)
 	flipped[len(flipped)/2] ^= 0xff
 	for name, damaged := range map[string][]byte{
-		"the zstd marker alone":             {dictMarker},
+		"the zstd marker alone":             {DictMarker},
 		"a zstd frame cut short":            large[:len(large)/2],
 		"a zstd frame with a byte changed":  flipped,
-		"not a zstd frame":                  append([]byte{dictMarker}, "not zstd at all"...),
+		"not a zstd frame":                  append([]byte{DictMarker}, "not zstd at all"...),
 		"a zstd frame's unknown dictionary": unknownDictBody(t),
-		"the s2 marker alone":               {dictS2Marker},
+		"the s2 marker alone":               {DictS2Marker},
 		"an s2 block cut short":             small[:len(small)/2],
-		"an s2 block's unknown dictionary":  append([]byte{dictS2Marker, 99}, small[2:]...),
-		"an s2 block claiming 4 GB":         {dictS2Marker, importDict, 0xff, 0xff, 0xff, 0xff, 0x0f},
+		"an s2 block's unknown dictionary":  append([]byte{DictS2Marker, 99}, small[2:]...),
+		"an s2 block claiming 4 GB":         {DictS2Marker, importDict, 0xff, 0xff, 0xff, 0xff, 0x0f},
 	} {
-		if got, err := unpackBody(nil, damaged); !errors.Is(err, errBadBody) {
-			t.Errorf("%s: %d bytes, %v; want errBadBody", name, len(got), err)
+		if got, err := Unpack(nil, damaged); !errors.Is(err, ErrBadBody) {
+			t.Errorf("%s: %d bytes, %v; want ErrBadBody", name, len(got), err)
 		}
 	}
 }
@@ -106,5 +106,5 @@ func unknownDictBody(t testing.TB) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return enc.EncodeAll([]byte(importedKinds["reply"]), []byte{dictMarker})
+	return enc.EncodeAll([]byte(importedKinds["reply"]), []byte{DictMarker})
 }
