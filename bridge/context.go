@@ -116,7 +116,7 @@ func messagesAndProvider(c *native.Call) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	provider, err := c.StringArg(1, "provider")
+	provider, err := c.StringArg(1, "format")
 	return []byte(msgs), provider, err
 }
 

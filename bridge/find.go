@@ -11,8 +11,8 @@ import (
 func init() {
 	native.Register("latestSession", latestSession)
 	native.Register("findSession", findSession)
-	native.Register("sessionInfo", sessionInfo)
-	native.Register("sessionInfoAsync", sessionInfoAsync)
+	native.Register("sessionDetails", sessionDetails)
+	native.Register("sessionDetailsAsync", sessionDetailsAsync)
 	native.Register("resolveSession", resolveSession)
 }
 
@@ -47,7 +47,7 @@ type pricedOptions struct {
 	Prices catalog.Prices `json:"prices"`
 }
 
-// sessionAndPrices decodes the arguments of sessionInfo and sessionInfoAsync.
+// sessionAndPrices decodes the arguments of sessionDetails and sessionDetailsAsync.
 func sessionAndPrices(c *native.Call) (*session.Session, catalog.Prices, error) {
 	s, err := sessionArg(c)
 	if err != nil {
@@ -58,8 +58,8 @@ func sessionAndPrices(c *native.Call) (*session.Session, catalog.Prices, error) 
 	return s, opts.Prices, err
 }
 
-// sessionInfo(session, optionsJSON?) -> JSON of SessionDetails
-func sessionInfo(c *native.Call) (native.Value, error) {
+// sessionDetails(session, optionsJSON?) -> JSON of SessionDetails
+func sessionDetails(c *native.Call) (native.Value, error) {
 	s, prices, err := sessionAndPrices(c)
 	if err != nil {
 		return native.Value{}, err
@@ -84,9 +84,9 @@ func resolveSession(c *native.Call) (native.Value, error) {
 	return jsonResult(c, info)
 }
 
-// sessionInfoAsync(session, optionsJSON?) -> Promise<JSON of SessionDetails>, read off the JS
-// thread: the counts and usage take a pass over the session's messages.
-func sessionInfoAsync(c *native.Call) (native.Value, error) {
+// sessionDetailsAsync(session, optionsJSON?) -> Promise<JSON of SessionDetails>, read off
+// the JS thread: the counts and usage take a pass over the session's messages.
+func sessionDetailsAsync(c *native.Call) (native.Value, error) {
 	s, prices, err := sessionAndPrices(c)
 	if err != nil {
 		return native.Value{}, err

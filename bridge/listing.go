@@ -22,15 +22,20 @@ func listSessions(c *native.Call) (native.Value, error) {
 	})
 }
 
-// listSessionsAsync(store, optionsJSON) is listSessions off the JS thread.
+// listSessionsAsync(store, optionsJSON) is listSessions off the JS thread: the same parts,
+// which ts/listing.ts decodes as it decodes a sync listing's.
 func listSessionsAsync(c *native.Call) (native.Value, error) {
 	h, filter, err := listArgs(c)
 	if err != nil {
 		return native.Value{}, err
 	}
 	return c.Promise(func() (native.Settler, error) {
-		b, err := listingJSON(h, filter)
-		return func(s *native.Scope) (native.Value, error) { return s.StringFromASCII(b), nil }, err
+		var parts [][]byte
+		err := catalog.EncodeListValues(h.sessions, filter, partSize, nil, func(part []byte) ([]byte, error) {
+			parts = append(parts, part)
+			return nil, nil
+		})
+		return func(s *native.Scope) (native.Value, error) { return s.StringsFromASCII(parts), nil }, err
 	})
 }
 
@@ -41,9 +46,4 @@ func listArgs(c *native.Call) (*storeHandle, catalog.ListFilter, error) {
 		err = decodeArg(c, 1, "options", &filter)
 	}
 	return h, filter, err
-}
-
-// listingJSON lists the sessions filter selects and encodes the fields it names.
-func listingJSON(h *storeHandle, filter catalog.ListFilter) ([]byte, error) {
-	return catalog.AppendList(h.sessions, filter, make([]byte, 0, 64<<10))
 }

@@ -63,7 +63,7 @@ test('a rollout with apply_patch edits restores every call and result into messa
   assert.equal(execution?.exitCode, 0, 'the patch\'s exit code is its execution record');
 
   // A context for the Messages API leaves the Responses items out and keeps the calls valid.
-  const ctx = store.openSession(SESSION).buildContext({ contextWindow: 100000, provider: 'anthropic' });
+  const ctx = store.openSession(SESSION).buildContext({ contextWindow: 100000, format: 'anthropic' });
   const ctxBlocks = ctx.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
   assert.ok(!ctxBlocks.some((b) => b.type === 'web_search_call' || b.type === 'reasoning'));
   assert.deepEqual(ctxBlocks.find((b) => b.id === 'call_patch'), { type: 'tool_use', id: 'call_patch', name: 'apply_patch', input: { input: PATCH } });

@@ -40,7 +40,7 @@ test('a store as written checks clean: exit 0, no problem', { skip, timeout: 180
   assert.equal(run.code, 0, run.stderr);
   const report = JSON.parse(run.stdout);
   assert.deepEqual(report.problems, []);
-  assert.ok(report.ok && report.sessions > 3 && report.messages > 100, run.stdout);
+  assert.ok(report.ok && report.sessionCount > 3 && report.messageCount > 100, run.stdout);
   const text = await runNode(BIN, ['verify', '--db', db]);
   assert.match(text.stdout, /^ok: \d+ sessions, \d+ messages/m);
 });

@@ -226,12 +226,12 @@ test('/api/projects counts every session of each project', async () => {
   assert.deepEqual(Object.fromEntries(projects.map((p) => [p.path, p.sessions])), counts);
 });
 
-test('/api/sessions/:id holds info(), the branches, fileSnapshots() and /debug context\'s report of the next call, by id or prefix', async () => {
+test('/api/sessions/:id holds details(), the branches, fileSnapshots() and /debug context\'s report of the next call, by id or prefix', async () => {
   for (const id of [made.branched, made.snapped, store.sessionInfo(FIXTURE.subagents).id]) {
     const s = store.openSession(id);
     const answer = await api(server, `/api/sessions/${id.slice(0, 13)}`);
     assert.deepEqual(Object.keys(answer), ['info', 'branches', 'snapshots', 'context'], 'no tree: the branches are listed instead');
-    assert.deepEqual({ ...answer.info, lastAccessedAt: 0 }, { ...s.info({ prices: PRICES }), lastAccessedAt: 0 });
+    assert.deepEqual({ ...answer.info, lastAccessedAt: 0 }, { ...s.details({ prices: PRICES }), lastAccessedAt: 0 });
     const tree = s.tree();
     assert.equal(answer.branches[0].leaf, tree.head, 'the head\'s branch first');
     assert.equal(answer.branches[0].records, s.envelopes().length);

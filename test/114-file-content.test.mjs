@@ -65,7 +65,7 @@ test('fileContent() errors: unknown snapshot, untracked path, bad arguments; not
   const other = store.createSession({ projectPath: project });
   other.appendUserMessage('elsewhere');
   await store.flush();
-  const before = { snapshots: s.fileSnapshots(), info: s.info(), otherSnapshots: other.fileSnapshots() };
+  const before = { snapshots: s.fileSnapshots(), info: s.details(), otherSnapshots: other.fileSnapshots() };
 
   for (const [args, code] of [
     [['no-such-snapshot', 'a.txt'], 'SNAPSHOT_NOT_FOUND'],
@@ -85,7 +85,7 @@ test('fileContent() errors: unknown snapshot, untracked path, bad arguments; not
   }
 
   await store.flush();
-  assert.deepEqual({ snapshots: s.fileSnapshots(), info: s.info(), otherSnapshots: other.fileSnapshots() }, before);
+  assert.deepEqual({ snapshots: s.fileSnapshots(), info: s.details(), otherSnapshots: other.fileSnapshots() }, before);
   s.close();
   assert.throws(() => s.fileContent(snap.id, 'a.txt'), sessionError('STORE_CLOSED'));
 });

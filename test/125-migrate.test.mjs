@@ -66,7 +66,7 @@ test('SQLite to the switched store and back to SQLite gives every session byte f
   assert.match(there.stderr, new RegExp(`migrate: ${total}/${total} sessions`), 'progress a session a line');
   const home = await runNode(BIN, ['migrate', '--from', middle, '--to', back, '--json'], { timeoutMs: 120000 });
   assert.equal(home.code, 0, home.stderr);
-  assert.equal(JSON.parse(home.stdout).sessions, total);
+  assert.equal(JSON.parse(home.stdout).sessionCount, total);
 
   const want = everything(source);
   assert.equal(Object.keys(want).length, total);
@@ -111,7 +111,7 @@ test('a migrate SIGKILLed half-way and run again copies only what is missing', a
   const resumed = await runNode(BIN, ['migrate', '--from', source, '--to', target, '--json'], { timeoutMs: 180000 });
   assert.equal(resumed.code, 0, resumed.stderr);
   const result = JSON.parse(resumed.stdout);
-  assert.equal(result.sessions, 300);
+  assert.equal(result.sessionCount, 300);
   assert.ok(result.existing >= copied - 1, `records already there: ${result.existing}`);
   assert.equal(result.records + result.existing, 3000, 'each record copied once over both runs');
   const want = everything(source);
@@ -122,6 +122,29 @@ test('a migrate SIGKILLed half-way and run again copies only what is missing', a
     assert.equal(new Set(uuids).size, 10, `session ${id}: no duplicate`);
     assert.equal(s.messages, want[id].messages);
   }
+});
+
+test('migrateTo names the sessions it moves by id in its reports, and counts them', async (t) => {
+  const dir = tempDir(t);
+  const store = sk.openStore(path.join(dir, 'a.db'));
+  t.after(() => store.close());
+  const ids = [0, 1, 2].map((i) => {
+    const s = store.createSession({ projectPath: '/work/moved' });
+    s.appendUserMessage(`prompt ${i}`);
+    return s.id;
+  });
+  await store.flush();
+  const target = sk.openStore(storeLocation(path.join(dir, 'b.db')));
+  t.after(() => target.close());
+  // Reports are coalesced while the JS thread is busy: each names a session moved, and the
+  // last one says all three are done.
+  const reports = [];
+  const result = await store.migrateTo(target, { onProgress: (p) => reports.push(p) });
+  assert.ok(reports.length > 0, 'at least one report');
+  for (const p of reports) assert.ok(ids.includes(p.sessionId), `a report names ${p.sessionId}, not a moved session's id`);
+  assert.deepEqual([reports.at(-1).sessionsDone, reports.at(-1).sessionsTotal], [3, 3]);
+  assert.equal(result.sessionCount, 3);
+  assert.deepEqual(result.skipped, []);
 });
 
 test('migrateTo refuses what is not a store, and a store into itself', async (t) => {

@@ -1,5 +1,5 @@
 // Synchronous reads encode into a buffer kept for the next read (bridge/read.go), and the
-// listing is encoded as SQLite returns its rows (catalog.AppendList). What one read returned
+// listing is encoded as SQLite returns its rows (catalog.EncodeListValues). What one read returned
 // must never change when the next read reuses the buffer, whatever the sizes: a long read
 // then a short one, a message larger than any buffer kept, reads of other sessions between.
 import { test } from 'node:test';

@@ -4,6 +4,7 @@
 // 197 KB tail and 0.25 ms for W4's 318 KB listing, against 0.03 and 0.07 ms in parts
 // (bench/README.md, round 5). The parts are counted where the package receives them from
 // the addon; what the reads return must be whole, in order and the same as the async reads.
+// A listing crosses in one format, sync or async: the same parts, one decoder (issue 34).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -21,6 +22,18 @@ function partsOf(name, read) {
   native[name] = (...args) => (parts = original(...args));
   try {
     return { got: read(), parts };
+  } finally {
+    native[name] = original;
+  }
+}
+
+/** asyncPartsOf is partsOf for an async read: what the addon's Promise resolves to. */
+async function asyncPartsOf(name, read) {
+  const original = native[name];
+  let parts;
+  native[name] = async (...args) => (parts = await original(...args));
+  try {
+    return { got: await read(), parts };
   } finally {
     native[name] = original;
   }
@@ -64,7 +77,9 @@ test('a listing crosses in parts under 127 KB, every session once and in order',
     assert.ok(parts.length >= 3, `${parts.length} parts for fields ${fields}`);
     for (const [i, part] of parts.entries()) assert.ok(part.length <= MAX, `part ${i} of ${part.length} characters`);
     assert.equal(got.length, 700);
-    assert.deepEqual(got, await store.listSessionsAsync(options), 'the same as the async listing');
+    const async = await asyncPartsOf('listSessionsAsync', () => store.listSessionsAsync(options));
+    assert.deepEqual(async.parts, parts, 'the async listing crosses in the same parts');
+    assert.deepEqual(async.got, got, 'the same as the async listing');
     assert.deepEqual(new Set(got.map((i) => i.title)), new Set(Array.from({ length: 700 }, (_, i) => title(i))));
   }
   const few = partsOf('listSessions', () => store.listSessions({ limit: 5 }));

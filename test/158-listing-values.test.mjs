@@ -1,14 +1,13 @@
-// A synchronous listing crosses as the names of the fields asked for, then each session's
-// values of them (null where the session has none), and the package makes the objects
-// (ts/listing.ts): for JSON.parse, no names to read again for every session. What
-// listSessions() returns must be what the async listing (objects made by JSON.parse)
-// returns: the same sessions, fields, values and key order, a field the session has no
-// value of left out, not null.
+// A listing, sync or async, crosses as the names of the fields asked for, then each
+// session's values of them (null where the session has none), and the package makes the
+// objects (ts/listing.ts): for JSON.parse, no names to read again for every session. What
+// listSessions() returns must be what the async listing returns: the same sessions, fields,
+// values and key order, a field the session has no value of left out, not null.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempStore } from './helpers/common.mjs';
 
-test('listSessions() makes from values the objects the async listing parses', async (t) => {
+test('listSessions() and listSessionsAsync() make the same objects from values', async (t) => {
   const { store } = tempStore(t);
   const plain = store.createSession({ title: 'plain' });
   const full = store.createSession({ projectPath: '/p', title: 'caf\u00e9 "x" \\ \u2192 \n', provider: 'anthropic', model: 'claude-test', contextWindow: 200000 });

@@ -65,7 +65,7 @@ test('append and load: every line deep-equal in append order, uuid idempotent, s
   const s = store.openSession(ss.sessionId(key));
   t.after(() => s.close());
   assert.equal(s.sdkSessionId, SID);
-  assert.equal(s.info().projectPath, P);
+  assert.equal(s.details().projectPath, P);
   const envs = s.envelopes();
   assert.deepEqual(envs.filter((e) => e.isSidechain).map((e) => e.uuid), ['s1', 's2'], 'the subagent as a sidechain');
   assert.equal(s.messages().find((m) => m.role === 'assistant').content[0].name, 'Task');

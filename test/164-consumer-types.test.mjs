@@ -1,7 +1,8 @@
 // The package's types as a TypeScript user meets them (issue 34): snippets that depend on
 // sessionkeep are compiled with tsc --strict as CommonJS and as ESM against the package's
 // own exports and .d.ts, then run. `Block` narrows on `type`, SessionError's code is a union,
-// ContextResult's messages are typed, and `using` closes a store and a session.
+// ContextResult's messages are typed, `using` closes a store and a session, and the names of
+// the naming pass (details(), format, unprunedTurns) are what the types offer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -58,17 +59,23 @@ const withCause = new SessionError('wrapped', 'INTERNAL', { cause: new Error('in
 new SessionError('x', 'NOT_A_CODE');
 
 let texts: string[];
+let named: { interactions: number; formats: string[] };
 {
   // using closes the session, then the store, at the end of the block.
   using store = openStore(process.argv[2]);
   using s = store.createSession();
   s.appendUserMessage([{ type: 'text', text: 'hello' }]);
   texts = s.messages().flatMap((m) => m.content).map(describe);
+  // The names of the naming pass: details(), a context's format, unprunedTurns.
+  const built = s.buildContext({ contextWindow: 8000, format: 'openai', unprunedTurns: 2 });
+  // @ts-expect-error provider is the vendor that answered; the API a context is in is its format
+  s.buildContext({ contextWindow: 8000, provider: 'openai' });
+  named = { interactions: s.details().interactions, formats: [built.format, built.debug.format] };
 }
 const again = openStore(process.argv[2]);
 const stored = again.listSessions().map((i) => i.messageCount);
 again.close();
-console.log(JSON.stringify({ texts, stored, cause: (withCause.cause as Error).message }));
+console.log(JSON.stringify({ texts, stored, cause: (withCause.cause as Error).message, named }));
 `;
 
 /** compileAndRun writes the snippet into an app of the given module type, compiles it strictly and runs it. */
@@ -90,7 +97,7 @@ function compileAndRun(t, type) {
   assert.equal(/\brequire\("sessionkeep"\)/.test(out), type === 'commonjs', `a ${type} build`);
   const run = spawnSync(process.execPath, [path.join(app, 'out', 'app.js'), path.join(app, 's.db')], { cwd: app, encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
-  assert.deepEqual(JSON.parse(run.stdout), { texts: ['HELLO'], stored: [1], cause: 'inner' });
+  assert.deepEqual(JSON.parse(run.stdout), { texts: ['HELLO'], stored: [1], cause: 'inner', named: { interactions: 1, formats: ['openai', 'openai'] } });
 }
 
 test('consumer snippets compile under --strict and run, as CommonJS', (t) => compileAndRun(t, 'commonjs'));

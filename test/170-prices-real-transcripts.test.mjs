@@ -77,7 +77,7 @@ test('real transcripts: tokens are summed once per API message, and priced in do
   let priced = 0;
   let hourWrites = 0;
   for (const [id, want] of sessions) {
-    const info = await store.openSession(id).infoAsync();
+    const info = await store.openSession(id).detailsAsync();
     const { contextTokens, ...tokens } = info.tokens;
     // Also for a transcript that writes a whole response again under new uuids.
     const { cacheCreation1hInputTokens, cost, ...totals } = want;
@@ -102,7 +102,7 @@ test('stats over real transcripts: dollars by day and model with no prices given
   await store.import(CLAUDE_CODE, { format: 'claude-code' });
   const st = await store.statsAsync({});
   let want = 0;
-  for (const info of await store.listSessionsAsync({ includeArchived: true })) want += (await store.openSession(info.id).infoAsync()).cost;
+  for (const info of await store.listSessionsAsync({ includeArchived: true })) want += (await store.openSession(info.id).detailsAsync()).cost;
   assert.ok(want > 0);
   assert.ok(Math.abs(st.totals.cost - want) < 1e-9, `$${st.totals.cost}, want $${want}`);
   assert.ok(st.days.every((d) => typeof d.cost === 'number'), 'every row priced');

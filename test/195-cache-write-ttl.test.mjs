@@ -40,7 +40,7 @@ test('a cache write kept for an hour is kept with the message and priced at the 
   const check = async (st, session, when) => {
     const [, answer] = session.messages();
     assert.deepEqual(answer.usage.cache_creation, SPLIT, `${when}: the message keeps the split`);
-    const { usage, cost } = await session.infoAsync({ prices: PRICES });
+    const { usage, cost } = await session.detailsAsync({ prices: PRICES });
     assert.equal(usage.length, 1);
     const u = usage[0];
     assert.equal(u.cacheCreationInputTokens, 3000, when);

@@ -17,16 +17,16 @@ for (const n of [10, 1000, 20000]) {
       const messages = conversation(n, { interrupted });
       const s = sessionWith(store, messages);
       const ids = unanswered(messages);
-      for (const provider of ['anthropic', 'openai']) {
+      for (const format of ['anthropic', 'openai']) {
         let rank = -1;
         for (const contextWindow of WINDOWS) {
-          const ctx = s.buildContext({ contextWindow, provider, systemPrompt: 'You are a coding agent.' });
-          checkContext(ctx, { provider, interrupted: ids });
+          const ctx = s.buildContext({ contextWindow, format, systemPrompt: 'You are a coding agent.' });
+          checkContext(ctx, { format, interrupted: ids });
           assert.equal(ctx.originalMessageCount, n);
           const r = ORDER.indexOf(ctx.strategy);
           assert.ok(r >= rank, `window ${contextWindow}: ${ctx.strategy} after a later strategy at a larger window`);
           rank = r;
-          if (interrupted && ctx.strategy !== 'fallback') endsWithInterruptedResult(ctx, provider);
+          if (interrupted && ctx.strategy !== 'fallback') endsWithInterruptedResult(ctx, format);
         }
       }
       const stored = s.messages();
@@ -37,9 +37,9 @@ for (const n of [10, 1000, 20000]) {
 }
 
 /** endsWithInterruptedResult: the call with no result got a synthetic is_error one. */
-function endsWithInterruptedResult(ctx, provider) {
+function endsWithInterruptedResult(ctx, format) {
   const last = ctx.messages.at(-1);
-  if (provider === 'openai') {
+  if (format === 'openai') {
     assert.equal(last.role, 'tool');
     assert.equal(last.tool_call_id, 'toolu_interrupted');
     assert.match(last.content, /^Error: The tool call was interrupted/);
@@ -65,7 +65,7 @@ test('full history is the stored conversation as the API takes it', (t) => {
 test('pruned tool outputs keep recent turns verbatim and shorten older ones by kind', (t) => {
   const { store } = tempStore(t);
   const s = sessionWith(store, conversation(400));
-  const ctx = s.buildContext({ contextWindow: 200_000, strategy: 'pruned-tools', recentTurns: 2 });
+  const ctx = s.buildContext({ contextWindow: 200_000, strategy: 'pruned-tools', unprunedTurns: 2 });
   assert.equal(ctx.strategy, 'pruned-tools');
   checkContext(ctx);
   const results = ctx.messages.flatMap((m) => m.content).filter((b) => b.type === 'tool_result');
@@ -99,9 +99,9 @@ test('bad options: TypeError for wrong types, INVALID_ARGUMENT for wrong values,
   const s = sessionWith(store, conversation(10));
   assert.throws(() => s.buildContext(), TypeError);
   assert.throws(() => s.buildContext({ contextWindow: '8000' }), TypeError);
-  assert.throws(() => s.buildContext({ contextWindow: 8000, provider: 7 }), TypeError);
+  assert.throws(() => s.buildContext({ contextWindow: 8000, format: 7 }), TypeError);
   assert.throws(() => s.buildContext({ contextWindow: 0 }), sessionError('INVALID_ARGUMENT', /contextWindow/));
-  assert.throws(() => s.buildContext({ contextWindow: 8000, provider: 'gemini' }), sessionError('INVALID_ARGUMENT', /provider/));
+  assert.throws(() => s.buildContext({ contextWindow: 8000, format: 'gemini' }), sessionError('INVALID_ARGUMENT', /format/));
   assert.throws(() => s.buildContext({ contextWindow: 8000, reserve: 1.5 }), sessionError('INVALID_ARGUMENT', /reserve/));
   assert.throws(() => s.buildContext({ contextWindow: 8000, strategy: 'all' }), sessionError('INVALID_ARGUMENT', /minimal-state/));
   assert.throws(() => s.buildContext({ contextWindow: 100, systemPrompt: 'x '.repeat(200) }), sessionError('CONTEXT_BUDGET_TOO_SMALL'));
@@ -111,11 +111,11 @@ test('bad options: TypeError for wrong types, INVALID_ARGUMENT for wrong values,
 test('buildContextAsync builds off the JS thread the same context', async (t) => {
   const { store } = tempStore(t);
   const s = sessionWith(store, conversation(1000, { interrupted: true }));
-  const opts = { contextWindow: 32_000, provider: 'openai' };
+  const opts = { contextWindow: 32_000, format: 'openai' };
   const [a, b] = await Promise.all([s.buildContextAsync(opts), s.buildContextAsync(opts)]);
   const sync = s.buildContext(opts);
   for (const ctx of [a, b]) {
-    checkContext(ctx, { provider: 'openai', interrupted: ['toolu_interrupted'] });
+    checkContext(ctx, { format: 'openai', interrupted: ['toolu_interrupted'] });
     assert.deepEqual(ctx.messages, sync.messages);
     assert.equal(ctx.strategy, sync.strategy);
   }

@@ -1,5 +1,5 @@
-// validateContext(messages, provider): the provider rules every built context passes,
-// exported so that users can check contexts of their own.
+// validateContext(messages, format): the rules of the API `format` names, which every built
+// context passes, exported so that users can check contexts of their own.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { sk, tempStore, sessionError } from './helpers/common.mjs';
@@ -7,7 +7,7 @@ import { recordSeed000 } from './helpers/fixtures.mjs';
 
 const { validateContext } = sk;
 
-const codes = (messages, provider) => validateContext(messages, provider).problems.map((p) => p.code);
+const codes = (messages, format) => validateContext(messages, format).problems.map((p) => p.code);
 
 const prompt = { role: 'user', content: [{ type: 'text', text: 'List the files' }] };
 const call = { role: 'assistant', content: [{ type: 'text', text: 'Listing.' }, { type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} }] };
@@ -15,7 +15,7 @@ const result = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'to
 
 test('a well-formed Anthropic conversation is valid', () => {
   assert.deepEqual(validateContext([prompt, call, result, { role: 'assistant', content: 'a.go' }], 'anthropic'), { valid: true, problems: [] });
-  assert.deepEqual(validateContext([prompt]), { valid: true, problems: [] }, 'the provider defaults to anthropic');
+  assert.deepEqual(validateContext([prompt]), { valid: true, problems: [] }, 'the format defaults to anthropic');
 });
 
 test('Anthropic: each broken rule is reported with its index and a stable code', () => {
@@ -58,6 +58,6 @@ test('OpenAI Chat Completions: tool calls answered by tool messages, nothing els
 test('wrong arguments', () => {
   assert.throws(() => validateContext('[]', 'anthropic'), TypeError);
   assert.throws(() => validateContext([], 7), TypeError);
-  assert.throws(() => validateContext([], 'gemini'), sessionError('INVALID_ARGUMENT', /provider/));
+  assert.throws(() => validateContext([], 'gemini'), sessionError('INVALID_ARGUMENT', /format/));
   assert.deepEqual(codes([1, 2], 'anthropic'), ['NOT_AN_ARRAY']);
 });

@@ -30,10 +30,10 @@ for (const name of files) {
     const stored = new Set(signedThinking(s.messages()));
     const interrupted = unanswered(messages);
     for (const contextWindow of [8_000, 32_000, 200_000]) {
-      for (const provider of ['anthropic', 'openai']) {
-        const ctx = s.buildContext({ contextWindow, provider, systemPrompt: 'You are Claude Code.' });
-        checkContext(ctx, { provider, interrupted });
-        if (provider === 'anthropic') {
+      for (const format of ['anthropic', 'openai']) {
+        const ctx = s.buildContext({ contextWindow, format, systemPrompt: 'You are Claude Code.' });
+        checkContext(ctx, { format, interrupted });
+        if (format === 'anthropic') {
           for (const b of signedThinking(ctx.messages)) assert.ok(stored.has(b), 'a thinking block was changed');
         }
       }

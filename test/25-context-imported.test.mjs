@@ -33,9 +33,9 @@ for (const [name, dir] of [['Claude Code', REAL], ['Codex CLI', CODEX]]) {
       if (s.messages().length === 0) continue;
       const interrupted = unansweredIn(s);
       for (const contextWindow of [8_000, 32_000, 200_000]) {
-        for (const provider of ['anthropic', 'openai']) {
-          const ctx = await s.buildContextAsync({ contextWindow, provider });
-          checkContext(ctx, { provider, interrupted });
+        for (const format of ['anthropic', 'openai']) {
+          const ctx = await s.buildContextAsync({ contextWindow, format });
+          checkContext(ctx, { format, interrupted });
           assert.ok(!JSON.stringify(ctx.messages).includes('"type":"reasoning"'));
           built++;
         }

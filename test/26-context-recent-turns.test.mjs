@@ -60,19 +60,19 @@ test('a 2,000-message session with no summary fills its budget with the latest w
   const messages = agentSession(2000);
   const s = sessionWith(store, messages);
   const figures = [];
-  for (const provider of ['anthropic', 'openai']) {
+  for (const format of ['anthropic', 'openai']) {
     for (const contextWindow of WINDOWS) {
-      const ctx = s.buildContext({ contextWindow, provider, systemPrompt: 'You are a coding agent.' });
-      checkContext(ctx, { provider });
+      const ctx = s.buildContext({ contextWindow, format, systemPrompt: 'You are a coding agent.' });
+      checkContext(ctx, { format });
       for (const other of ['anthropic', 'openai']) {
-        if (other !== provider) continue;
+        if (other !== format) continue;
         assert.deepEqual(sk.validateContext(ctx.messages, other).problems, []);
       }
       const share = ctx.tokensUsed / ctx.tokenBudget;
-      figures.push(`${provider} ${contextWindow.toLocaleString('en')}: ${ctx.strategy}, ${ctx.messages.length} messages, ` +
+      figures.push(`${format} ${contextWindow.toLocaleString('en')}: ${ctx.strategy}, ${ctx.messages.length} messages, ` +
         `${ctx.tokensUsed.toLocaleString('en')} of ${ctx.tokenBudget.toLocaleString('en')} tokens (${(100 * share).toFixed(1)}%), ` +
         `${ctx.debug.omitted.messageCount} messages left out`);
-      assert.ok(share >= 0.5, `${provider} ${contextWindow}: ${ctx.strategy} sends ${(100 * share).toFixed(1)}% of the budget`);
+      assert.ok(share >= 0.5, `${format} ${contextWindow}: ${ctx.strategy} sends ${(100 * share).toFixed(1)}% of the budget`);
       if (contextWindow === 200_000) {
         assert.equal(ctx.strategy, 'recent-turns');
         const o = ctx.debug.omitted;

@@ -1,5 +1,5 @@
 // registerStrategy: a strategy from JavaScript is tried in priority order among the built-in
-// ones, its messages measured, repaired and validated for the provider like theirs; chosen
+// ones, its messages measured, repaired and validated for the format like theirs; chosen
 // when it fits, skipped when its minTokens is above the budget or its result is over it;
 // a build() that throws or returns something unusable fails the build with STRATEGY_FAILED.
 import test from 'node:test';
@@ -21,9 +21,9 @@ test('a registered strategy that fits is chosen in its place among the built-in 
   const { store } = tempStore(t);
   const s = sessionWith(store, conversation(1000));
   const calls = registered(t, { name: 'last-ten', priority: 3.2, minTokens: 500, build: lastTen });
-  for (const provider of ['anthropic', 'openai']) {
-    const ctx = s.buildContext({ contextWindow: 64_000, provider });
-    checkContext(ctx, { provider });
+  for (const format of ['anthropic', 'openai']) {
+    const ctx = s.buildContext({ contextWindow: 64_000, format });
+    checkContext(ctx, { format });
     assert.equal(ctx.strategy, 'last-ten');
     assert.deepEqual(ctx.debug.attempts.map((a) => [a.strategy, a.outcome]), [
       ['full-history', 'does not fit'], ['pruned-tools', 'does not fit'], ['recent-plus-summary', 'no cached summary'], ['last-ten', 'chosen']]);
@@ -33,7 +33,7 @@ test('a registered strategy that fits is chosen in its place among the built-in 
   }
   const input = calls[0];
   assert.equal(input.session, s);
-  assert.equal(input.provider, 'anthropic');
+  assert.equal(input.format, 'anthropic');
   assert.equal(input.tokenBudget, 48_000);
   assert.equal(input.budget.availableTokens, 48_000);
   assert.equal(input.options.contextWindow, 64_000);
@@ -100,8 +100,8 @@ test('buildContextAsync waits for an async build(); buildContext refuses one', a
   const { store } = tempStore(t);
   const s = sessionWith(store, conversation(1000));
   registered(t, { name: 'async-ten', priority: 3.2, build: async (input) => lastTen(input) });
-  const ctx = await s.buildContextAsync({ contextWindow: 64_000, provider: 'openai' });
-  checkContext(ctx, { provider: 'openai' });
+  const ctx = await s.buildContextAsync({ contextWindow: 64_000, format: 'openai' });
+  checkContext(ctx, { format: 'openai' });
   assert.equal(ctx.strategy, 'async-ten');
   assert.throws(() => s.buildContext({ contextWindow: 64_000 }),
     sessionError('STRATEGY_FAILED', /context strategy "async-ten": build\(\) returned a Promise, and buildContext is synchronous; use buildContextAsync/));

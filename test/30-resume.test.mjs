@@ -1,5 +1,5 @@
 // Resume: --continue (store.latestSession), --resume <id|prefix> (store.findSession), and
-// what a resumed session shows of itself (session.info(), session.resumeSummary()).
+// what a resumed session shows of itself (session.details(), session.resumeSummary()).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempStore, sessionError, sleep, ISO_MS } from './helpers/common.mjs';
@@ -118,7 +118,7 @@ test('info: counts, times, token totals and usage by model, priced by the built-
   converse(s, { prompt: 'Read a.txt', model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 1000, output_tokens: 100, cache_read_input_tokens: 4000 } });
   converse(s, { prompt: 'Again, cheaper', model: 'claude-haiku-4-5', usage: { input_tokens: 2000, output_tokens: 50 } });
 
-  const info = s.info();
+  const info = s.details();
   assert.equal(info.id, s.id);
   assert.equal(info.title, 'Read a.txt');
   assert.equal(info.projectPath, '/work/info');
@@ -152,16 +152,16 @@ test('info: counts, times, token totals and usage by model, priced by the built-
 
   // The caller's prices lay over the built-in ones: by the same name, or a model of its own.
   const prices = { 'claude-haiku-4-5': { input: 2, output: 10 } };
-  const priced = s.info({ prices });
+  const priced = s.details({ prices });
   assert.ok(Math.abs(priced.usage[0].cost - 2 * haiku) < 1e-12);
   assert.ok(Math.abs(priced.cost - (sonnet + 2 * haiku)) < 1e-12);
-  const dearer = s.info({ prices: { 'claude-sonnet-4-5': { input: 3, output: 15 } } });
+  const dearer = s.details({ prices: { 'claude-sonnet-4-5': { input: 3, output: 15 } } });
   assert.ok(Math.abs(dearer.usage[1].cost - (2000 * 3 + 200 * 15 + 8000 * 3) / 1e6) < 1e-12, 'a cache rate not given is the input rate');
 
-  assert.deepEqual(await s.infoAsync({ prices }), priced, 'infoAsync reads the same off the JS thread');
-  await assert.rejects(s.infoAsync({ prices: { x: { input: -1, output: 0 } } }), sessionError('INVALID_ARGUMENT'));
-  assert.throws(() => s.info({ prices: { x: { input: -1, output: 0 } } }), sessionError('INVALID_ARGUMENT', /prices/));
-  assert.throws(() => s.info('cheap'), TypeError);
+  assert.deepEqual(await s.detailsAsync({ prices }), priced, 'detailsAsync reads the same off the JS thread');
+  await assert.rejects(s.detailsAsync({ prices: { x: { input: -1, output: 0 } } }), sessionError('INVALID_ARGUMENT'));
+  assert.throws(() => s.details({ prices: { x: { input: -1, output: 0 } } }), sessionError('INVALID_ARGUMENT', /prices/));
+  assert.throws(() => s.details('cheap'), TypeError);
 });
 
 test('info: a restored token tracker beyond what messages report counts for the session model', (t) => {
@@ -169,7 +169,7 @@ test('info: a restored token tracker beyond what messages report counts for the 
   const s = store.createSession({ model: 'gpt-5' });
   s.appendUserMessage('hi');
   s.restoreTokenTracker({ inputTokens: 500, outputTokens: 20, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, contextTokens: 500 });
-  const [usage] = s.info().usage;
+  const [usage] = s.details().usage;
   assert.deepEqual({ ...usage, cost: undefined }, { model: 'gpt-5', requests: 0, inputTokens: 500, outputTokens: 20, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, cost: undefined });
   assert.ok(Math.abs(usage.cost - (500 * 1.25 + 20 * 10) / 1e6) < 1e-12, 'priced at gpt-5\'s built-in base rates');
 });
@@ -183,7 +183,7 @@ test('resumeSummary: seed 003 summary as data and as text', async (t) => {
     s.ingest({ type: 'done', usage: { input_tokens: 1000 + i, output_tokens: 10 } });
   }
   s.ingest({ type: 'done', usage: { input_tokens: 22451, output_tokens: 0 } });
-  const info = s.info();
+  const info = s.details();
   const now = new Date(Date.parse(info.lastMessageAt) + 2 * 3600_000 + 5 * 60_000);
   const summary = s.resumeSummary({ now, prices: { 'claude-sonnet-4-5': { input: 3, output: 15 } } });
 

@@ -38,7 +38,7 @@ test('renameSession: the title sticks, even against the first prompt and another
 
   store.renameSession(s.id, '  Auth rewrite  ');
   s.appendUserMessage('this first prompt does not rename it');
-  assert.equal(store.openSession(s.id).info().title, 'Auth rewrite');
+  assert.equal(store.openSession(s.id).details().title, 'Auth rewrite');
   assert.deepEqual(store.listSessions().map((i) => i.id), [s.id, other.id], 'writing moves it up, as always');
 
   store.renameSession(other.id, 'Renamed');
@@ -72,7 +72,7 @@ test('archiveSession hides a session from listings and --continue; unarchive or 
   const listed = store.listSessions({ includeArchived: true });
   assert.deepEqual(listed.map((i) => [i.id, i.status]), [[newer.id, 'archived'], [older.id, 'active']]);
   assert.match(listed[0].archivedAt, ISO_MS);
-  assert.equal(newer.info().status, 'archived');
+  assert.equal(newer.details().status, 'archived');
 
   store.unarchiveSession(newer.id);
   assert.deepEqual(store.listSessions().map((i) => i.id), [newer.id, older.id]);
@@ -81,7 +81,7 @@ test('archiveSession hides a session from listings and --continue; unarchive or 
 
   store.archiveSession(older.id);
   older.ingest({ type: 'text', text: 'used again' });
-  assert.equal(older.info().status, 'active', 'writing to an archived session unarchives it');
+  assert.equal(older.details().status, 'active', 'writing to an archived session unarchives it');
   assert.throws(() => store.archiveSession('nope'), sessionError('SESSION_NOT_FOUND'));
   assert.throws(() => store.unarchiveSession(''), sessionError('INVALID_ARGUMENT'));
 });

@@ -13,7 +13,7 @@ test('sessionByKey finds or creates the session of workspace:channel:handle', (t
   const again = store.sessionByKey('my-app:chat-a1b2c3d4:claude');
   assert.equal(again.id, s.id);
   assert.notEqual(store.sessionByKey('my-app:chat-a1b2c3d4:codex', { create: true }).id, s.id);
-  const info = s.info();
+  const info = s.details();
   assert.equal(info.key, 'my-app:chat-a1b2c3d4:claude');
   assert.equal(info.model, 'claude-sonnet-4-5');
   assert.equal(info.projectPath, '');
@@ -39,7 +39,7 @@ test('openWorkspaceStore keeps one database per workspace; its keys may leave th
   assert.ok(fs.existsSync(ws.path));
   const s = ws.sessionByKey('chat-1:claude', { create: true });
   assert.equal(ws.sessionByKey('my-app:chat-1:claude').id, s.id);
-  assert.equal(s.info().key, 'my-app:chat-1:claude');
+  assert.equal(s.details().key, 'my-app:chat-1:claude');
   assert.throws(() => ws.sessionByKey('other-app:chat-1:claude'), sessionError('INVALID_ARGUMENT', /workspace "other-app"/));
 
   const other = sk.openWorkspaceStore('other-app', { dir });

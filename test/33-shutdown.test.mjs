@@ -47,7 +47,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
       [{ type: 'text', text: 'The build runs in two ' }],
     ]);
     assert.deepEqual(s.envelopes().map((e) => e.status), ['complete', 'interrupted']);
-    const info = s.info();
+    const info = s.details();
     assert.equal(info.status, 'interrupted', 'the reply was cut off');
     assert.ok(Date.parse(info.lastAccessedAt) >= before - 5, 'the last access was recorded at shutdown');
   });

@@ -56,5 +56,5 @@ test('a damaged block: reading throws SESSION_CORRUPT, the session lists as corr
   // store.verify() finds the damage in the bad session's body, and only there.
   const report = await store.verify();
   assert.equal(report.ok, false);
-  assert.deepEqual(report.problems.map((p) => [p.code, p.session]), [['BODY_UNREADABLE', bad.id]]);
+  assert.deepEqual(report.problems.map((p) => [p.code, p.sessionId]), [['BODY_UNREADABLE', bad.id]]);
 });

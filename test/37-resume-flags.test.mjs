@@ -44,11 +44,11 @@ test('resolveSession: continue, resume by prefix, the picker without an id, new'
 
   const fresh = sk.resolveSession(store, { mode: 'new' }, { projectPath: project, model: 'm' });
   assert.equal(fresh.action, 'created');
-  assert.equal(fresh.session.info().model, 'm');
-  assert.equal(fresh.session.info().messageCount, 0);
+  assert.equal(fresh.session.details().model, 'm');
+  assert.equal(fresh.session.details().messageCount, 0);
 
   const none = sk.resolveSession(store, { mode: 'continue' }, { projectPath: '/work/empty' });
-  assert.deepEqual([none.action, none.nothingToContinue, none.session.info().projectPath], ['created', true, '/work/empty']);
+  assert.deepEqual([none.action, none.nothingToContinue, none.session.details().projectPath], ['created', true, '/work/empty']);
   assert.equal(sk.resolveSession(store, { mode: 'default' }, { projectPath: project }).action, 'created');
   assert.throws(() => sk.resolveSession(store, { mode: 'resume', id: 'zzz' }), sessionError('SESSION_NOT_FOUND'));
 });

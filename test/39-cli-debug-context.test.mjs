@@ -46,9 +46,9 @@ test('debug-context reports the strategy, the budget and what was sent, as data 
 
 test('debug-context names bad options', async () => {
   const { db, id } = await importedSession();
-  const provider = await runNode(BIN, ['debug-context', id, '--db', storeLocation(db), '--provider', 'gemini']);
-  assert.equal(provider.code, 2);
-  assert.match(provider.stderr, /--provider must be anthropic or openai/);
+  const format = await runNode(BIN, ['debug-context', id, '--db', storeLocation(db), '--format', 'gemini']);
+  assert.equal(format.code, 2);
+  assert.match(format.stderr, /--format must be anthropic or openai/);
   const window = await runNode(BIN, ['debug-context', id, '--db', storeLocation(db), '--window', 'big']);
   assert.equal(window.code, 2);
   const missing = await runNode(BIN, ['debug-context', 'ffffffff', '--db', storeLocation(db)]);

@@ -172,11 +172,11 @@ test('fork() copies the branch into a new session that remembers where it came f
   assert.deepEqual(f.messages(), s.messages());
   assert.deepEqual(f.turns(), s.turns());
   assert.deepEqual(f.tokenTracker(), s.tokenTracker());
-  const info = f.info();
+  const info = f.details();
   assert.deepEqual(info.forkedFrom, { sessionId: s.id, uuid: origin.at(-1).uuid });
   assert.equal(info.title, 'Curry poem');
   assert.equal(info.messageCount, origin.length);
-  assert.equal(s.info().forkedFrom, undefined);
+  assert.equal(s.details().forkedFrom, undefined);
   assert.deepEqual(store.listSessions().map((i) => [i.id, i.forkedFrom?.sessionId]), [[f.id, s.id], [s.id, undefined]]);
 
   // From the call: the sidechain comes along, the result and the reply do not.

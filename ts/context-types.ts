@@ -1,8 +1,11 @@
 import type { Block } from './types';
 import type { Session } from './session';
 
-/** The API a context is built for: Anthropic Messages or OpenAI Chat Completions. */
-export type ContextProvider = 'anthropic' | 'openai';
+/**
+ * The API whose messages a context is built in: Anthropic Messages or OpenAI Chat
+ * Completions. (A session's `provider` is the vendor that answered; this is the shape.)
+ */
+export type ContextFormat = 'anthropic' | 'openai';
 
 /** The built-in strategies, in the order buildContext tries them. */
 export type BuiltinStrategy = 'full-history' | 'pruned-tools' | 'recent-plus-summary' | 'recent-turns' | 'minimal-state' | 'fallback';
@@ -39,7 +42,7 @@ export interface StrategyInput {
   budget: ContextBudget;
   /** budget.availableTokens. */
   tokenBudget: number;
-  provider: ContextProvider;
+  format: ContextFormat;
   /** The options buildContext was called with. */
   options: BuildContextOptions;
   /** What messages take in the context, as the builder will measure them (before repairs). */
@@ -73,12 +76,15 @@ export interface BuildContextOptions {
   reserve?: number;
   /** An absolute response reserve in tokens, instead of `reserve`. */
   reserveTokens?: number;
-  /** Default 'anthropic'. */
-  provider?: ContextProvider;
+  /** The API whose messages the context is in. Default 'anthropic'. */
+  format?: ContextFormat;
   /** The first strategy to try; the ones before it are skipped. */
   strategy?: ContextStrategy;
-  /** Turns kept verbatim by pruned-tools. Default 3. */
-  recentTurns?: number;
+  /**
+   * How many of the last turns keep their tool outputs whole: pruned-tools,
+   * recent-plus-summary and recent-turns prune the turns before them. Default 3.
+   */
+  unprunedTurns?: number;
   /** Fraction of the window past which compaction is due. Default 0.75. */
   compactThreshold?: number;
 }
@@ -155,7 +161,7 @@ export interface ContextResult {
   originalMessageCount: number;
   includedMessageCount: number;
   summarizedMessageCount: number;
-  provider: ContextProvider;
+  format: ContextFormat;
   budget: ContextBudget;
   /** The full history is past the compaction threshold: call compact(), or buildContextAsync with a summarizer. */
   compactionDue: boolean;
@@ -194,7 +200,7 @@ export interface ContextOmission {
 /** What a built context holds and how it was chosen: seed 004's /debug context. */
 export interface ContextReport {
   strategy: ContextStrategy;
-  provider: ContextProvider;
+  format: ContextFormat;
   budget: ContextBudget;
   tokensUsed: number;
   originalMessageCount: number;

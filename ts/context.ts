@@ -5,7 +5,7 @@ import { native, Handle } from './native';
 import type { Session } from './session';
 import { asStrategyError, buildSteps, isBuiltin, strategyFailed } from './strategies';
 import type {
-  BuildContextAsyncOptions, BuildContextOptions, CompactOptions, CompactPlan, CompactResult, ContextProvider,
+  BuildContextAsyncOptions, BuildContextOptions, CompactOptions, CompactPlan, CompactResult, ContextFormat,
   ContextReport, ContextResult, ContextStrategyDefinition, ContextValidation, StrategyInput, Summarizer,
 } from './context-types';
 
@@ -183,23 +183,23 @@ export function debugContext(h: Handle): ContextReport | null {
 }
 
 /**
- * validateContext checks messages against the rules of a provider's API: roles, content,
+ * validateContext checks messages against the rules of the API of `format`: roles, content,
  * tool calls each answered in the next message, no result without its call, signatures.
  */
-export function validateContext(messages: unknown[], provider: ContextProvider = 'anthropic'): ContextValidation {
+export function validateContext(messages: unknown[], format: ContextFormat = 'anthropic'): ContextValidation {
   if (!Array.isArray(messages)) throw argTypeError('messages', 'an array of messages');
-  if (typeof provider !== 'string') throw argTypeError('provider', '"anthropic" or "openai"');
-  return JSON.parse(native.validateContext(encode(messages), provider));
+  if (typeof format !== 'string') throw argTypeError('format', '"anthropic" or "openai"');
+  return JSON.parse(native.validateContext(encode(messages), format));
 }
 
 function optionsObject(options: BuildContextOptions): Record<string, unknown> {
   if (typeof options !== 'object' || options === null) throw argTypeError('options', 'an object with a contextWindow');
   if (typeof options.contextWindow !== 'number') throw argTypeError('options.contextWindow', 'a number');
-  for (const key of ['systemPrompt', 'provider', 'strategy'] as const) {
+  for (const key of ['systemPrompt', 'format', 'strategy'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'string') throw argTypeError(`options.${key}`, 'a string');
   }
-  const { contextWindow, systemPrompt, tools, reserve, reserveTokens, provider, strategy, recentTurns, compactThreshold } = options;
-  return { contextWindow, systemPrompt, tools, reserve, reserveTokens, provider, strategy, recentTurns, compactThreshold };
+  const { contextWindow, systemPrompt, tools, reserve, reserveTokens, format, strategy, unprunedTurns, compactThreshold } = options;
+  return { contextWindow, systemPrompt, tools, reserve, reserveTokens, format, strategy, unprunedTurns, compactThreshold };
 }
 
 function compactJSON(options: CompactOptions): string {

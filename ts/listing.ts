@@ -1,10 +1,10 @@
 import type { SessionInfo } from './types';
 
 /**
- * listingFromParts makes the sessions of a synchronous listing from the parts it crosses
- * in: JSON arrays of values, the first beginning with the names of the fields (an array of
- * strings), then each session's values of them in that order, null for a field the
- * session has no value of (left out of its object, as a listing of objects leaves it).
+ * listingFromParts makes the sessions of a listing, sync or async, from the parts it
+ * crosses in: JSON arrays of values, the first beginning with the names of the fields (an
+ * array of strings), then each session's values of them in that order, null for a field
+ * the session has no value of (left out of its object).
  * JSON.parse of W4's 1,000 sessions as values and making the objects took 0.31 ms after a
  * GC, against 0.42 ms parsing the same sessions as objects: no names to read for every
  * session. The objects are made by stores of the names read from the first part: a

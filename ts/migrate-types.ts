@@ -10,8 +10,8 @@ export interface MigrateOptions {
 
 /** How far a move has come. */
 export interface MigrateProgress {
-  /** The session just moved. */
-  session: string;
+  /** The id of the session just moved. */
+  sessionId: string;
   sessionsDone: number;
   sessionsTotal: number;
   /** Records copied so far. */
@@ -22,13 +22,13 @@ export interface MigrateProgress {
 
 /** A session left out of a move (the source cannot read it: a corrupted one), and why. */
 export interface SkippedSession {
-  session: string;
+  sessionId: string;
   reason: string;
 }
 
 export interface MigrateResult {
-  /** Sessions the target now holds from the source. */
-  sessions: number;
+  /** How many sessions the target now holds from the source. */
+  sessionCount: number;
   /** Records copied. */
   records: number;
   /** Records the target already held, matched by uuid and left as they were. */

@@ -57,12 +57,12 @@ export interface NativeAddon {
   summaryCut(session: Handle, optionsJSON: string): Promise<string>;
   latestSession(store: Handle, projectPath: string): [Handle, string] | undefined;
   findSession(store: Handle, idOrPrefix: string): [Handle, string];
-  sessionInfo(session: Handle, optionsJSON: string | undefined): string;
+  sessionDetails(session: Handle, optionsJSON: string | undefined): string;
   sessionWatch(session: Handle): string;
   sessionWatchVersion(session: Handle): string;
   sessionUnwatch(session: Handle): void;
   redactJSONText(json: string, redactJSON: string): string;
-  sessionInfoAsync(session: Handle, optionsJSON: string): Promise<string>;
+  sessionDetailsAsync(session: Handle, optionsJSON: string): Promise<string>;
   resolveSession(store: Handle, idOrPrefix: string): string;
   renameSession(store: Handle, id: string, title: string): void;
   archiveSession(store: Handle, id: string): void;
@@ -71,7 +71,7 @@ export interface NativeAddon {
   moveProject(store: Handle, oldPath: string, newPath: string): string;
   moveProjectAsync(store: Handle, oldPath: string, newPath: string): Promise<string>;
   deleteSessionAsync(store: Handle, id: string): Promise<void>;
-  listSessionsAsync(store: Handle, optionsJSON: string): Promise<string>;
+  listSessionsAsync(store: Handle, optionsJSON: string): Promise<string[]>;
   sessionByKey(store: Handle, key: string, workspace: string | undefined, optionsJSON: string): [Handle, string] | undefined;
   workspaceStorePath(workspaceId: string, dir: string | undefined): string;
   defaultStorePath(): string;

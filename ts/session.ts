@@ -148,16 +148,17 @@ export class Session {
   }
 
   /**
-   * info returns the session's listing (title, project, model, times, counts, token totals,
-   * status) with its message counts and token usage by model, priced by the built-in list prices under `prices`.
+   * details returns the session's listing (title, project, model, times, counts, token
+   * totals, status: its SessionInfo) with its message counts and token usage by model,
+   * priced by the built-in list prices under `prices`.
    */
-  info(options: PriceOptions = {}): SessionDetails {
-    return JSON.parse(native.sessionInfo(this.#h, optionsJSON(options)));
+  details(options: PriceOptions = {}): SessionDetails {
+    return JSON.parse(native.sessionDetails(this.#h, optionsJSON(options)));
   }
 
-  /** infoAsync is info() read off the JS thread, for large sessions. */
-  async infoAsync(options: PriceOptions = {}): Promise<SessionDetails> {
-    return JSON.parse(await native.sessionInfoAsync(this.#h, optionsJSON(options)));
+  /** detailsAsync is details() read off the JS thread, for large sessions. */
+  async detailsAsync(options: PriceOptions = {}): Promise<SessionDetails> {
+    return JSON.parse(await native.sessionDetailsAsync(this.#h, optionsJSON(options)));
   }
 
   /**
@@ -166,12 +167,12 @@ export class Session {
    * window; `text` is the same for people.
    */
   resumeSummary(options: ResumeSummaryOptions = {}): ResumeSummary {
-    return summaries.resumeSummary(this.info({ prices: options.prices }), options.now);
+    return summaries.resumeSummary(this.details({ prices: options.prices }), options.now);
   }
 
   /** resumeSummaryAsync is resumeSummary() read off the JS thread. */
   async resumeSummaryAsync(options: ResumeSummaryOptions = {}): Promise<ResumeSummary> {
-    return summaries.resumeSummary(await this.infoAsync({ prices: options.prices }), options.now);
+    return summaries.resumeSummary(await this.detailsAsync({ prices: options.prices }), options.now);
   }
 
   /**

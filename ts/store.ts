@@ -98,7 +98,7 @@ export class Store {
   listSessionsAsync<K extends keyof SessionInfo>(options: ListSessionsOptions & { fields: readonly K[] }): Promise<Pick<SessionInfo, K>[]>;
   listSessionsAsync(options?: ListSessionsOptions): Promise<SessionInfo[]>;
   async listSessionsAsync(options: ListSessionsOptions = {}): Promise<Partial<SessionInfo>[]> {
-    return JSON.parse(await native.listSessionsAsync(this.#h, optionsJSON(options)));
+    return listing.listingFromParts(await native.listSessionsAsync(this.#h, optionsJSON(options)));
   }
 
   /** renameSession sets a session's title; its first prompt no longer names it. */

@@ -3,7 +3,7 @@ import { argTypeError, SessionError } from './errors';
 import { native } from './native';
 import type { Session } from './session';
 import type {
-  BuildContextOptions, ContextAttempt, ContextProvider, ContextResult, ContextStrategyDefinition, StrategyOutput,
+  BuildContextOptions, ContextAttempt, ContextFormat, ContextResult, ContextStrategyDefinition, StrategyOutput,
 } from './context-types';
 
 /**
@@ -71,7 +71,7 @@ type StepResult = ContextResult | unknown;
 export function* buildSteps(session: Session, options: Record<string, unknown>, caller: BuildContextOptions): Generator<BuildStep, ContextResult, StepResult> {
   const order = tryOrder(options.strategy as string | undefined);
   if (!order.some((s) => 'build' in s)) return (yield { kind: 'native', json: encode(options) }) as ContextResult;
-  const provider = (options.provider as ContextProvider | undefined) ?? 'anthropic';
+  const format = (options.format as ContextFormat | undefined) ?? 'anthropic';
   let first = order[0] && !('build' in order[0]) ? options.strategy : undefined;
   let above: number | undefined = order[0] && 'build' in order[0] ? order[0].priority : undefined;
   let attempts: ContextAttempt[] = [];
@@ -86,8 +86,8 @@ export function* buildSteps(session: Session, options: Record<string, unknown>, 
     let messages: unknown = [];
     let counts: Omit<StrategyOutput, 'messages'> = {};
     if (s.minTokens! <= band.budget.availableTokens) {
-      const input = { session, budget: band.budget, tokenBudget: band.budget.availableTokens, provider, options: caller,
-        countTokens: (msgs: unknown[]) => countTokens(s.name, msgs, provider) };
+      const input = { session, budget: band.budget, tokenBudget: band.budget.availableTokens, format, options: caller,
+        countTokens: (msgs: unknown[]) => countTokens(s.name, msgs, format) };
       ({ messages, ...counts } = output(s.name, yield { kind: 'strategy', strategy: s, input }));
     }
     const candidate = { strategy: s.name, minTokens: s.minTokens, messages, ...counts };
@@ -131,10 +131,10 @@ function output(name: string, out: unknown): StrategyOutput {
 }
 
 /** countTokens measures messages as the builder will: the yardstick given to build(). */
-function countTokens(name: string, messages: unknown[], provider: ContextProvider): number {
+function countTokens(name: string, messages: unknown[], format: ContextFormat): number {
   if (!Array.isArray(messages)) throw argTypeError('messages', 'an array of messages');
   try {
-    return JSON.parse(native.countContextTokens(encode(messages), provider));
+    return JSON.parse(native.countContextTokens(encode(messages), format));
   } catch (e) {
     throw asStrategyError(name, e);
   }

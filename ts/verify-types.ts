@@ -9,7 +9,7 @@ export interface VerifyProblem {
   code: string;
   message: string;
   /** The session's id; absent for the file as a whole. */
-  session?: string;
+  sessionId?: string;
   /** true when something stored is wrong; false for waste that loses nothing (BLOB_ORPHAN, WAL_LARGE). */
   damage: boolean;
 }
@@ -19,9 +19,9 @@ export interface VerifyReport {
   /** No problem that is damage. */
   ok: boolean;
   problems: VerifyProblem[];
-  sessions: number;
-  messages: number;
-  blobs: number;
+  sessionCount: number;
+  messageCount: number;
+  blobCount: number;
   fileBytes: number;
   walBytes: number;
   /** What { repair: true } rebuilt before checking. */

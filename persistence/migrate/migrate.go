@@ -16,7 +16,7 @@ const ProgressInterval = 50 * time.Millisecond
 
 // Progress is how far a move has come.
 type Progress struct {
-	Session       string `json:"session"` // the session being moved
+	SessionID     string `json:"sessionId"` // the session being moved
 	SessionsDone  int    `json:"sessionsDone"`
 	SessionsTotal int    `json:"sessionsTotal"`
 	Records       int    `json:"records"`  // records copied so far
@@ -25,16 +25,16 @@ type Progress struct {
 
 // Result is what a move did.
 type Result struct {
-	Sessions int       `json:"sessions"` // sessions the target now holds from the source
-	Records  int       `json:"records"`  // records copied
-	Existing int       `json:"existing"` // records the target already held, left as they were
-	Skipped  []Skipped `json:"skipped"`  // sessions that could not be read from the source
+	SessionCount int       `json:"sessionCount"` // sessions the target now holds from the source
+	Records      int       `json:"records"`      // records copied
+	Existing     int       `json:"existing"`     // records the target already held, left as they were
+	Skipped      []Skipped `json:"skipped"`      // sessions that could not be read from the source
 }
 
 // Skipped is a session left out of a move, and why.
 type Skipped struct {
-	Session string `json:"session"`
-	Reason  string `json:"reason"`
+	SessionID string `json:"sessionId"`
+	Reason    string `json:"reason"`
 }
 
 // Run copies every session of from (archived ones too) into to. A session the source cannot
@@ -56,16 +56,16 @@ func Run(from, to *session.Manager, progress func(Progress)) (Result, error) {
 	}
 	p := Progress{SessionsTotal: len(list)}
 	for _, info := range list {
-		p.Session = info.ID
+		p.SessionID = info.ID
 		added, existing, err := moveSession(from, to, src, dst, info)
 		var unreadable sourceError
 		switch {
 		case errors.As(err, &unreadable):
-			result.Skipped = append(result.Skipped, Skipped{Session: info.ID, Reason: unreadable.Error()})
+			result.Skipped = append(result.Skipped, Skipped{SessionID: info.ID, Reason: unreadable.Error()})
 		case err != nil:
 			return result, fmt.Errorf("moving session %s: %w", info.ID, err)
 		default:
-			result.Sessions++
+			result.SessionCount++
 		}
 		result.Records += added
 		result.Existing += existing

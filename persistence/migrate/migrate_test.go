@@ -65,7 +65,7 @@ func TestAMovedStoreReadsAsTheSourceAndASecondRunCopiesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if result.Sessions != 3 || result.Records == 0 || result.Existing != 0 || len(result.Skipped) != 0 {
+	if result.SessionCount != 3 || result.Records == 0 || result.Existing != 0 || len(result.Skipped) != 0 {
 		t.Fatalf("first run: %+v", result)
 	}
 	if len(reports) != 3 || reports[2].SessionsDone != 3 || reports[2].SessionsTotal != 3 {
@@ -88,7 +88,7 @@ func TestAMovedStoreReadsAsTheSourceAndASecondRunCopiesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Records != 0 || again.Existing != result.Records || again.Sessions != 3 {
+	if again.Records != 0 || again.Existing != result.Records || again.SessionCount != 3 {
 		t.Fatalf("second run copied again: %+v after %+v", again, result)
 	}
 	for _, id := range ids {

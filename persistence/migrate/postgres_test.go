@@ -45,11 +45,11 @@ func TestAStoreMovedToPostgreSQLAndBackReadsAsTheSource(t *testing.T) {
 	ids := fill(t, from)
 
 	there, err := migrate.Run(from.Mgr, pg, nil)
-	if err != nil || there.Sessions != 3 || there.Records == 0 {
+	if err != nil || there.SessionCount != 3 || there.Records == 0 {
 		t.Fatalf("to PostgreSQL: %+v, %v", there, err)
 	}
 	home, err := migrate.Run(pg, back.Mgr, nil)
-	if err != nil || home.Sessions != 3 || home.Records != there.Records {
+	if err != nil || home.SessionCount != 3 || home.Records != there.Records {
 		t.Fatalf("back: %+v, %v (there: %+v)", home, err, there)
 	}
 	for _, id := range ids {

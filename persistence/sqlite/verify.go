@@ -16,10 +16,10 @@ import (
 // (its id, empty for the file as a whole). Damage is true when something stored is wrong
 // (a check failed); false for waste that loses nothing (an orphan blob, a large WAL).
 type Problem struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Session string `json:"session,omitempty"`
-	Damage  bool   `json:"damage"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	SessionID string `json:"sessionId,omitempty"`
+	Damage    bool   `json:"damage"`
 }
 
 // The codes of Verify's problems.
@@ -41,14 +41,14 @@ const (
 // VerifyReport is what Verify found: every problem, the figures it checked, and, after a
 // repair, what was rebuilt.
 type VerifyReport struct {
-	OK       bool      `json:"ok"` // no problem that is damage
-	Problems []Problem `json:"problems"`
-	Sessions int64     `json:"sessions"`
-	Messages int64     `json:"messages"`
-	Blobs    int64     `json:"blobs"`
-	FileSize int64     `json:"fileBytes"`
-	WALSize  int64     `json:"walBytes"`
-	Repaired []string  `json:"repaired"`
+	OK           bool      `json:"ok"` // no problem that is damage
+	Problems     []Problem `json:"problems"`
+	SessionCount int64     `json:"sessionCount"`
+	MessageCount int64     `json:"messageCount"`
+	BlobCount    int64     `json:"blobCount"`
+	FileSize     int64     `json:"fileBytes"`
+	WALSize      int64     `json:"walBytes"`
+	Repaired     []string  `json:"repaired"`
 }
 
 // verifier runs the checks on one connection of its own and gathers their problems.
@@ -64,7 +64,7 @@ func (v *verifier) add(code, session, format string, args ...any) {
 		return
 	}
 	damage := code != ProblemBlobOrphan && code != ProblemWALLarge
-	v.report.Problems = append(v.report.Problems, Problem{Code: code, Message: fmt.Sprintf(format, args...), Session: session, Damage: damage})
+	v.report.Problems = append(v.report.Problems, Problem{Code: code, Message: fmt.Sprintf(format, args...), SessionID: session, Damage: damage})
 }
 
 // stopped records a check that could not finish (the file too damaged to read).
@@ -160,7 +160,7 @@ func (v *verifier) bodies() map[int64]bool {
 	refs := map[int64]bool{}
 	var buf []byte
 	err := v.c.query(`SELECT s.id, m.seq, m.body, m.layout FROM messages m JOIN sessions s ON s.sid = m.sid`, nil, func(row []driver.Value) error {
-		v.report.Messages++
+		v.report.MessageCount++
 		id, seq, stored := fmt.Sprint(row[0]), row[1].(int64), asBytes(row[2])
 		if row[2] == nil {
 			return nil
@@ -206,7 +206,7 @@ func (v *verifier) blobs(refs map[int64]bool) {
 	v.stopped("reading the references to blobs", err)
 	present := map[int64]bool{}
 	err = v.c.query(`SELECT id, hash, data FROM blobs`, nil, func(row []driver.Value) error {
-		v.report.Blobs++
+		v.report.BlobCount++
 		id := row[0].(int64)
 		present[id] = true
 		if sum := sha256.Sum256(asBytes(row[2])); !bytes.Equal(sum[:], asBytes(row[1])) {
@@ -229,7 +229,7 @@ func (v *verifier) blobs(refs map[int64]bool) {
 func (v *verifier) sessionCounts() {
 	err := v.c.query(`SELECT s.id, s.message_count, (SELECT COUNT(*) FROM messages m WHERE m.sid = s.sid),
 		s.tool_count, (SELECT COUNT(*) FROM tool_uses t WHERE t.sid = s.sid) FROM sessions s`, nil, func(row []driver.Value) error {
-		v.report.Sessions++
+		v.report.SessionCount++
 		id := fmt.Sprint(row[0])
 		if row[1] != row[2] {
 			v.add(ProblemCount, id, "message_count is %v but the session has %v messages", row[1], row[2])

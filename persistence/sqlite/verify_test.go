@@ -25,8 +25,8 @@ func TestVerifyFindsNothingInAStoreAsWritten(t *testing.T) {
 	if !r.OK || len(codes) != 0 {
 		t.Fatalf("a store as written: %+v", r.Problems)
 	}
-	if r.Sessions != 2 || r.Messages != 2 {
-		t.Fatalf("checked %d sessions, %d messages; want 2, 2", r.Sessions, r.Messages)
+	if r.SessionCount != 2 || r.MessageCount != 2 {
+		t.Fatalf("checked %d sessions, %d messages; want 2, 2", r.SessionCount, r.MessageCount)
 	}
 }
 
@@ -42,8 +42,8 @@ func TestVerifyFindsEachDamageAndRepairsWhatIsDerived(t *testing.T) {
 	if r.OK || codes[ProblemSearchIndex] != 1 || codes[ProblemCount] != 1 || len(codes) != 2 {
 		t.Fatalf("an index emptied and a count off: %+v", r.Problems)
 	}
-	if r.Problems[len(r.Problems)-1].Session != a {
-		t.Fatalf("the count's problem names session %q, want %q", r.Problems[len(r.Problems)-1].Session, a)
+	if r.Problems[len(r.Problems)-1].SessionID != a {
+		t.Fatalf("the count's problem names session %q, want %q", r.Problems[len(r.Problems)-1].SessionID, a)
 	}
 	r, codes = verified(t, s, true)
 	if !r.OK || len(codes) != 0 || len(r.Repaired) != 3 {

@@ -28,50 +28,26 @@ func List(m *session.Manager, filter ListFilter) ([]session.SessionInfo, error) 
 	return st.ListSessions(filter)
 }
 
-// AppendList appends to buf List's listing as a JSON array of the fields filter names
-// (see session.AppendInfo).
-func AppendList(m *session.Manager, filter ListFilter, buf []byte) ([]byte, error) {
-	var all []byte
-	err := EncodeList(m, filter, session.Whole, buf, func(part []byte) ([]byte, error) {
-		all = part
-		return nil, nil
-	})
-	return all, err
-}
-
-// EncodeList encodes List's listing as AppendList does, cut into JSON arrays of whole
-// sessions as session.PartWriter cuts them (by size), each handed to emit, which returns
-// the buffer for the next (see session.NewPartWriter). The first is encoded into buf (nil
-// for a new buffer). Each session is encoded as the store reads it: a listing of a thousand
-// sessions builds no slice of SessionInfo only to encode it, and is never cut afterwards.
-func EncodeList(m *session.Manager, filter ListFilter, size session.PartSize, buf []byte, emit func(part []byte) ([]byte, error)) error {
-	return encodeList(m, filter, session.AppendInfo, false, size, buf, emit)
-}
-
-// EncodeListValues is EncodeList with each session's values in place of its object (see
-// session.AppendInfoValues), after the names of the fields they are the values of: the
-// first part begins with them, a JSON array of strings. One session is as many items of a
-// part as there are names.
+// EncodeListValues encodes List's listing as JSON arrays cut as session.PartWriter cuts
+// them (by size), each handed to emit, which returns the buffer for the next (see
+// session.NewPartWriter); the first is encoded into buf (nil for a new buffer). The first
+// part begins with the names of the fields filter wants, a JSON array of strings; each
+// session is then as many items as there are names, its values of them in that order
+// (session.AppendInfoValues). This is the one listing format that crosses to JavaScript,
+// for sync and async listings alike. Each session is encoded as the store reads it: a
+// listing of a thousand sessions builds no slice of SessionInfo only to encode it, and is
+// never cut afterwards.
 func EncodeListValues(m *session.Manager, filter ListFilter, size session.PartSize, buf []byte, emit func(part []byte) ([]byte, error)) error {
-	return encodeList(m, filter, session.AppendInfoValues, true, size, buf, emit)
-}
-
-// encodeList encodes the listing filter selects, each session by encodeInfo, after the
-// names of the fields it wants when withNames.
-func encodeList(m *session.Manager, filter ListFilter, encodeInfo func([]byte, *session.SessionInfo, session.InfoFields) []byte,
-	withNames bool, size session.PartSize, buf []byte, emit func(part []byte) ([]byte, error)) error {
 	st, filter, err := listReady(m, filter)
 	if err != nil {
 		return err
 	}
 	p := session.NewPartWriter(buf, size, emit)
-	if withNames {
-		if err := p.Append(func(b []byte) []byte { return appendNames(b, filter.Want) }); err != nil {
-			return err
-		}
+	if err := p.Append(func(b []byte) []byte { return appendNames(b, filter.Want) }); err != nil {
+		return err
 	}
 	var listed *session.SessionInfo
-	encode := func(b []byte) []byte { return encodeInfo(b, listed, filter.Want) }
+	encode := func(b []byte) []byte { return session.AppendInfoValues(b, listed, filter.Want) }
 	err = st.EachListed(filter, func(info *session.SessionInfo) error {
 		listed = info
 		return p.Append(encode)

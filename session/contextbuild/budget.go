@@ -25,11 +25,13 @@ type BuildOptions struct {
 	// ReserveTokens, when set, is an absolute reserve instead.
 	Reserve       *float64 `json:"reserve"`
 	ReserveTokens *int64   `json:"reserveTokens"`
-	// Provider is the API the context is for: "anthropic" (default) or "openai".
-	Provider string `json:"provider"`
+	// Format is the API whose messages the context is in: "anthropic" (default) or "openai".
+	Format string `json:"format"`
 	// Strategy names the first strategy to try; the ones before it are skipped.
-	Strategy    string `json:"strategy"`
-	RecentTurns int    `json:"recentTurns"`
+	Strategy string `json:"strategy"`
+	// UnprunedTurns is how many of the last turns keep their tool outputs whole (default
+	// 3): pruned-tools, recent-plus-summary and recent-turns prune the turns before them.
+	UnprunedTurns int `json:"unprunedTurns"`
 	// CompactThreshold is the fraction of the window past which compaction is due.
 	CompactThreshold *float64 `json:"compactThreshold"`
 	StrategySelection
@@ -74,12 +76,12 @@ func (o *BuildOptions) normalize() error {
 	if o.ContextWindow <= 0 {
 		return fmt.Errorf("%w: contextWindow must be a positive number of tokens", session.ErrInvalidArgument)
 	}
-	switch o.Provider {
+	switch o.Format {
 	case "":
-		o.Provider = tokens.ProviderAnthropic
+		o.Format = tokens.ProviderAnthropic
 	case tokens.ProviderAnthropic, tokens.ProviderOpenAI:
 	default:
-		return fmt.Errorf("%w: provider must be %q or %q, not %q", session.ErrInvalidArgument, tokens.ProviderAnthropic, tokens.ProviderOpenAI, o.Provider)
+		return fmt.Errorf("%w: format must be %q or %q, not %q", session.ErrInvalidArgument, tokens.ProviderAnthropic, tokens.ProviderOpenAI, o.Format)
 	}
 	if o.Reserve != nil && (*o.Reserve < 0 || *o.Reserve >= 1 || math.IsNaN(*o.Reserve)) {
 		return fmt.Errorf("%w: reserve is a fraction of the window, at least 0 and below 1", session.ErrInvalidArgument)
@@ -90,11 +92,11 @@ func (o *BuildOptions) normalize() error {
 	if o.CompactThreshold != nil && (*o.CompactThreshold <= 0 || *o.CompactThreshold > 1) {
 		return fmt.Errorf("%w: compactThreshold is a fraction of the window, above 0 and at most 1", session.ErrInvalidArgument)
 	}
-	if o.RecentTurns < 0 {
-		return fmt.Errorf("%w: recentTurns must not be negative", session.ErrInvalidArgument)
+	if o.UnprunedTurns < 0 {
+		return fmt.Errorf("%w: unprunedTurns must not be negative", session.ErrInvalidArgument)
 	}
-	if o.RecentTurns == 0 {
-		o.RecentTurns = DefaultRecentTurns
+	if o.UnprunedTurns == 0 {
+		o.UnprunedTurns = DefaultRecentTurns
 	}
 	if o.Strategy != "" && strategyByName(o.Strategy) == nil {
 		return fmt.Errorf("%w: unknown strategy %q; the strategies are %v", session.ErrInvalidArgument, o.Strategy, strategyNames())
@@ -104,7 +106,7 @@ func (o *BuildOptions) normalize() error {
 
 // budget computes the budget of a call.
 func (o *BuildOptions) budget() Budget {
-	factor := tokens.Calibration(o.Provider)
+	factor := tokens.Calibration(o.Format)
 	b := Budget{ContextWindow: o.ContextWindow, Calibration: factor}
 	if o.SystemPrompt != "" {
 		b.SystemPromptTokens = tokens.Calibrated(tokens.CountText(o.SystemPrompt)+tokens.MessageOverhead, factor)

@@ -75,7 +75,7 @@ func CountContextTokens(messages json.RawMessage, provider string) (int64, error
 		provider = tokens.ProviderAnthropic
 	}
 	if provider != tokens.ProviderAnthropic && provider != tokens.ProviderOpenAI {
-		return 0, fmt.Errorf("%w: provider must be %q or %q, not %q", session.ErrInvalidArgument, tokens.ProviderAnthropic, tokens.ProviderOpenAI, provider)
+		return 0, fmt.Errorf("%w: format must be %q or %q, not %q", session.ErrInvalidArgument, tokens.ProviderAnthropic, tokens.ProviderOpenAI, provider)
 	}
 	msgs, err := candidateMessages(messages)
 	if err != nil {

@@ -39,7 +39,7 @@ func TestCandidateIsMeasuredRepairedAndValidated(t *testing.T) {
 	msgs := sessiontest.Conversation(1000, false)
 	s := sessiontest.WithMessages(t, e, msgs)
 	last, _ := json.Marshal(msgs[len(msgs)-6:]) // starts at a tool result whose call is left out
-	opts := contextbuild.BuildOptions{ContextWindow: 32_000, Provider: tokens.ProviderOpenAI}
+	opts := contextbuild.BuildOptions{ContextWindow: 32_000, Format: tokens.ProviderOpenAI}
 	opts.Candidate = &contextbuild.Candidate{Strategy: "tail", Messages: last}
 	res := build(t, s, opts)
 	if res.Strategy != "tail" || res.IncludedMessageCount != 6 {

@@ -51,7 +51,7 @@ func PlanCompaction(s *session.Session, opts CompactOptions) (*CompactPlan, erro
 	if err := prepareContext(s); err != nil {
 		return nil, err
 	}
-	v, err := newView(s, &BuildOptions{Provider: ProviderFamilyOr(s.Provider()), RecentTurns: int(keep)})
+	v, err := newView(s, &BuildOptions{Format: ProviderFamilyOr(s.Provider()), UnprunedTurns: int(keep)})
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ type ContextResult struct {
 	OriginalMessageCount   int64           `json:"originalMessageCount"`
 	IncludedMessageCount   int64           `json:"includedMessageCount"`
 	SummarizedMessageCount int64           `json:"summarizedMessageCount"`
-	Provider               string          `json:"provider"`
+	Format                 string          `json:"format"`
 	Budget                 Budget          `json:"budget"`
 	// CompactionDue: the full history is past the compaction threshold of the window.
 	CompactionDue bool           `json:"compactionDue"`
@@ -79,13 +79,13 @@ func prepareContext(s *session.Session) error {
 // runStrategies tries the strategies in order and returns the first context that fits
 // and is valid. A restricted selection returns a result with no strategy when none does.
 func runStrategies(s *session.Session, v *view, opts *BuildOptions, budget Budget) (*ContextResult, error) {
-	report := &ContextReport{Provider: opts.Provider, Budget: budget, Attempts: append([]Attempt{}, opts.Attempts...)}
+	report := &ContextReport{Format: opts.Format, Budget: budget, Attempts: append([]Attempt{}, opts.Attempts...)}
 	list, err := opts.selected()
 	if err != nil {
 		return nil, err
 	}
 	for _, st := range list {
-		res, attempt, err := tryStrategy(st, v, opts.Provider, budget.AvailableTokens)
+		res, attempt, err := tryStrategy(st, v, opts.Format, budget.AvailableTokens)
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +97,7 @@ func runStrategies(s *session.Session, v *view, opts *BuildOptions, budget Budge
 	}
 	if opts.restricted() {
 		return &ContextResult{TokenBudget: budget.AvailableTokens, OriginalMessageCount: v.idx.LastSeq + 1,
-			Provider: opts.Provider, Budget: budget, Debug: report}, nil
+			Format: opts.Format, Budget: budget, Debug: report}, nil
 	}
 	return nil, fmt.Errorf("%w: no strategy produced a valid context (%+v)", session.ErrInvalidContext, report.Attempts)
 }
@@ -172,7 +172,7 @@ func tryStrategy(st strategy, v *view, provider string, budget int64) (*ContextR
 	attempt.Outcome = OutcomeChosen
 	res := &ContextResult{Messages: out, Strategy: st.name(), TokensUsed: attempt.TokensUsed, TokenBudget: budget,
 		OriginalMessageCount: v.idx.LastSeq + 1, IncludedMessageCount: d.included, SummarizedMessageCount: d.summarized,
-		Provider: provider}
+		Format: provider}
 	v.note(d, msgs, repairs)
 	return res, attempt, nil
 }

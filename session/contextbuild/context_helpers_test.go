@@ -19,7 +19,7 @@ func build(t *testing.T, s *session.Session, opts contextbuild.BuildOptions) *co
 	if res.TokensUsed > res.TokenBudget {
 		t.Fatalf("%s: %d tokens used over a budget of %d", res.Strategy, res.TokensUsed, res.TokenBudget)
 	}
-	provider := opts.Provider
+	provider := opts.Format
 	if provider == "" {
 		provider = tokens.ProviderAnthropic
 	}

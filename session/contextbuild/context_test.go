@@ -30,7 +30,7 @@ func TestContextFitsIsValidAndStepsDownAsTheBudgetShrinks(t *testing.T) {
 				for _, provider := range []string{tokens.ProviderAnthropic, tokens.ProviderOpenAI} {
 					last := -1
 					for _, w := range windows {
-						res := build(t, s, contextbuild.BuildOptions{ContextWindow: w, Provider: provider, SystemPrompt: "You are a coding agent."})
+						res := build(t, s, contextbuild.BuildOptions{ContextWindow: w, Format: provider, SystemPrompt: "You are a coding agent."})
 						if r := rank(res.Strategy); r < last {
 							t.Errorf("window %d: strategy %s after a smaller window chose a later one", w, res.Strategy)
 						} else {

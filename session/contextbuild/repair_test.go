@@ -175,7 +175,7 @@ func TestBudgetIsTheWindowLessSystemToolsAndReserve(t *testing.T) {
 		}
 	}
 	bad := -0.1
-	for _, o := range []BuildOptions{{}, {ContextWindow: 100, Provider: "gemini"}, {ContextWindow: 100, Reserve: &bad}, {ContextWindow: 100, Strategy: "everything"}} {
+	for _, o := range []BuildOptions{{}, {ContextWindow: 100, Format: "gemini"}, {ContextWindow: 100, Reserve: &bad}, {ContextWindow: 100, Strategy: "everything"}} {
 		if err := o.normalize(); err == nil {
 			t.Errorf("%+v is accepted", o)
 		}

@@ -14,7 +14,7 @@ import (
 // "/debug context", as data and as readable text.
 type ContextReport struct {
 	Strategy               string `json:"strategy"`
-	Provider               string `json:"provider"`
+	Format                 string `json:"format"`
 	Budget                 Budget `json:"budget"`
 	TokensUsed             int64  `json:"tokensUsed"`
 	OriginalMessageCount   int64  `json:"originalMessageCount"`
@@ -101,7 +101,7 @@ func (r *ContextReport) finish(res *ContextResult, v *view, began time.Time) {
 // format writes the report for people.
 func (r *ContextReport) format() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Context for %s: strategy %s\n", r.Provider, r.Strategy)
+	fmt.Fprintf(&b, "Context for %s: strategy %s\n", r.Format, r.Strategy)
 	for _, a := range r.Attempts {
 		switch {
 		case a.Outcome == OutcomeChosen:

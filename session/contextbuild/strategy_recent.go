@@ -10,7 +10,7 @@ import (
 
 // recentTurns sends the session state, which opens with the original task (the first user
 // message), and after it as many of the most recent whole turns as fit, those before the
-// last recentTurns pruned as pruned-tools prunes them. It is what a long session with no
+// last UnprunedTurns pruned as pruned-tools prunes them. It is what a long session with no
 // summary sends once its whole history, even pruned, is over the budget: the model keeps
 // seeing as much recent work as fits instead of only the current turn. A turn starts at
 // its prompt, so every tool call is sent with its result.

@@ -19,7 +19,7 @@ func TestRecentTurnsFillsTheBudgetWithTheLatestWholeTurns(t *testing.T) {
 	msgs := sessiontest.Conversation(1000, false)
 	s := sessiontest.WithMessages(t, e, msgs)
 	for _, provider := range []string{tokens.ProviderAnthropic, tokens.ProviderOpenAI} {
-		res := build(t, s, contextbuild.BuildOptions{ContextWindow: 32_000, Provider: provider})
+		res := build(t, s, contextbuild.BuildOptions{ContextWindow: 32_000, Format: provider})
 		if res.Strategy != contextbuild.RecentTurnsName {
 			t.Fatalf("%s: strategy %s, want %s (attempts %+v)", provider, res.Strategy, contextbuild.RecentTurnsName, res.Debug.Attempts)
 		}

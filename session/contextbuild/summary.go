@@ -68,7 +68,7 @@ func summaryView(s *session.Session, toSeq int64) (*view, error) {
 	if err := prepareContext(s); err != nil {
 		return nil, err
 	}
-	v, err := newView(s, &BuildOptions{Provider: ProviderFamilyOr(s.Provider()), RecentTurns: DefaultRecentTurns})
+	v, err := newView(s, &BuildOptions{Format: ProviderFamilyOr(s.Provider()), UnprunedTurns: DefaultRecentTurns})
 	if err == nil && (toSeq < 0 || toSeq > v.idx.LastSeq || !v.pos.onBranch(toSeq)) {
 		err = fmt.Errorf("%w: message %d is not on the session's current branch (its last counted message is %d)", session.ErrInvalidArgument, toSeq, v.idx.LastSeq)
 	}

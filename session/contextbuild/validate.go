@@ -68,7 +68,7 @@ func ValidateContext(messages []byte, provider string) (Validation, error) {
 	v := &validator{}
 	switch {
 	case provider != tokens.ProviderAnthropic && provider != tokens.ProviderOpenAI:
-		return Validation{}, fmt.Errorf("%w: provider must be %q or %q, not %q", session.ErrInvalidArgument, tokens.ProviderAnthropic, tokens.ProviderOpenAI, provider)
+		return Validation{}, fmt.Errorf("%w: format must be %q or %q, not %q", session.ErrInvalidArgument, tokens.ProviderAnthropic, tokens.ProviderOpenAI, provider)
 	case json.Unmarshal(messages, &msgs) != nil:
 		v.add(-1, ProblemNotArray, "messages must be an array of message objects")
 	case len(msgs) == 0:

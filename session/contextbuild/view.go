@@ -36,7 +36,7 @@ func newView(s *session.Session, opts *BuildOptions) (*view, error) {
 		return nil, err
 	}
 	idx := pos.index()
-	v := &view{s: s, store: store, pos: pos, idx: idx, factor: tokens.Calibration(opts.Provider), recent: int64(opts.RecentTurns)}
+	v := &view{s: s, store: store, pos: pos, idx: idx, factor: tokens.Calibration(opts.Format), recent: int64(opts.UnprunedTurns)}
 	if idx.Boundary == nil {
 		return v, nil
 	}

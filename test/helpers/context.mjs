@@ -70,12 +70,14 @@ export function sessionWith(store, messages, options = {}) {
 
 /**
  * checkContext asserts what every context must be: within its budget, valid for its
- * provider by validateContext, and no tool call given a synthetic result except `interrupted`.
+ * format by validateContext, and no tool call given a synthetic result except `interrupted`.
  */
-export function checkContext(ctx, { provider = 'anthropic', interrupted = [] } = {}) {
+export function checkContext(ctx, { format = 'anthropic', interrupted = [] } = {}) {
   assert.ok(ctx.tokensUsed <= ctx.tokenBudget, `${ctx.strategy}: ${ctx.tokensUsed} tokens over a budget of ${ctx.tokenBudget}`);
-  const v = sk.validateContext(ctx.messages, provider);
-  assert.deepEqual(v.problems, [], `${ctx.strategy} context for ${provider} is not valid`);
+  assert.equal(ctx.format, format, 'the context says the format it is in');
+  assert.equal(ctx.debug.format, format, 'and so does its report');
+  const v = sk.validateContext(ctx.messages, format);
+  assert.deepEqual(v.problems, [], `${ctx.strategy} context for ${format} is not valid`);
   assert.equal(v.valid, true);
   const synthetic = ctx.debug.repairs.filter((r) => r.kind === 'synthetic_result').map((r) => r.toolUseId);
   for (const id of synthetic) assert.ok(interrupted.includes(id), `${id} got a synthetic result though its result is stored`);

@@ -5,5 +5,5 @@ import { ON_POSTGRES } from './store-location.mjs';
 export async function verifyProblems(store) {
   if (ON_POSTGRES) return [];
   const report = await store.verify();
-  return report.problems.filter((p) => p.damage).map((p) => `verify: ${p.code} ${p.session ?? ''} ${p.message}`);
+  return report.problems.filter((p) => p.damage).map((p) => `verify: ${p.code} ${p.sessionId ?? ''} ${p.message}`);
 }

@@ -1,4 +1,4 @@
-import { pad, padStart, type Style } from './term';
+import { pad, padStart, type Style } from '../render/style';
 import { formatCost, formatInt, localTime } from '../resume-summary';
 import type { UsageBlock } from '../management-types';
 

@@ -1,5 +1,5 @@
 import type { Store } from '../store';
-import type { Style } from './term';
+import type { Style } from '../render/style';
 
 /** Context is what a command runs with: the open store, where to write, and how. */
 export interface Context {

@@ -3,14 +3,10 @@ import { UsageError, intOption, stringOption } from './args';
 import { printJSON } from './context';
 import { whileWaiting } from './term';
 import { withSession } from './ids';
-import type { ContextProvider } from '../context-types';
+import type { ContextFormat } from '../context-types';
+import { DEFAULT_WINDOW } from '../default-window';
 
-/**
- * DEFAULT_WINDOW is the window assumed for a session that records none, here and in the
- * in-session /debug context command.
- */
-export const DEFAULT_WINDOW = 200_000;
-const PROVIDERS: ContextProvider[] = ['anthropic', 'openai'];
+const FORMATS: ContextFormat[] = ['anthropic', 'openai'];
 
 /**
  * debugContext builds the context the session's next model call would get (seed 004's
@@ -20,14 +16,14 @@ const PROVIDERS: ContextProvider[] = ['anthropic', 'openai'];
 export const debugContext: Command = {
   name: 'debug-context',
   summary: 'what the next model call would be sent, and why',
-  usage: 'debug-context <id> [--window <tokens>] [--provider anthropic|openai] [--json]',
-  options: { window: { type: 'string', short: 'w' }, provider: { type: 'string' } },
+  usage: 'debug-context <id> [--window <tokens>] [--format anthropic|openai] [--json]',
+  options: { window: { type: 'string', short: 'w' }, format: { type: 'string' } },
   async run(ctx, args) {
-    const provider = (stringOption(args, 'provider') ?? 'anthropic') as ContextProvider;
-    if (!PROVIDERS.includes(provider)) throw new UsageError(`--provider must be anthropic or openai, not ${JSON.stringify(provider)}`);
+    const format = (stringOption(args, 'format') ?? 'anthropic') as ContextFormat;
+    if (!FORMATS.includes(format)) throw new UsageError(`--format must be anthropic or openai, not ${JSON.stringify(format)}`);
     return withSession(ctx, args, async (session, info) => {
       const contextWindow = intOption(args, 'window', info.contextWindow || DEFAULT_WINDOW);
-      const result = await whileWaiting('building the context', session.buildContextAsync({ contextWindow, provider }));
+      const result = await whileWaiting('building the context', session.buildContextAsync({ contextWindow, format }));
       const { text, ...report } = result.debug;
       if (ctx.json) return printJSON(ctx, report);
       ctx.out(text.endsWith('\n') ? text : text + '\n');

@@ -5,7 +5,7 @@ import type { Context } from './context';
 import { UsageError, flag, stringOption } from './args';
 import { progress } from './term';
 import { compactionOf, sessionHtml } from '../export-html';
-import { DEFAULT_WINDOW } from './debug-context';
+import { DEFAULT_WINDOW } from '../default-window';
 import type { SessionInfo } from '../types';
 import type { ExportFormat } from '../interop-types';
 
@@ -76,7 +76,7 @@ async function writeHtml(ctx: Context, id: string, file: string | undefined, red
   const session = ctx.store.openSession(id);
   let html: string;
   try {
-    const [info, envelopes] = await Promise.all([session.infoAsync(), session.envelopesAsync()]);
+    const [info, envelopes] = await Promise.all([session.detailsAsync(), session.envelopesAsync()]);
     const compaction = await compactionOf(session, envelopes, info.contextWindow || DEFAULT_WINDOW);
     html = sessionHtml(info, envelopes, { redact, compaction });
   } finally {

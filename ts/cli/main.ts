@@ -7,7 +7,8 @@ import { UsageError, flag, parse, splitGlobal, stringOption, takesArguments } fr
 import type { Command, Standalone } from './command';
 import type { Global, Parsed } from './args';
 import type { Context } from './context';
-import { style, useColor, width } from './term';
+import { useColor, width } from './term';
+import { style } from '../render/style';
 import { ls } from './ls';
 import { show } from './show';
 import { info } from './info';

@@ -26,8 +26,8 @@ export const migrate: Command = {
       const result = await ctx.store.migrateTo(target, { onProgress: report.report });
       report.done();
       if (ctx.json) return printJSON(ctx, result);
-      ctx.out(`${result.sessions} session${result.sessions === 1 ? '' : 's'} moved: ${result.records} records copied, ${result.existing} already there\n`);
-      for (const s of result.skipped) ctx.out(ctx.style.yellow(`  skipped ${s.session}: ${s.reason}\n`));
+      ctx.out(`${result.sessionCount} session${result.sessionCount === 1 ? '' : 's'} moved: ${result.records} records copied, ${result.existing} already there\n`);
+      for (const s of result.skipped) ctx.out(ctx.style.yellow(`  skipped ${s.sessionId}: ${s.reason}\n`));
     } finally {
       report.done();
       target.close();

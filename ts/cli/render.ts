@@ -1,7 +1,6 @@
-import type { Block, Envelope, SessionInfo } from '../types';
-import type { Style } from './term';
+import type { Block, Envelope } from '../types';
+import type { Style } from '../render/style';
 import { localTime } from '../resume-summary';
-import { relativeTime } from '../relative-time';
 
 /** How many lines of a tool result or of thinking `show` prints unless --full. */
 export const SHOWN_LINES = 12;
@@ -37,24 +36,6 @@ function limitLines(text: string, full: boolean, style: Style): string[] {
   const lines = text.replace(/\n+$/, '').split('\n');
   if (full || lines.length <= SHOWN_LINES) return lines;
   return [...lines.slice(0, SHOWN_LINES), style.dim(`… ${lines.length - SHOWN_LINES} more lines (--full shows everything)`)];
-}
-
-/** header is the top of `show` and `info`: title, id, project, model, counts, status, times. */
-export function header(info: SessionInfo, style: Style): string[] {
-  const facts = [info.id, info.projectPath || info.key || '', info.model ?? '', count(info.messageCount, 'message'), count(info.toolCount, 'tool call')]
-    .filter(Boolean);
-  const status = info.status === 'active' ? info.status : style.yellow(info.status);
-  const last = info.lastMessageAt ?? info.createdAt;
-  return [
-    style.bold(info.title || '(untitled)'),
-    style.dim(facts.join(' · ')) + style.dim(' · ') + status,
-    style.dim(`started ${localTime(new Date(info.createdAt))} · last message ${relativeTime(last)}`),
-  ];
-}
-
-/** count writes n with its noun, plural unless n is 1. */
-export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', tool_result: 'Tool results' };

@@ -1,7 +1,8 @@
 import type { Command } from './command';
 import { UsageError, intOption, stringOption } from './args';
 import { printJSON } from './context';
-import { cut, whileWaiting } from './term';
+import { whileWaiting } from './term';
+import { cut } from '../render/style';
 import { relativeTime } from '../relative-time';
 
 const OPEN = '\u0002';

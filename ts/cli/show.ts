@@ -1,7 +1,8 @@
 import type { Command } from './command';
 import { flag } from './args';
 import { printJSON } from './context';
-import { conversation, header } from './render';
+import { conversation } from './render';
+import { header } from '../render/header';
 import { whileWaiting } from './term';
 import { withSession } from './ids';
 import { follow } from './follow';

@@ -3,7 +3,8 @@ import { UsageError, flag, intOption, stringOption } from './args';
 import { printJSON } from './context';
 import { pricesOption } from './prices';
 import { blockLines } from './blocks';
-import { pad, padStart, whileWaiting } from './term';
+import { whileWaiting } from './term';
+import { pad, padStart } from '../render/style';
 import { formatCost, formatInt } from '../resume-summary';
 import type { ModelUsage } from '../management-types';
 

@@ -1,17 +1,8 @@
 /**
  * Terminal output: colours only when the stream is a terminal (and NO_COLOR is unset, or
- * FORCE_COLOR is set), progress only on a terminal, and text cut to the terminal's width.
+ * FORCE_COLOR is set), progress only on a terminal, and the terminal's width to cut text
+ * to. The styles and cuts themselves are ts/render/style.ts's, shared with the slash commands.
  */
-export interface Style {
-  bold(s: string): string;
-  dim(s: string): string;
-  red(s: string): string;
-  yellow(s: string): string;
-  green(s: string): string;
-  cyan(s: string): string;
-  magenta(s: string): string;
-}
-
 /** useColor says whether to colour what goes to stream. */
 export function useColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
@@ -19,39 +10,9 @@ export function useColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = pr
   return Boolean(stream.isTTY) && env.TERM !== 'dumb';
 }
 
-const sgr = (on: number, off: number) => (s: string) => `\x1b[${on}m${s}\x1b[${off}m`;
-const plain = (s: string) => s;
-
-/** style returns ANSI styles when enabled, identity functions otherwise. */
-export function style(enabled: boolean): Style {
-  if (!enabled) return { bold: plain, dim: plain, red: plain, yellow: plain, green: plain, cyan: plain, magenta: plain };
-  return {
-    bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), yellow: sgr(33, 39), green: sgr(32, 39), cyan: sgr(36, 39), magenta: sgr(35, 39),
-  };
-}
-
 /** width is the terminal's width, or a wide page when output is not a terminal. */
 export function width(stream: NodeJS.WriteStream): number {
   return stream.isTTY && stream.columns ? stream.columns : 160;
-}
-
-/** cut shortens s to at most n characters, ending with '…' when it was cut. */
-export function cut(s: string, n: number): string {
-  const chars = [...s];
-  if (chars.length <= n) return s;
-  return n <= 1 ? '…'.slice(0, n) : chars.slice(0, n - 1).join('') + '…';
-}
-
-/** pad pads s with spaces to n characters. */
-export function pad(s: string, n: number): string {
-  const len = [...s].length;
-  return len >= n ? s : s + ' '.repeat(n - len);
-}
-
-/** padStart pads s on the left to n characters (numbers in columns). */
-export function padStart(s: string, n: number): string {
-  const len = [...s].length;
-  return len >= n ? s : ' '.repeat(n - len) + s;
 }
 
 /** Progress draws a bar on stderr while long work runs, when stderr is a terminal. */

@@ -27,8 +27,8 @@ export const verify: Command = {
 function render(r: VerifyReport): string {
   const lines = r.repaired.map((what) => `repaired: ${what}`);
   for (const p of r.problems) {
-    lines.push(`${p.damage ? 'DAMAGE' : 'note'}  ${p.code}  ${p.session ? `${p.session}: ` : ''}${p.message}`);
+    lines.push(`${p.damage ? 'DAMAGE' : 'note'}  ${p.code}  ${p.sessionId ? `${p.sessionId}: ` : ''}${p.message}`);
   }
-  lines.push(`${r.ok ? 'ok' : 'damaged'}: ${r.sessions} sessions, ${r.messages} messages, ${r.blobs} blobs; file ${r.fileBytes} bytes, WAL ${r.walBytes} bytes`);
+  lines.push(`${r.ok ? 'ok' : 'damaged'}: ${r.sessionCount} sessions, ${r.messageCount} messages, ${r.blobCount} blobs; file ${r.fileBytes} bytes, WAL ${r.walBytes} bytes`);
   return lines.join('\n') + '\n';
 }

@@ -1,6 +1,6 @@
 import type { Store } from '../store';
 import type { Session } from '../session';
-import type { Style } from '../cli/term';
+import type { Style } from '../render/style';
 import type { SessionCommandAction, SessionCommandErrorCode, SessionCommandOptions, SessionCommandSpec } from './types';
 
 /** Reply is what a command hands back: its text, its data, and what the app must do. */

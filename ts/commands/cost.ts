@@ -1,4 +1,4 @@
-import { usageLines } from '../cli/info';
+import { usageLines } from '../render/details';
 import { formatCost, formatInt, resumeSummary } from '../resume-summary';
 import { currentSession, noArgs, type SessionCommand } from './command';
 
@@ -14,7 +14,7 @@ export const cost: SessionCommand = {
   needsSession: true,
   async run(args, ctx) {
     noArgs('/cost', args);
-    const details = await currentSession(ctx).infoAsync({ prices: ctx.options.prices });
+    const details = await currentSession(ctx).detailsAsync({ prices: ctx.options.prices });
     const s = resumeSummary(details);
     const t = details.tokens;
     const lines = [

@@ -1,4 +1,4 @@
-import { DEFAULT_WINDOW } from '../cli/debug-context';
+import { DEFAULT_WINDOW } from '../default-window';
 import { currentSession, noArgs, type SessionCommand } from './command';
 
 /**
@@ -17,8 +17,8 @@ export const debugContext: SessionCommand = {
     let report = session.debugContext();
     let note = '';
     if (!report) {
-      const contextWindow = ctx.options.contextWindow ?? ((await session.infoAsync()).contextWindow || DEFAULT_WINDOW);
-      report = (await session.buildContextAsync({ contextWindow, provider: ctx.options.provider })).debug;
+      const contextWindow = ctx.options.contextWindow ?? ((await session.detailsAsync()).contextWindow || DEFAULT_WINDOW);
+      report = (await session.buildContextAsync({ contextWindow, format: ctx.options.contextFormat })).debug;
       note = 'No context was built in this process yet; this is what the next call would be sent.\n';
     }
     const { text, ...data } = report;

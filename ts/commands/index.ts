@@ -2,7 +2,7 @@ import path from 'node:path';
 import { SessionError, argTypeError } from '../errors';
 import { Store } from '../store';
 import { Session } from '../session';
-import { style } from '../cli/term';
+import { style } from '../render/style';
 import { CommandError, specOf, type CommandContext, type SessionCommand } from './command';
 import { isCommandLine, words } from './parse';
 import type { SessionCommandErrorCode, SessionCommandOptions, SessionCommandResult, SessionCommandSpec } from './types';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { detailLines } from '../cli/info';
+import { detailLines } from '../render/details';
 import { resumeSummary } from '../resume-summary';
 import { CommandError, currentSession, noArgs, shortId, type SessionCommand } from './command';
 
@@ -12,7 +12,7 @@ export const sessionInfo: SessionCommand = {
   needsSession: true,
   async run(args, ctx) {
     noArgs('/session info', args);
-    const details = await currentSession(ctx).infoAsync({ prices: ctx.options.prices });
+    const details = await currentSession(ctx).detailsAsync({ prices: ctx.options.prices });
     const summary = resumeSummary(details);
     return { text: detailLines(details, summary, ctx.style).join('\n'), data: { ...details, resumeSummary: summary } };
   },

@@ -1,4 +1,4 @@
-import { sessionTable } from '../cli/ls';
+import { sessionTable } from '../render/session-table';
 import type { SessionInfo } from '../types';
 import { CommandError, type CommandContext, type Reply, type SessionCommand } from './command';
 

@@ -2,7 +2,7 @@ import type { Store } from '../store';
 import type { Session } from '../session';
 import type { SessionInfo } from '../types';
 import type { Prices } from '../management-types';
-import type { ContextProvider, Summarizer } from '../context-types';
+import type { ContextFormat, Summarizer } from '../context-types';
 import type { SessionErrorCode } from '../errors';
 
 /** SessionCommandOptions is what runSessionCommand runs a line with. */
@@ -16,8 +16,8 @@ export interface SessionCommandOptions {
   root?: string;
   /** The model's window for /debug context when nothing was built yet. Default: the session's, else 200,000. */
   contextWindow?: number;
-  /** Default 'anthropic'. */
-  provider?: ContextProvider;
+  /** The API whose messages /debug context builds a context in. Default 'anthropic'. */
+  contextFormat?: ContextFormat;
   /** The caller's model as a summarizer: /compact --apply needs one. */
   summarize?: Summarizer;
   /** The summarizer's model name, recorded with the summary. */

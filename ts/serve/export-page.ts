@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { Store } from '../store';
 import { compactionOf, sessionHtml } from '../export-html';
-import { DEFAULT_WINDOW } from './session-api';
+import { DEFAULT_WINDOW } from '../default-window';
 import { withSession } from './open-session';
 
 /**
@@ -10,7 +10,7 @@ import { withSession } from './open-session';
  */
 export async function sendExportPage(res: http.ServerResponse, store: Store, id: string, redact: boolean): Promise<void> {
   const html = await withSession(store, id, async (s) => {
-    const [info, envelopes] = await Promise.all([s.infoAsync(), s.envelopesAsync()]);
+    const [info, envelopes] = await Promise.all([s.detailsAsync(), s.envelopesAsync()]);
     const compaction = await compactionOf(s, envelopes, info.contextWindow || DEFAULT_WINDOW);
     return sessionHtml(info, envelopes, { redact, compaction });
   });

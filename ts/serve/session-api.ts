@@ -5,9 +5,7 @@ import type { PriceOptions } from '../management-types';
 import type { Query } from './query';
 import { withSession } from './open-session';
 import type { RecordCache } from './records';
-
-/** The window assumed for a session that records none, as /debug context assumes. */
-export const DEFAULT_WINDOW = 200_000;
+import { DEFAULT_WINDOW } from '../default-window';
 
 /**
  * sessionDetails answers GET /api/sessions/:id: the session's details, its branches to switch
@@ -23,7 +21,7 @@ export async function sessionDetails(store: Store, records: RecordCache, id: str
     // imported summaries or notices) has none to show.
     const context = listing.then((branches) => branches.length === 0 ? null :
       s.buildContextAsync({ contextWindow: store.sessionInfo(id).contextWindow || DEFAULT_WINDOW }).then((built) => built.debug));
-    const [info, branches, snapshots, debug] = await Promise.all([s.infoAsync(prices), listing, s.fileSnapshotsAsync(), context]);
+    const [info, branches, snapshots, debug] = await Promise.all([s.detailsAsync(prices), listing, s.fileSnapshotsAsync(), context]);
     return { info, branches, snapshots, context: debug };
   });
 }

@@ -30,7 +30,7 @@ export async function runTurn(session: Session, model: Model, root: string, hook
   for (let n = 0; n < MAX_REPLIES; n++) {
     const context = await session.buildContextAsync({
       contextWindow: model.contextWindow,
-      provider: 'anthropic',
+      format: 'anthropic',
       summarize: model.summarize,
       model: model.model,
       keepRecentTurns: KEEP_RECENT_TURNS,

@@ -13,7 +13,7 @@ export function DebugContext({ report }: { report: ContextReport | null }) {
         <>
           <dl class="facts">
             <dt>strategy</dt><dd>{report.strategy}</dd>
-            <dt>provider</dt><dd>{report.provider}</dd>
+            <dt>format</dt><dd>{report.format}</dd>
             <dt>tokens</dt><dd>{formatCount(report.tokensUsed)} of {formatCount(report.budget.contextWindow)} ({report.budget.utilizationPercent.toFixed(1)}%)</dd>
             <dt>messages sent</dt><dd>{formatCount(report.sentMessageCount)} of {formatCount(report.originalMessageCount)}</dd>
             <dt>compaction due</dt><dd>{report.compactionDue ? 'yes' : 'no'}</dd>
