@@ -6,44 +6,81 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
-// link finishes the records of a file once all are read. It puts each sidechain record on
-// its chain and links the chain to the tool call that ran it; marks each record that
-// continues the message before it on its chain (an assistant message written one block per
-// line, or tool results written one per line); counts each assistant message's usage once,
-// on its last line; and encodes the envelopes' extras.
+// link finishes the records of a file once all are read (linkRecord, one after another).
 func (c *converter) link(recs []importing.Record, agentCalls map[string]string) {
-	lastOnChain := map[string]int{}    // chain → index of its last message
-	chainOf := map[string]string{}     // uuid of a sidechain record → its chain
-	callOfChain := map[string]string{} // chain → the tool call that ran it
+	lk := newLinker()
 	for i := range recs {
-		r, info := &recs[i], &c.infos[i]
-		r.Usage = info.usage
-		chain := ""
-		if r.IsSidechain {
-			chain = sidechainKey(r, info, chainOf)
-			call, seen := callOfChain[chain]
-			if !seen {
-				call = c.callOf(info, agentCalls)
-				callOfChain[chain] = call
-			}
-			r.ParentToolUseID, info.extra.ParentToolUseID = call, call
+		c.linkRecord(lk, recs, c.infos, 0, i, agentCalls)
+	}
+}
+
+// linker is what linking the records of a file keeps from one record to the next.
+type linker struct {
+	lastOnChain map[string]chainEnd // chain → its last message
+	chainOf     map[string]string   // uuid of a sidechain record → its chain
+	callOfChain map[string]string   // chain → the tool call that ran it
+}
+
+// chainEnd is the last message of a chain so far: the record (its blocks shared), what
+// linking knows of it, and its place in the file.
+type chainEnd struct {
+	rec   importing.Record
+	info  recordInfo
+	index int
+}
+
+func newLinker() *linker {
+	return &linker{lastOnChain: map[string]chainEnd{}, chainOf: map[string]string{}, callOfChain: map[string]string{}}
+}
+
+// linkRecord finishes record i of the file, recs[i-base] (recs and infos hold the file's
+// records from base on). It puts a sidechain record on its chain and links the chain to
+// the tool call that ran it; marks a record that continues the message before it on its
+// chain (an assistant message written one block per line, or tool results written one per
+// line); counts each assistant message's usage once, on its last line (the line before,
+// when it is still in recs, loses it); and encodes the envelope's extra.
+func (c *converter) linkRecord(lk *linker, recs []importing.Record, infos []recordInfo, base, i int, agentCalls map[string]string) {
+	r, info := &recs[i-base], &infos[i-base]
+	r.Usage = info.usage
+	chain := ""
+	if r.IsSidechain {
+		chain = sidechainKey(r, info, lk.chainOf)
+		call, seen := lk.callOfChain[chain]
+		if !seen {
+			call = c.callOf(info, agentCalls)
+			lk.callOfChain[chain] = call
 		}
-		if r.Role == "" {
-			continue
-		}
-		if j, ok := lastOnChain[chain]; ok && continues(&recs[j], &c.infos[j], r, info) {
+		r.ParentToolUseID, info.extra.ParentToolUseID = call, call
+	}
+	if r.Role != "" {
+		if end, ok := lk.lastOnChain[chain]; ok && continues(&end.rec, &end.info, r, info) {
 			r.Continues = true
-			if r.Role == "assistant" {
-				recs[j].Usage = nil // the same request: its usage counts once, on the last line
+			if r.Role == "assistant" && end.index >= base {
+				recs[end.index-base].Usage = nil // the same request: its usage counts once, on the last line
 			}
 		}
-		lastOnChain[chain] = i
+		lk.lastOnChain[chain] = chainEnd{rec: *r, info: *info, index: i}
 	}
-	for i := range recs {
-		info := &c.infos[i]
-		info.extra.Source = blocks.MustJSON(info.source)
-		recs[i].Extra = info.extra.Encode()
+	info.extra.Source = blocks.MustJSON(info.source)
+	r.Extra = info.extra.Encode()
+}
+
+// final returns how many records from base on no later record can change: those before
+// the earliest assistant message with usage that is last on its chain (the next line of
+// the same message takes its usage). When that holds back more than limit records, only
+// the latest chain's last message is waited for: a chain left open that long (a sidechain
+// that ended) is taken as ended.
+func (lk *linker) final(base, n, limit int) int {
+	earliest, latest := base+n, base
+	for _, end := range lk.lastOnChain {
+		if end.index >= base && end.rec.Role == "assistant" && end.info.usage != nil {
+			earliest, latest = min(earliest, end.index), max(latest, end.index)
+		}
 	}
+	if base+n-earliest > limit {
+		return latest - base
+	}
+	return earliest - base
 }
 
 // sidechainKey names the chain of a sidechain record: its subagent's id, or for records of
