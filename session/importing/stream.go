@@ -130,3 +130,9 @@ func (in *Stream) Close() (ImportCount, error) {
 	}
 	return in.count, err
 }
+
+// Count returns what the import has done so far.
+func (in *Stream) Count() ImportCount { return in.count }
+
+// ID returns the id of the session the records go to.
+func (in *Stream) ID() string { return in.s.ID() }
