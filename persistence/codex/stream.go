@@ -11,7 +11,7 @@ import (
 )
 
 // Stream reads the Codex rollout r as Read does, into sink, without holding the file: a
-// first reading learns the session (its session_meta, title, last model and times), a
+// first reading learns the session (its session_meta, title, last model and first time), a
 // second converts the lines and hands their records to sink about every
 // transcript.BatchBytes. progress, unless nil, is called with the bytes the second reading
 // has read. It returns the lines left out. The records are those Read makes, in the same
@@ -79,32 +79,36 @@ type learned struct {
 	conv *converter
 }
 
-// learnSession reads the rollout r once, converting every line and keeping only what the
-// session's description needs.
+// learnSession reads the rollout r once for the session's description: its session_meta
+// and the model of its last turn_context from every line; its title and first time from
+// the records converted until both are known (usually the first few). The last time is
+// left zero: importing.Stream takes the last record's, which the second reading gives.
 func learnSession(r io.Reader, path string) (learned, error) {
 	meta := &converter{sessionID: sessionOf(path)}
 	conv := &converter{sessionID: meta.sessionID, occurrences: transcript.Occurrences{}}
-	var span transcript.TimeSpan
+	var first time.Time
 	err := eachLine(r, path, &transcript.File{Path: path}, nil, func(_ int, text []byte, l line) error {
 		meta.noteSession(l)
-		if conv.record(l, text) == nil {
-			span.Note(conv.recs[len(conv.recs)-1].CreatedAt)
+		if conv.title != "" && !first.IsZero() {
+			if l.Type == "turn_context" {
+				conv.turnContext(l.Payload)
+			}
+			return nil
 		}
-		if n := conv.lastMessage(); n > 1024 { // the converter looks back no further
-			conv.recs = append([]importing.Record(nil), conv.recs[n:]...)
-		}
-		if len(conv.occurrences) > 1<<16 { // the first reading's ids are not kept
-			clear(conv.occurrences)
+		if conv.record(l, text) == nil && first.IsZero() {
+			first = conv.recs[len(conv.recs)-1].CreatedAt
 		}
 		return nil
 	})
 	if err != nil {
 		return learned{}, err
 	}
-	first, last := span.Span(time.Now().UTC())
+	if first.IsZero() {
+		first = time.Now().UTC()
+	}
 	next := &converter{sessionID: meta.sessionID, projectPath: meta.projectPath, cwd: meta.cwd, branch: meta.branch, occurrences: transcript.Occurrences{}}
 	return learned{ImportTarget: importing.ImportTarget{Info: session.SessionInfo{
 		ID: meta.sessionID, ProjectPath: meta.projectPath, Title: session.TitleFrom(conv.title), Provider: Provider,
-		Model: conv.model, CreatedAt: first, UpdatedAt: last, Status: session.StatusActive,
+		Model: conv.model, CreatedAt: first, Status: session.StatusActive,
 	}}, conv: next}, nil
 }

@@ -25,19 +25,30 @@ func streams(pf *parsedFile, format string, agentCalls map[string]string) bool {
 		(format == FormatCodex || format == FormatClaudeCode || format == "")
 }
 
-// storeSink stores the batches a streaming reader hands on into its session.
+// storeSink stores the batches a streaming reader hands on into its session, which it
+// opens (or creates) with the first record: a file with none makes no session, as when it
+// is read whole.
 type storeSink struct {
-	run *importRun
-	in  *importing.Stream
-	err error // the store's failure, which stops the import
+	run    *importRun
+	target importing.ImportTarget
+	in     *importing.Stream
+	err    error // the store's failure, which stops the import
 }
 
 func (s *storeSink) Begin(target importing.ImportTarget) error {
-	s.in, s.err = importing.Begin(s.run.mgr, target)
-	return s.err
+	s.target = target
+	return nil
 }
 
 func (s *storeSink) Add(recs []importing.Record) error {
+	if s.in == nil && len(recs) > 0 {
+		if s.in, s.err = importing.Begin(s.run.mgr, s.target); s.err != nil {
+			return s.err
+		}
+	}
+	if s.in == nil {
+		return nil
+	}
 	if s.err = s.in.Add(recs); s.err != nil {
 		return s.err
 	}
