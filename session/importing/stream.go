@@ -41,13 +41,18 @@ func Begin(m *session.Manager, target ImportTarget) (*Stream, error) {
 		snaps: &snapshotImport{st: st, id: s.ID()}}, nil
 }
 
-// Add appends the records of recs the session does not hold yet.
+// Add appends the records of recs the session does not hold yet. It first waits until the
+// store has written the batch before (the reader converts the next batch meanwhile): the
+// store's queue, which grows without bound when a reader outruns it, then holds one batch
+// at the most.
 func (in *Stream) Add(recs []Record) error {
 	return in.s.WriteRecords(func(w *session.RecordWriter) error {
 		if in.known == nil {
 			if err := in.load(); err != nil {
 				return err
 			}
+		} else if err := in.st.Sync(); err != nil {
+			return err
 		}
 		for i := range recs {
 			r := &recs[i]
