@@ -6,7 +6,8 @@
 // runtime mapped, the addon's __goMemory()). What SQLite allocates is in neither (it is in
 // the RSS). BIG_HEAP_PROFILE=<path> writes the Go heap's profile once the import has read
 // nine tenths of the file.
-//   import <file> <db> <format>       import the file, noting its progress reports' times
+//   import <file> <db> <format>       import the file, noting its progress reports' times (and
+//                                     printing each as "P <bytesDone> <bytesTotal>")
 //   ingest <db> <kind> <mb>           one message holding a <mb> MB tool output or image
 //   restore <db>                      read every session's messages back
 //   export <db> <out>                 export every session to jsonl
@@ -36,6 +37,7 @@ if (step === 'import') {
     format,
     onProgress: (p) => {
       marks.push([(performance.now() - started) / 1000, p.bytesDone]);
+      process.stdout.write(`P ${p.bytesDone} ${p.bytesTotal}\n`); // for big.mjs to kill it half way
       if (!profiled && p.bytesDone >= p.bytesTotal * 0.9) {
         profiled = true;
         addon.__writeHeapProfile(process.env.BIG_HEAP_PROFILE);
