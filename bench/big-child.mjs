@@ -16,7 +16,7 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const { openStore } = require(path.join(import.meta.dirname, '..', 'dist', 'index.js'));
-const addon = require(path.join(import.meta.dirname, '..', 'build', 'Release', 'sessionkeep.node'));
+const addon = require(process.env.SESSIONKEEP_ADDON_PATH ?? path.join(import.meta.dirname, '..', 'build', 'Release', 'sessionkeep.node'));
 const [step, ...args] = process.argv.slice(2);
 const started = performance.now();
 const figures = {};
