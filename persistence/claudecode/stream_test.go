@@ -13,20 +13,19 @@ import (
 
 func TestStreamGivesWhatReadGives(t *testing.T) {
 	const path = "/home/u/.claude/projects/p/s.jsonl"
-	importcheck.SameAsWhole(t, fixtures.Files("claude_code"), 16<<10, func(r io.Reader) *transcript.File {
+	whole := func(r io.Reader) (*transcript.File, error) {
 		tr, err := Read(r, path, nil, nil)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		tr.LoadBackups() // as an import does; Stream does it for each batch
-		return &tr.File
-	}, func(r io.ReadSeeker, sink transcript.Sink) []transcript.Skipped {
+		return &tr.File, nil
+	}
+	stream := func(r io.ReadSeeker, sink transcript.Sink) ([]transcript.Skipped, error) {
 		_, skipped, err := Stream(r, path, nil, sink, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return skipped
-	})
+		return skipped, err
+	}
+	importcheck.SameAsWhole(t, fixtures.Files("claude_code"), 16<<10, whole, stream)
 }
 
 func TestStreamReturnsTheSubagentCallsReadReturns(t *testing.T) {

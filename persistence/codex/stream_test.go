@@ -11,17 +11,9 @@ import (
 
 func TestStreamGivesWhatReadGives(t *testing.T) {
 	const path = "rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl"
-	importcheck.SameAsWhole(t, fixtures.Files("codex"), 16<<10, func(r io.Reader) *transcript.File {
-		file, err := Read(r, path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return file
-	}, func(r io.ReadSeeker, sink transcript.Sink) []transcript.Skipped {
-		skipped, err := Stream(r, path, sink, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return skipped
-	})
+	importcheck.SameAsWhole(t, fixtures.Files("codex"), 16<<10,
+		func(r io.Reader) (*transcript.File, error) { return Read(r, path, nil) },
+		func(r io.ReadSeeker, sink transcript.Sink) ([]transcript.Skipped, error) {
+			return Stream(r, path, sink, nil)
+		})
 }

@@ -1,7 +1,6 @@
 package interop_test
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/persistence/interop"
@@ -18,18 +17,5 @@ func TestStreamedImportStoresWhatAWholeOneDoes(t *testing.T) {
 	if whole.result.Records < 1000 {
 		t.Fatalf("the import read too little to compare: %d records", whole.result.Records)
 	}
-	if !reflect.DeepEqual(whole.result, streamed.result) {
-		t.Errorf("results differ:\nwhole    %+v\nstreamed %+v", whole.result, streamed.result)
-	}
-	if !reflect.DeepEqual(whole.listing, streamed.listing) {
-		t.Errorf("listings differ:\nwhole    %+v\nstreamed %+v", whole.listing, streamed.listing)
-	}
-	for id, text := range whole.exports {
-		if streamed.exports[id] != text {
-			t.Errorf("session %s exports differently once streamed", id)
-		}
-	}
-	if !reflect.DeepEqual(whole.hits, streamed.hits) {
-		t.Errorf("search hits differ:\nwhole    %v\nstreamed %v", whole.hits, streamed.hits)
-	}
+	sameImport(t, "whole", whole, "streamed", streamed)
 }

@@ -33,8 +33,8 @@ func (c *Collected) Add(recs []importing.Record) error {
 
 // SameAsWhole checks that streaming each of files, in batches of about batchBytes, gives
 // the session and the records reading it whole gives. whole reads a file whole; stream
-// streams it into a sink.
-func SameAsWhole(t *testing.T, files [][]byte, batchBytes int, whole func(io.Reader) *transcript.File, stream func(io.ReadSeeker, transcript.Sink) []transcript.Skipped) {
+// streams it into a sink and returns the lines it left out.
+func SameAsWhole(t *testing.T, files [][]byte, batchBytes int, whole func(io.Reader) (*transcript.File, error), stream func(io.ReadSeeker, transcript.Sink) ([]transcript.Skipped, error)) {
 	t.Helper()
 	defer func(was int) { transcript.BatchBytes = was }(transcript.BatchBytes)
 	transcript.BatchBytes = batchBytes
@@ -43,9 +43,15 @@ func SameAsWhole(t *testing.T, files [][]byte, batchBytes int, whole func(io.Rea
 	}
 	batches := 0
 	for i, data := range files {
-		want := whole(bytes.NewReader(data))
+		want, err := whole(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("file %d read whole: %v", i, err)
+		}
 		var got Collected
-		skipped := stream(bytes.NewReader(data), &got)
+		skipped, err := stream(bytes.NewReader(data), &got)
+		if err != nil {
+			t.Fatalf("file %d streamed: %v", i, err)
+		}
 		if got.Target.Info.UpdatedAt.IsZero() && len(got.Records) > 0 { // importing.Stream takes the last record's
 			got.Target.Info.UpdatedAt = got.Records[len(got.Records)-1].CreatedAt
 		}
