@@ -17,20 +17,56 @@ func (c *converter) link(recs []importing.Record, agentCalls map[string]string) 
 // linker is what linking the records of a file keeps from one record to the next.
 type linker struct {
 	lastOnChain map[string]chainEnd // chain → its last message
-	chainOf     map[string]string   // uuid of a sidechain record → its chain
+	chainOf     *recentChains       // uuid of a sidechain record → its chain
 	callOfChain map[string]string   // chain → the tool call that ran it
 }
 
-// chainEnd is the last message of a chain so far: the record (its blocks shared), what
-// linking knows of it, and its place in the file.
+// chainEnd is the last message of a chain so far: the record and what linking knows of
+// it, without their content (a file of inline sidechains has thousands of chains), and its
+// place in the file.
 type chainEnd struct {
 	rec   importing.Record
 	info  recordInfo
 	index int
 }
 
+// endOf returns record i, r, as the last message of its chain.
+func endOf(r *importing.Record, info *recordInfo, i int) chainEnd {
+	rec, in := *r, *info
+	rec.Blocks, rec.Meta, rec.Extra, rec.FileSnapshot = nil, nil, nil, nil
+	in.source, in.extra, in.prompt = source{}, session.EnvelopeExtra{}, ""
+	return chainEnd{rec: rec, info: in, index: i}
+}
+
+// recentChains maps the uuids of the latest sidechain records to their chains: a record
+// names the one before it on its chain as its parent, so a map of every one (a million in
+// a transcript of gigabytes that runs its subagents inline) is not needed. It keeps two
+// generations of at most recentChainsKept uuids each; a record whose parent is older
+// starts a chain of its own, on every reading alike.
+type recentChains struct {
+	now, before map[string]string
+}
+
+// recentChainsKept is how many uuids a generation of recentChains holds.
+const recentChainsKept = 1 << 16
+
+func (rc *recentChains) get(uuid string) (string, bool) {
+	if chain, ok := rc.now[uuid]; ok {
+		return chain, true
+	}
+	chain, ok := rc.before[uuid]
+	return chain, ok
+}
+
+func (rc *recentChains) put(uuid, chain string) {
+	if len(rc.now) >= recentChainsKept {
+		rc.before, rc.now = rc.now, make(map[string]string, recentChainsKept)
+	}
+	rc.now[uuid] = chain
+}
+
 func newLinker() *linker {
-	return &linker{lastOnChain: map[string]chainEnd{}, chainOf: map[string]string{}, callOfChain: map[string]string{}}
+	return &linker{lastOnChain: map[string]chainEnd{}, chainOf: &recentChains{now: map[string]string{}}, callOfChain: map[string]string{}}
 }
 
 // linkRecord finishes record i of the file, recs[i-base] (recs and infos hold the file's
@@ -59,7 +95,7 @@ func (c *converter) linkRecord(lk *linker, recs []importing.Record, infos []reco
 				recs[end.index-base].Usage = nil // the same request: its usage counts once, on the last line
 			}
 		}
-		lk.lastOnChain[chain] = chainEnd{rec: *r, info: *info, index: i}
+		lk.lastOnChain[chain] = endOf(r, info, i)
 	}
 	info.extra.Source = blocks.MustJSON(info.source)
 	r.Extra = info.extra.Encode()
@@ -85,16 +121,16 @@ func (lk *linker) final(base, n, limit int) int {
 
 // sidechainKey names the chain of a sidechain record: its subagent's id, or for records of
 // an older Claude Code that wrote sidechains inline without one, the chain's first record.
-func sidechainKey(r *importing.Record, info *recordInfo, chainOf map[string]string) string {
+func sidechainKey(r *importing.Record, info *recordInfo, chainOf *recentChains) string {
 	key := "agent:" + info.extra.AgentID
 	if info.extra.AgentID == "" {
-		if parentChain, ok := chainOf[r.ParentUUID]; ok {
+		if parentChain, ok := chainOf.get(r.ParentUUID); ok {
 			key = parentChain
 		} else {
 			key = "root:" + r.UUID
 		}
 	}
-	chainOf[r.UUID] = key
+	chainOf.put(r.UUID, key)
 	return key
 }
 
