@@ -240,10 +240,10 @@ func (c *converter) learn(f map[string]json.RawMessage, rec *importing.Record, i
 		if rec.Type == session.TypeUser && !rec.IsSidechain && !isMeta {
 			c.notePrompt(info.prompt)
 		}
+		if c.whole {
+			break
+		}
 		for agent, call := range agentRuns(info.extra.ToolUseResults) {
-			if c.whole {
-				break
-			}
 			if c.agentCalls == nil {
 				c.agentCalls = map[string]string{}
 			}
