@@ -309,9 +309,10 @@ bench-context: build
 
 # Histories of the sizes users report (bench/big.mjs): a Claude Code transcript and a Codex
 # rollout of each size in BIG_SIZES (MB), generated from the real fixtures' shapes into
-# build/bench-big (never committed), imported with peak RSS, MB/s by quarter, and an import
-# killed half way then run again; then a 100 MB tool output and a 50 MB image ingested,
-# restored and exported. 2 GB files need about 4 GB free on disk: BIG_SIZES=200 on a small machine.
+# build/bench-big (never committed), imported with peak RSS (and Node's and Go's apart), MB/s
+# by 256 MB slice, and an import killed half way then run again; then a 100 MB tool output
+# and a 50 MB image ingested, restored and exported. 2 GB files need about 10 GB free on disk
+# (the files and three stores); BIG_SIZES=200 on a small machine.
 # Then the WAL's size, sampled while the shared bench's W1 runs on repeat into one store with
 # a reader beside it (bench/wal-bound.mjs) for WAL_SECONDS.
 BIG_SIZES ?= 2048

@@ -1,7 +1,13 @@
 // big-child.mjs is one measured step of bench/big.mjs, in a process of its own so that its
 // peak RSS (Node and the Go addon share the process) is the step's alone. It prints one line
-// of JSON: the step's figures with maxRssMB from process.resourceUsage().
-//   import <file> <db> <format>       import the file, noting its progress reports' times
+// of JSON: the step's figures with maxRssMB from process.resourceUsage(), and the peaks of
+// Node's and Go's own memory, sampled every 20 ms: nodeMB (V8's heap and the memory outside
+// it that V8 tracks: process.memoryUsage() heapTotal + external) and goMB (every byte the Go
+// runtime mapped, the addon's __goMemory()). What SQLite allocates is in neither (it is in
+// the RSS). BIG_HEAP_PROFILE=<path> writes the Go heap's profile once the import has read
+// nine tenths of the file.
+//   import <file> <db> <format>       import the file, noting its progress reports' times (and
+//                                     printing each as "P <bytesDone> <bytesTotal>")
 //   ingest <db> <kind> <mb>           one message holding a <mb> MB tool output or image
 //   restore <db>                      read every session's messages back
 //   export <db> <out>                 export every session to jsonl
@@ -10,17 +16,33 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const { openStore } = require(path.join(import.meta.dirname, '..', 'dist', 'index.js'));
+const addon = require(process.env.SESSIONKEEP_ADDON_PATH ?? path.join(import.meta.dirname, '..', 'build', 'Release', 'sessionkeep.node'));
 const [step, ...args] = process.argv.slice(2);
 const started = performance.now();
 const figures = {};
+const peaks = { nodeMB: 0, goMB: 0 };
+const sample = () => {
+  const m = process.memoryUsage();
+  peaks.nodeMB = Math.max(peaks.nodeMB, (m.heapTotal + m.external) / 1048576);
+  peaks.goMB = Math.max(peaks.goMB, JSON.parse(addon.__goMemory()).goTotal / 1048576);
+};
+const sampler = setInterval(sample, 20);
 
 if (step === 'import') {
   const [file, db, format] = args;
   const store = openStore(db);
   const marks = []; // [seconds, bytesDone] as the import goes
+  let profiled = !process.env.BIG_HEAP_PROFILE;
   const result = await store.import(file, {
     format,
-    onProgress: (p) => marks.push([(performance.now() - started) / 1000, p.bytesDone]),
+    onProgress: (p) => {
+      marks.push([(performance.now() - started) / 1000, p.bytesDone]);
+      process.stdout.write(`P ${p.bytesDone} ${p.bytesTotal}\n`); // for big.mjs to kill it half way
+      if (!profiled && p.bytesDone >= p.bytesTotal * 0.9) {
+        profiled = true;
+        addon.__writeHeapProfile(process.env.BIG_HEAP_PROFILE);
+      }
+    },
   });
   store.close();
   Object.assign(figures, { records: result.records, existing: result.existing, marks });
@@ -52,6 +74,10 @@ if (step === 'import') {
   for (const info of store.listSessions()) await store.export(info.id, { format: 'jsonl', path: `${out}-${info.id}.jsonl` });
   store.close();
 }
+clearInterval(sampler);
+sample();
 figures.seconds = (performance.now() - started) / 1000;
+figures.nodeMB = Math.round(peaks.nodeMB);
+figures.goMB = Math.round(peaks.goMB);
 figures.maxRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
 console.log(JSON.stringify(figures));

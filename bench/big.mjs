@@ -1,9 +1,10 @@
 // make bench-big: sessionkeep on histories of the sizes users report. A Claude Code transcript
 // and a Codex rollout of each size in --sizes (MB), generated from the real fixtures' shapes
 // with fresh ids (bench/big-transcript.mjs, into --data, never committed), are imported each in
-// a process of its own: its peak RSS (Node and the Go addon together), MB/s over each quarter
-// of the file, and an import killed at 70 % of its time then run again (records afterwards against a
-// clean import's: no duplicates). Then a 100 MB tool output and a 50 MB image are ingested,
+// a process of its own: its peak RSS (Node and the Go addon together) and Node's and Go's
+// own peaks, MB/s over each 256 MB slice of the file, and an import killed once half the
+// bytes are stored then run again (records afterwards against a clean import's: no
+// duplicates). Then a 100 MB tool output and a 50 MB image are ingested,
 // restored and exported, each step's peak RSS in its own process. Prints one table; the
 // figures also go to <data>/big.json.
 import { spawn } from 'node:child_process';
@@ -23,18 +24,28 @@ const largest = (dir) => path.join(dir, fs.readdirSync(dir).filter((f) => f.ends
   .sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size)[0]);
 const SOURCES = { 'claude-code': largest(path.join(values.fixtures, 'claude_code')), codex: largest(path.join(values.fixtures, 'codex')) };
 
-/** run runs a step of big-child.mjs; killAfterMs SIGKILLs it that long after its start. */
-function run(args, { killAfterMs } = {}) {
+/**
+ * run runs a step of big-child.mjs; killAtBytes SIGKILLs it once a progress report of its
+ * import passes that fraction of the bytes.
+ */
+function run(args, { killAtBytes } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(here, 'big-child.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let killed = false;
-    child.stdout.on('data', (d) => { out += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (!killAtBytes || killed) return;
+      const last = out.slice(0, out.lastIndexOf('\n')).split('\n').at(-1) ?? '';
+      const [tag, done, total] = last.split(' ');
+      if (tag === 'P' && Number(done) >= Number(total) * killAtBytes) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+    });
     child.stderr.resume();
-    const timer = killAfterMs && setTimeout(() => { killed = true; child.kill('SIGKILL'); }, killAfterMs);
     child.on('error', reject);
     child.on('close', (code) => {
-      clearTimeout(timer);
       if (killed) return resolve({ killed: true });
       if (code !== 0) return reject(new Error(`big-child ${args.join(' ')} exited ${code}`));
       resolve(JSON.parse(out.trim().split('\n').at(-1)));
@@ -43,16 +54,17 @@ function run(args, { killAfterMs } = {}) {
 }
 
 /**
- * quarters is MB/s over each quarter of the bytes, from the progress marks. The progress
- * counts bytes as the parser reads them; what is stored after the last byte is read is
- * afterRead (seconds).
+ * slices is MB/s over each slice of sliceMB of the bytes (the last one shorter), from the
+ * progress marks: a streamed import reports bytes as it stores them.
  */
-function quarters(marks, bytes) {
-  const at = (f) => marks.find(([, b]) => b >= bytes * f) ?? marks.at(-1);
+function slices(marks, bytes, sliceMB = 256) {
+  const step = Math.min(sliceMB * 1048576, bytes / 4);
   const rates = [];
-  let prev = [0, 0];
-  for (const f of [0.25, 0.5, 0.75, 1]) {
-    const m = at(f);
+  let prev = marks.find(([, b]) => b > 0) ?? [0, 0]; // the first reading (a streamed file's) is before it
+  prev = [prev[0], 0];
+  for (let edge = step; prev[1] < bytes; edge += step) {
+    const m = marks.find(([, b]) => b >= Math.min(edge, bytes)) ?? marks.at(-1);
+    if (m[1] <= prev[1]) break;
     rates.push(+(((m[1] - prev[1]) / 1048576) / Math.max(m[0] - prev[0], 1e-3)).toFixed(1));
     prev = m;
   }
@@ -73,14 +85,14 @@ for (const mb of values.sizes.split(',').map(Number)) {
     const clean = await run(['import', file, db, format]);
     const resumed = `${db}-resumed`;
     for (const f of fs.readdirSync(data)) if (f.startsWith(path.basename(resumed))) fs.rmSync(path.join(data, f));
-    // Killed at 70 % of the clean import's time: while it stores (it reads the whole file
-    // first); the rerun finds what the killed one committed (existing) and adds the rest.
-    const killed = await run(['import', file, resumed, format], { killAfterMs: clean.seconds * 700 });
+    // Killed once half the file's bytes are stored (a streamed import stores as it reads);
+    // the rerun finds what the killed one committed (existing) and adds the rest.
+    const killed = await run(['import', file, resumed, format], { killAtBytes: 0.5 });
     const again = await run(['import', file, resumed, format]);
     const row = {
       format, mb: +(bytes / 1048576).toFixed(0), seconds: +clean.seconds.toFixed(1), mbPerSec: +(bytes / 1048576 / clean.seconds).toFixed(1),
-      quarters: quarters(clean.marks, bytes),
-      afterRead: +(clean.seconds - (clean.marks.filter(([, b]) => b < bytes).at(-1)?.[0] ?? 0)).toFixed(1), maxRssMB: clean.maxRssMB, rssPerFileMB: +(clean.maxRssMB / (bytes / 1048576)).toFixed(2),
+      firstReading: +(clean.marks.find(([, b]) => b > 0)?.[0] ?? 0).toFixed(1), slices: slices(clean.marks, bytes),
+      maxRssMB: clean.maxRssMB, nodeMB: clean.nodeMB, goMB: clean.goMB, rssPerFileMB: +(clean.maxRssMB / (bytes / 1048576)).toFixed(2),
       records: clean.records, killedHalfWay: killed.killed === true, rerunExisting: again.existing, rerunRecords: again.records + again.existing,
       duplicates: again.records + again.existing - clean.records,
     };
@@ -96,17 +108,18 @@ for (const [kind, mb] of [['tool output', 100], ['image', 50]]) {
   const restore = await run(['restore', db]);
   const exported = await run(['export', db, path.join(data, `payload-${mb}`)]);
   const row = { kind, mb, ingestRssMB: ingest.maxRssMB, restoreRssMB: restore.maxRssMB, exportRssMB: exported.maxRssMB,
+    nodeMB: [ingest.nodeMB, restore.nodeMB, exported.nodeMB], goMB: [ingest.goMB, restore.goMB, exported.goMB],
     ingestSeconds: +ingest.seconds.toFixed(1), restoreSeconds: +restore.seconds.toFixed(1), exportSeconds: +exported.seconds.toFixed(1) };
   results.payloads.push(row);
   console.log(JSON.stringify(row));
 }
 fs.writeFileSync(path.join(data, 'big.json'), JSON.stringify(results, null, 2));
 
-console.log('\nimport      MB    s     MB/s  read MB/s by quarter  s after read  peak RSS MB  RSS/file  records  killed at 70 %: kept, duplicates');
+console.log('\nimport        MB      s  MB/s  1st reading s  MB/s by 256 MB slice         peak MB: RSS / Node / Go  RSS/file  records  killed half way: kept, duplicates');
 for (const r of results.imports) {
-  console.log(`${r.format.padEnd(11)} ${String(r.mb).padStart(5)} ${String(r.seconds).padStart(6)} ${String(r.mbPerSec).padStart(5)}  ${r.quarters.join(' / ').padEnd(21)} ${String(r.afterRead).padStart(12)} ${String(r.maxRssMB).padStart(11)} ${String(r.rssPerFileMB).padStart(9)} ${String(r.records).padStart(8)}  ${r.killedHalfWay ? `${r.rerunExisting} kept` : 'finished first'}, ${r.duplicates}`);
+  console.log(`${r.format.padEnd(11)} ${String(r.mb).padStart(5)} ${String(r.seconds).padStart(6)} ${String(r.mbPerSec).padStart(5)} ${String(r.firstReading).padStart(14)}  ${r.slices.join(' / ').padEnd(28)} ${`${r.maxRssMB} / ${r.nodeMB} / ${r.goMB}`.padStart(24)} ${String(r.rssPerFileMB).padStart(9)} ${String(r.records).padStart(8)}  ${r.killedHalfWay ? `${r.rerunExisting} kept` : 'finished first'}, ${r.duplicates}`);
 }
-console.log('\npayload          MB  peak RSS MB: ingest / restore / export   seconds: ingest / restore / export');
+console.log('\npayload          MB  peak RSS MB: ingest / restore / export   Node MB            Go MB              seconds: ingest / restore / export');
 for (const r of results.payloads) {
-  console.log(`${r.kind.padEnd(14)} ${String(r.mb).padStart(4)}  ${`${r.ingestRssMB} / ${r.restoreRssMB} / ${r.exportRssMB}`.padEnd(38)} ${r.ingestSeconds} / ${r.restoreSeconds} / ${r.exportSeconds}`);
+  console.log(`${r.kind.padEnd(14)} ${String(r.mb).padStart(4)}  ${`${r.ingestRssMB} / ${r.restoreRssMB} / ${r.exportRssMB}`.padEnd(38)} ${r.nodeMB.join(' / ').padEnd(18)} ${r.goMB.join(' / ').padEnd(18)} ${r.ingestSeconds} / ${r.restoreSeconds} / ${r.exportSeconds}`);
 }

@@ -103,11 +103,11 @@ func optString(to func(*stream.Chunk) *string, name string) field {
 // chunk did not have it.
 func reqJSON(to func(*stream.Chunk) *[]byte, name string) field {
 	return func(c *native.Call, i int, kind stream.ChunkKind, chunk *stream.Chunk) error {
-		s, ok := c.ReadString(c.Arg(i))
+		b, ok := c.ReadBytes(c.Arg(i))
 		if !ok {
 			return invalid(kind, name, "is required")
 		}
-		*to(chunk) = []byte(s)
+		*to(chunk) = b
 		return nil
 	}
 }
@@ -118,12 +118,12 @@ func optJSON(to func(*stream.Chunk) *[]byte, name string) field {
 		if c.IsNullish(v) {
 			return nil
 		}
-		s, ok := c.ReadString(v)
+		b, ok := c.ReadBytes(v)
 		if !ok {
 			return invalid(kind, name, "must be JSON-serialisable when given")
 		}
-		if s != "null" {
-			*to(chunk) = []byte(s)
+		if string(b) != "null" {
+			*to(chunk) = b
 		}
 		return nil
 	}

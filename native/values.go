@@ -93,21 +93,29 @@ const stringScratch = 512
 
 // ReadString returns the text of the JavaScript string v; ok is false when v is no string.
 func (s *Scope) ReadString(v Value) (str string, ok bool) {
+	b, ok := s.ReadBytes(v)
+	return unsafe.String(unsafe.SliceData(b), len(b)), ok
+}
+
+// ReadBytes returns the UTF-8 text of the JavaScript string v in a slice of its own (the
+// caller's to keep; a JSON payload of 100 MB crosses once, not once more as []byte(str));
+// ok is false when v is no string.
+func (s *Scope) ReadBytes(v Value) (b []byte, ok bool) {
 	var buf [stringScratch]byte
 	var n C.size_t
 	status := C.napi_get_value_string_utf8(s.env, v.raw, (*C.char)(unsafe.Pointer(&buf[0])), stringScratch, &n)
 	if status != C.napi_ok {
-		return "", false
+		return nil, false
 	}
 	// Node truncates at a character boundary, so a string that did not fit may leave up to
 	// three bytes of a multi-byte character unused besides the terminating NUL.
 	if n < stringScratch-4 {
-		return string(buf[:n]), true
+		return append([]byte{}, buf[:n]...), true
 	}
 	C.napi_get_value_string_utf8(s.env, v.raw, nil, 0, &n)
 	big := make([]byte, n+1)
 	C.napi_get_value_string_utf8(s.env, v.raw, (*C.char)(unsafe.Pointer(&big[0])), n+1, &n)
-	return unsafe.String(&big[0], int(n)), true
+	return big[:n:n], true
 }
 
 // ReadBool returns the value of the JavaScript boolean v; ok is false when v is no boolean.

@@ -57,8 +57,19 @@ test('import draws a progress bar on a terminal', () => {
   const cmd = [process.execPath, BIN, 'import', CLAUDE_CODE, '--db', storeLocation(db)].map((a) => `'${a}'`).join(' ');
   const run = spawnSync('script', ['-qfec', cmd, '/dev/null'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '100' } });
   assert.equal(run.status, 0, run.stdout + run.stderr);
-  assert.match(run.stdout, /\rimporting .*claude_code \[[=> ]+\] \d+\/\d+/);
+  assert.match(run.stdout, /\rimporting .*claude_code \[[=> ]+\] \d+\.\d MB \/ \d+\.\d MB  \d+\.\d MB\/s/);
   assert.match(run.stdout, /sessions, \d+ records added, 0 already stored/);
+});
+
+test('import --progress writes the bytes done off a terminal, a line at each tenth', async () => {
+  const db = tempDB();
+  const run = await runNode(BIN, ['import', CLAUDE_CODE, '--db', storeLocation(db), '--progress']);
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stderr.split('\n').filter((l) => l.startsWith('importing '));
+  assert.ok(lines.length >= 2 && lines.length <= 11, run.stderr);
+  for (const l of lines) assert.match(l, /^importing .*claude_code: \d+%  \d+\.\d MB \/ \d+\.\d MB/);
+  assert.match(lines.at(-1), /: 100%  (\d+\.\d MB) \/ \1/);
+  assert.doesNotMatch(run.stderr, /\r/, 'no redrawing off a terminal');
 });
 
 test('import names a bad format and a missing path', async () => {

@@ -1,14 +1,17 @@
 package claudecode
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/persistence/transcript"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/blocks"
+	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
 // snapshotType is the type of the records in which Claude Code notes the files it backed
@@ -54,7 +57,10 @@ func (c *converter) fileSnapshot(raw []byte, f map[string]json.RawMessage, uuid 
 		CreatedAt: transcript.ParseTime(h.Snapshot.Timestamp), Source: blocks.MustJSON(source), Files: []session.SnapshotFile{},
 	}
 	byPath := map[string]int{}
-	for p, raw := range h.Snapshot.TrackedFileBackups {
+	// in name order, so that reading a file twice gives the same snapshot (and the same one of
+	// a file named both absolute and relative)
+	for _, p := range slices.Sorted(maps.Keys(h.Snapshot.TrackedFileBackups)) {
+		raw := h.Snapshot.TrackedFileBackups[p]
 		var entry backupEntry
 		rel := c.relativePath(p)
 		if rel == "" || len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &entry) != nil {
@@ -105,8 +111,14 @@ func FileHistoryDir(path string) string {
 // first of dirs that holds it, as <dir>/<session id>/<backupFileName>. A backup found in
 // none of them leaves its file without content: listed, but not restorable.
 func (t *Transcript) LoadBackups(dirs ...string) {
+	loadBackups(t.Records, t.Target.Info.ID, dirs)
+}
+
+// loadBackups gives the file snapshots of recs, records of session sessionID, the content
+// of their backups, read from the first of dirs that holds each.
+func loadBackups(recs []importing.Record, sessionID string, dirs []string) {
 	read := map[string][]byte{} // backupFileName → content, nil when not found
-	for _, rec := range t.Records {
+	for _, rec := range recs {
 		if rec.FileSnapshot == nil {
 			continue
 		}
@@ -119,7 +131,7 @@ func (t *Transcript) LoadBackups(dirs ...string) {
 			name := *entry.BackupFileName
 			content, done := read[name]
 			if !done {
-				content = readBackup(dirs, t.Target.Info.ID, name)
+				content = readBackup(dirs, sessionID, name)
 				read[name] = content
 			}
 			file.Content = content

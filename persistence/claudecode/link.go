@@ -6,59 +6,140 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/importing"
 )
 
-// link finishes the records of a file once all are read. It puts each sidechain record on
-// its chain and links the chain to the tool call that ran it; marks each record that
-// continues the message before it on its chain (an assistant message written one block per
-// line, or tool results written one per line); counts each API response's usage once, on
-// its last line (countUsageOnce); and encodes the envelopes' extras.
+// link finishes the records of a file once all are read (linkRecord, one after another).
 func (c *converter) link(recs []importing.Record, agentCalls map[string]string) {
-	lastOnChain := map[string]int{}    // chain → index of its last message
-	chainOf := map[string]string{}     // uuid of a sidechain record → its chain
-	callOfChain := map[string]string{} // chain → the tool call that ran it
+	carriers := responseCarriers{}
 	for i := range recs {
-		r, info := &recs[i], &c.infos[i]
-		r.Usage = info.usage
-		chain := ""
-		if r.IsSidechain {
-			chain = sidechainKey(r, info, chainOf)
-			call, seen := callOfChain[chain]
-			if !seen {
-				call = c.callOf(info, agentCalls)
-				callOfChain[chain] = call
-			}
-			r.ParentToolUseID, info.extra.ParentToolUseID = call, call
+		carriers.note(&recs[i], &c.infos[i], i)
+	}
+	lk := newLinker(carriers)
+	for i := range recs {
+		c.linkRecord(lk, recs, c.infos, 0, i, agentCalls)
+	}
+}
+
+// linker is what linking the records of a file keeps from one record to the next.
+type linker struct {
+	lastOnChain map[string]chainEnd // chain → its last message
+	chainOf     *recentChains       // uuid of a sidechain record → its chain
+	callOfChain map[string]string   // chain → the tool call that ran it
+	carriers    responseCarriers    // where each API response's usage is kept
+}
+
+// chainEnd is the last message of a chain so far: the record and what linking knows of
+// it, without their content (a file of inline sidechains has thousands of chains), and its
+// place in the file.
+type chainEnd struct {
+	rec   importing.Record
+	info  recordInfo
+	index int
+}
+
+// endOf returns record i, r, as the last message of its chain.
+func endOf(r *importing.Record, info *recordInfo, i int) chainEnd {
+	rec, in := *r, *info
+	rec.Blocks, rec.Meta, rec.Extra, rec.FileSnapshot = nil, nil, nil, nil
+	in.source, in.extra, in.prompt = source{}, session.EnvelopeExtra{}, ""
+	return chainEnd{rec: rec, info: in, index: i}
+}
+
+// recentChains maps the uuids of the latest sidechain records to their chains: a record
+// names the one before it on its chain as its parent, so a map of every one (a million in
+// a transcript of gigabytes that runs its subagents inline) is not needed. It keeps two
+// generations of at most recentChainsKept uuids each; a record whose parent is older
+// starts a chain of its own, on every reading alike.
+type recentChains struct {
+	now, before map[string]string
+}
+
+// recentChainsKept is how many uuids a generation of recentChains holds.
+const recentChainsKept = 1 << 16
+
+func (rc *recentChains) get(uuid string) (string, bool) {
+	if chain, ok := rc.now[uuid]; ok {
+		return chain, true
+	}
+	chain, ok := rc.before[uuid]
+	return chain, ok
+}
+
+func (rc *recentChains) put(uuid, chain string) {
+	if len(rc.now) >= recentChainsKept {
+		rc.before, rc.now = rc.now, make(map[string]string, recentChainsKept)
+	}
+	rc.now[uuid] = chain
+}
+
+// newLinker returns a linker that keeps each API response's usage on the record carriers
+// names (a reading of the whole file made it).
+func newLinker(carriers responseCarriers) *linker {
+	return &linker{lastOnChain: map[string]chainEnd{}, chainOf: &recentChains{now: map[string]string{}}, callOfChain: map[string]string{}, carriers: carriers}
+}
+
+// linkRecord finishes record i of the file, recs[i-base] (recs and infos hold the file's
+// records from base on). It puts a sidechain record on its chain and links the chain to
+// the tool call that ran it; marks a record that continues the message before it on its
+// chain (an assistant message written one block per line, or tool results written one per
+// line); counts each API response's usage once, on its last line (the line before, when it
+// is still in recs, gives it up; responseCarriers names the last of a response's copies);
+// and encodes the envelope's extra.
+func (c *converter) linkRecord(lk *linker, recs []importing.Record, infos []recordInfo, base, i int, agentCalls map[string]string) {
+	r, info := &recs[i-base], &infos[i-base]
+	r.Usage = info.usage
+	chain := ""
+	if r.IsSidechain {
+		chain = sidechainKey(r, info, lk.chainOf)
+		call, seen := lk.callOfChain[chain]
+		if !seen {
+			call = c.callOf(info, agentCalls)
+			lk.callOfChain[chain] = call
 		}
-		if r.Role == "" {
-			continue
-		}
-		if j, ok := lastOnChain[chain]; ok && continues(&recs[j], &c.infos[j], r, info) {
+		r.ParentToolUseID, info.extra.ParentToolUseID = call, call
+	}
+	if r.Role != "" {
+		if end, ok := lk.lastOnChain[chain]; ok && continues(&end.rec, &end.info, r, info) {
 			r.Continues = true
-			if r.Role == "assistant" {
-				recs[j].Usage = nil // the same request: its usage counts once, on the last line
+			if r.Role == "assistant" && end.index >= base {
+				recs[end.index-base].Usage = nil // the same request: its usage counts once, on the last line
 			}
 		}
-		lastOnChain[chain] = i
+		lk.lastOnChain[chain] = endOf(r, info, i)
 	}
-	countUsageOnce(recs, c.infos)
-	for i := range recs {
-		info := &c.infos[i]
-		info.extra.Source = blocks.MustJSON(info.source)
-		recs[i].Extra = info.extra.Encode()
+	lk.carriers.countOnce(r, info, i)
+	info.extra.Source = blocks.MustJSON(info.source)
+	r.Extra = info.extra.Encode()
+}
+
+// final returns how many records from base on no later record can change: those before
+// the earliest assistant message with usage that is last on its chain (the next line of
+// the same message takes its usage). When that holds back more than limit records, only
+// the latest chain's last message is waited for: a chain left open that long (a sidechain
+// that ended) is taken as ended.
+func (lk *linker) final(base, n, limit int) int {
+	earliest, latest := base+n, base
+	for _, end := range lk.lastOnChain {
+		if end.index >= base && end.rec.Role == "assistant" && end.info.usage != nil {
+			earliest, latest = min(earliest, end.index), max(latest, end.index)
+		}
 	}
+	if base+n-earliest > limit {
+		return latest - base
+	}
+	return earliest - base
 }
 
 // sidechainKey names the chain of a sidechain record: its subagent's id, or for records of
 // an older Claude Code that wrote sidechains inline without one, the chain's first record.
-func sidechainKey(r *importing.Record, info *recordInfo, chainOf map[string]string) string {
+func sidechainKey(r *importing.Record, info *recordInfo, chainOf *recentChains) string {
 	key := "agent:" + info.extra.AgentID
 	if info.extra.AgentID == "" {
-		if parentChain, ok := chainOf[r.ParentUUID]; ok {
+		if parentChain, ok := chainOf.get(r.ParentUUID); ok {
 			key = parentChain
 		} else {
 			key = "root:" + r.UUID
 		}
 	}
-	chainOf[r.UUID] = key
+	chainOf.put(r.UUID, key)
 	return key
 }
 

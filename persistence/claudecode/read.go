@@ -70,7 +70,8 @@ func readPart(r io.Reader, path, subpath string, keepUnreadable bool, agentCalls
 	for agent, call := range conv.agentCalls {
 		t.AgentCalls[agent] = call
 	}
-	t.Target = conv.target(t.Records)
+	first, last := transcript.FillTimes(t.Records, time.Now().UTC())
+	t.Target = conv.target(first, last)
 	return t, nil
 }
 
@@ -78,14 +79,25 @@ func readPart(r io.Reader, path, subpath string, keepUnreadable bool, agentCalls
 // object with a string "type".
 func (t *Transcript) decodeLines(r io.Reader, progress func(int64)) ([]line, error) {
 	var lines []line
+	err := t.eachLine(r, progress, func(l line) error {
+		lines = append(lines, l)
+		return nil
+	})
+	return lines, err
+}
+
+// eachLine decodes each line of r, in order, and calls fn with it; a line that is not a
+// JSON object with a string "type" is put in t.Skipped instead. It stops at fn's first
+// error.
+func (t *Transcript) eachLine(r io.Reader, progress func(int64), fn func(line) error) error {
 	in := transcript.NewLines(r, progress)
 	for {
 		raw, n, ok, err := in.Next()
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", t.Path, err)
+			return fmt.Errorf("reading %s: %w", t.Path, err)
 		}
 		if !ok {
-			return lines, nil
+			return nil
 		}
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
@@ -96,7 +108,9 @@ func (t *Transcript) decodeLines(r io.Reader, progress func(int64)) ([]line, err
 			t.skip(n, `no string "type"`)
 			continue
 		}
-		lines = append(lines, line{number: n, raw: raw, fields: fields})
+		if err := fn(line{number: n, raw: raw, fields: fields}); err != nil {
+			return err
+		}
 	}
 }
 
@@ -126,10 +140,10 @@ func firstCwd(lines []line) string {
 	return ""
 }
 
-// target describes the session of the records: its first cwd as the project, the last
-// summary (else the first prompt) as the title, the last model.
-func (c *converter) target(recs []importing.Record) importing.ImportTarget {
-	first, last := transcript.FillTimes(recs, time.Now().UTC())
+// target describes the session of the records, which run from first to last: its first
+// cwd as the project, the last summary (else the first prompt) as the title, the last
+// model.
+func (c *converter) target(first, last time.Time) importing.ImportTarget {
 	title := c.summary
 	if title == "" {
 		title = c.firstPrompt

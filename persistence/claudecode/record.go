@@ -26,6 +26,10 @@ type converter struct {
 	taskPrompts  map[string]string // the prompt of a Task call → its tool_use id
 	agentCalls   map[string]string // a subagent's id → the tool_use id of the call that ran it
 	infos        []recordInfo      // what linking needs of each record, by index
+	// whole says taskPrompts and agentCalls hold what the whole file says already (a
+	// streaming reading's second, Stream): learn leaves them as they are, as Read's linking
+	// finds them.
+	whole bool
 
 	// keepUnreadable keeps a line whose message sessionkeep cannot read (a block without
 	// the fields it must have) as a record that is not a message, its fields verbatim,
@@ -226,7 +230,7 @@ func (c *converter) learn(f map[string]json.RawMessage, rec *importing.Record, i
 			c.model = meta.Model
 		}
 		for _, b := range rec.Blocks {
-			if b.ToolUseID != "" {
+			if b.ToolUseID != "" && !c.whole {
 				c.noteTaskCall(b.JSON)
 			}
 		}
@@ -235,6 +239,9 @@ func (c *converter) learn(f map[string]json.RawMessage, rec *importing.Record, i
 		isMeta := bytes.Equal(f["isMeta"], []byte("true"))
 		if rec.Type == session.TypeUser && !rec.IsSidechain && !isMeta {
 			c.notePrompt(info.prompt)
+		}
+		if c.whole {
+			break
 		}
 		for agent, call := range agentRuns(info.extra.ToolUseResults) {
 			if c.agentCalls == nil {

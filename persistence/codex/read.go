@@ -32,21 +32,12 @@ func Read(r io.Reader, path string, progress func(int64)) (*transcript.File, err
 		line   line
 	}
 	var lines []raw
-	in := transcript.NewLines(r, progress)
-	for {
-		text, n, ok, err := in.Next()
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
-		}
-		if !ok {
-			break
-		}
-		var l line
-		if err := json.Unmarshal(text, &l); err != nil || l.Type == "" {
-			file.Skipped = append(file.Skipped, transcript.Skipped{File: path, Line: n, Reason: "not a rollout record (a JSON object with a \"type\")"})
-			continue
-		}
+	err := eachLine(r, path, file, progress, func(n int, text []byte, l line) error {
 		lines = append(lines, raw{n, text, l})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	conv := &converter{sessionID: sessionOf(path), occurrences: transcript.Occurrences{}}
 	for _, l := range lines {
@@ -64,6 +55,30 @@ func Read(r io.Reader, path string, progress func(int64)) (*transcript.File, err
 		Model: conv.model, CreatedAt: first, UpdatedAt: last, Status: session.StatusActive,
 	}}
 	return file, nil
+}
+
+// eachLine decodes each line of r, in order, and calls fn with its number, its text and
+// the record; a line that is not a rollout record is put in file.Skipped instead. It stops
+// at fn's first error.
+func eachLine(r io.Reader, path string, file *transcript.File, progress func(int64), fn func(n int, text []byte, l line) error) error {
+	in := transcript.NewLines(r, progress)
+	for {
+		text, n, ok, err := in.Next()
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", path, err)
+		}
+		if !ok {
+			return nil
+		}
+		var l line
+		if err := json.Unmarshal(text, &l); err != nil || l.Type == "" {
+			file.Skipped = append(file.Skipped, transcript.Skipped{File: path, Line: n, Reason: "not a rollout record (a JSON object with a \"type\")"})
+			continue
+		}
+		if err := fn(n, text, l); err != nil {
+			return err
+		}
+	}
 }
 
 // rolloutID finds the session id at the end of a rollout's file name.

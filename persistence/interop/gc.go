@@ -52,3 +52,20 @@ func RoomForGC() (done func()) {
 		}
 	}
 }
+
+// streamMemoryLimit is the Go heap's soft limit while a file is streamed: importGCPercent
+// lets the garbage of a stream that runs for minutes pile up to 5 times what is live (the
+// uuids of a million records, a batch, SQLite's cache), and the limit makes the collector
+// run before that passes the memory a streamed import is meant to stay under.
+const streamMemoryLimit = 160 << 20
+
+// capMemory lowers the Go runtime's soft memory limit to streamMemoryLimit, unless it is
+// lower already, and returns what puts it back.
+func capMemory() (done func()) {
+	before := debug.SetMemoryLimit(-1)
+	if before <= streamMemoryLimit {
+		return func() {}
+	}
+	debug.SetMemoryLimit(streamMemoryLimit)
+	return func() { debug.SetMemoryLimit(before) }
+}

@@ -111,6 +111,10 @@ func (run *importRun) parse(pf *parsedFile, agentCalls map[string]string) (calls
 		run.parseOpenCode(pf)
 		return nil
 	}
+	if streams(pf, format, agentCalls) {
+		pf.stream = orClaudeCode(format)
+		return nil
+	}
 	f, err := os.Open(src.path)
 	if err != nil {
 		pf.skip = err.Error()
@@ -194,6 +198,9 @@ func (run *importRun) file(pf *parsedFile) error {
 		run.skipFile(pf.src.path, pf.skip)
 		return nil
 	}
+	if pf.stream != "" {
+		return run.streamFile(pf)
+	}
 	if err := run.store(pf.file); err != nil {
 		return err
 	}
@@ -216,7 +223,12 @@ func (run *importRun) store(file *transcript.File) error {
 	if err != nil {
 		return err
 	}
-	id := file.Target.Info.ID
+	run.counted(file.Target.Info.ID, count)
+	return nil
+}
+
+// counted adds what importing records into session id did to the result.
+func (run *importRun) counted(id string, count importing.ImportCount) {
 	if !run.seen[id] {
 		run.seen[id] = true
 		run.result.Sessions = append(run.result.Sessions, id)
@@ -224,7 +236,6 @@ func (run *importRun) store(file *transcript.File) error {
 	run.result.Records += count.Added
 	run.result.Existing += count.Existing
 	run.progress.Records, run.progress.Existing = run.result.Records, run.result.Existing
-	return nil
 }
 
 func (run *importRun) skipFile(path, reason string) {
@@ -239,6 +250,15 @@ func (run *importRun) report(now bool) {
 	}
 	run.reported = time.Now()
 	run.opts.Progress(run.progress)
+}
+
+// orClaudeCode returns format, or claude-code for a file whose format its first record
+// does not tell (read as Claude Code's).
+func orClaudeCode(format string) string {
+	if format == "" {
+		return FormatClaudeCode
+	}
+	return format
 }
 
 func orUnknown(format string) string {

@@ -20,12 +20,13 @@ const aheadPerParser = 2
 
 // parsedFile is one file as a parser read it: its records, or why it is left out.
 type parsedFile struct {
-	src  source
-	file *transcript.File
-	more []*transcript.File // the further sessions of a file that holds several (aider's runs)
-	skip string             // why the whole file is left out; "" when it was read
-	read atomic.Int64       // bytes the parser has read so far, for progress
-	done chan struct{}
+	src    source
+	file   *transcript.File
+	more   []*transcript.File // the further sessions of a file that holds several (aider's runs)
+	skip   string             // why the whole file is left out; "" when it was read
+	stream string             // the format of a file the importing goroutine streams (stream.go), not parsed ahead
+	read   atomic.Int64       // bytes the parser has read so far, for progress
+	done   chan struct{}
 	// panicked is what parsing panicked with, raised again where the file is stored: in
 	// the importing goroutine, whose caller turns a panic into an error (a parser's own
 	// goroutine would take the process down).

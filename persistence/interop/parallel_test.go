@@ -83,18 +83,25 @@ func TestParallelImportStoresWhatASequentialOneDoes(t *testing.T) {
 		t.Fatalf("the sequential import read too little to compare: %d records, %d sessions, %d hits",
 			one.result.Records, len(one.result.Sessions), len(one.hits["test"]))
 	}
-	if !reflect.DeepEqual(one.result, many.result) {
-		t.Errorf("results differ:\nsequential %+v\nparallel   %+v", one.result, many.result)
+	sameImport(t, "sequential", one, "parallel", many)
+}
+
+// sameImport checks that imports a and b (named as they are) stored the same: result,
+// listing, exports and search hits.
+func sameImport(t *testing.T, aName string, a imported, bName string, b imported) {
+	t.Helper()
+	if !reflect.DeepEqual(a.result, b.result) {
+		t.Errorf("results differ:\n%s %+v\n%s %+v", aName, a.result, bName, b.result)
 	}
-	if !reflect.DeepEqual(one.listing, many.listing) {
-		t.Errorf("listings differ:\nsequential %+v\nparallel   %+v", one.listing, many.listing)
+	if !reflect.DeepEqual(a.listing, b.listing) {
+		t.Errorf("listings differ:\n%s %+v\n%s %+v", aName, a.listing, bName, b.listing)
 	}
-	for id, text := range one.exports {
-		if many.exports[id] != text {
-			t.Errorf("session %s exports differently after a parallel import", id)
+	for id, text := range a.exports {
+		if b.exports[id] != text {
+			t.Errorf("session %s exports differently after the %s import than after the %s one", id, bName, aName)
 		}
 	}
-	if !reflect.DeepEqual(one.hits, many.hits) {
-		t.Errorf("search hits differ:\nsequential %v\nparallel   %v", one.hits, many.hits)
+	if !reflect.DeepEqual(a.hits, b.hits) {
+		t.Errorf("search hits differ:\n%s %v\n%s %v", aName, a.hits, bName, b.hits)
 	}
 }

@@ -19,13 +19,16 @@ func SyntheticUUID(sessionID string, line []byte, occurrence int) string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// Occurrences counts identical lines, for SyntheticUUID.
-type Occurrences map[[32]byte]int
+// Occurrences counts identical lines, for SyntheticUUID. A line is known by half of its
+// SHA-256 (a collision of 128 bits is as unlikely as one of the uuids they make), and
+// counted in 32 bits: a rollout of gigabytes has a million lines or more, each one entry.
+type Occurrences map[[16]byte]uint32
 
 // Next returns how many times line was seen before, and counts it.
 func (o Occurrences) Next(line []byte) int {
-	key := sha256.Sum256(line)
+	sum := sha256.Sum256(line)
+	key := [16]byte(sum[:16])
 	n := o[key]
 	o[key] = n + 1
-	return n
+	return int(n)
 }

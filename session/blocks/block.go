@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"bytes"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -74,7 +75,7 @@ func CheckBlock(raw []byte) (BlockInfo, error) {
 // CheckToolResultContent accepts a JSON string or an array of valid blocks.
 func CheckToolResultContent(content []byte) error {
 	switch {
-	case len(content) > 0 && content[0] == '"' && json.Valid(content):
+	case len(content) > 0 && content[0] == '"' && validString(content):
 		return nil
 	case len(content) > 0 && content[0] == '[':
 		var items []json.RawMessage
@@ -230,4 +231,17 @@ func RetypeToolUse(toolUse []byte, typ string) []byte {
 		return toolUse
 	}
 	return append(jsonenc.AppendString([]byte(`{"type":`), typ), toolUse[len(prefix):]...)
+}
+
+// bigJSON is the size from which validString checks with encoding/json, which reads its
+// input where it is: go-json's Valid copies it first (a second 100 MB for a 100 MB tool
+// output), which only pays on small inputs.
+const bigJSON = 1 << 20
+
+// validString reports whether content, which starts with a quote, is one valid JSON value.
+func validString(content []byte) bool {
+	if len(content) >= bigJSON {
+		return stdjson.Valid(content)
+	}
+	return json.Valid(content)
 }

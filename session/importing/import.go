@@ -59,96 +59,15 @@ type ImportCount struct {
 // uuid the session already holds is left out, so importing the same records again changes
 // nothing. Turns are numbered as for live messages.
 func Import(m *session.Manager, target ImportTarget, recs []Record) (ImportCount, error) {
-	if target.Info.ID == "" {
-		return ImportCount{}, fmt.Errorf("%w: an imported session needs an id", session.ErrInvalidArgument)
-	}
-	st, err := storeOf(m)
+	st, err := Begin(m, target)
 	if err != nil {
 		return ImportCount{}, err
 	}
-	s, created, err := m.OpenOrCreate(target.Info)
-	if err != nil {
-		return ImportCount{}, err
+	if err := st.Add(recs); err != nil {
+		st.s.Close()
+		return st.count, err
 	}
-	defer s.Close()
-	count, before, err := importRecords(st, s, recs)
-	count.Created = created
-	if err != nil || count.Added == 0 {
-		return count, err
-	}
-	if created && target.Tracker != nil {
-		err = s.RestoreTokenTracker(*target.Tracker)
-	}
-	// The session was last active when its latest record was written (as its source says),
-	// not when it was imported.
-	updated := target.Info.UpdatedAt
-	if updated.IsZero() {
-		updated = recs[len(recs)-1].CreatedAt
-	}
-	if before.After(updated) {
-		updated = before
-	}
-	st.Apply(session.SetUpdatedAt{SessionID: s.ID(), Time: updated})
-	if created { // last used when its source says, or at its last record
-		used := target.Info.LastAccessedAt
-		if used.IsZero() {
-			used = updated
-		}
-		st.Apply(session.AccessSession{SessionID: s.ID(), At: used})
-	}
-	return count, err
-}
-
-// importRecords appends the records the session does not hold yet, under the session's
-// lock, so two imports of one session never both add a record. It returns when the session
-// was last active before.
-func importRecords(st Store, s *session.Session, recs []Record) (count ImportCount, before time.Time, err error) {
-	err = s.WriteRecords(func(w *session.RecordWriter) error {
-		if err := st.Sync(); err != nil {
-			return err
-		}
-		state, err := st.LoadSession(s.ID())
-		if err != nil {
-			return err
-		}
-		before = state.Info.UpdatedAt
-		known, err := st.MessageUUIDs(s.ID())
-		if err != nil {
-			return err
-		}
-		turnOfCall := map[string]int64{}
-		snaps := &snapshotImport{st: st, id: s.ID()}
-		for i := range recs {
-			r := &recs[i]
-			if _, ok := known[r.UUID]; ok {
-				count.Existing++
-				if err := snaps.putMissing(r); err != nil {
-					return err
-				}
-				continue
-			}
-			known[r.UUID] = struct{}{}
-			turn, err := sidechainTurn(st, s.ID(), w, r, turnOfCall)
-			if err != nil {
-				return err
-			}
-			turn = w.Append(header(r, turn), r.Blocks, r.Status, r.Usage)
-			if err := snaps.put(r); err != nil {
-				return err
-			}
-			for _, b := range r.Blocks {
-				if b.ToolUseID != "" {
-					turnOfCall[b.ToolUseID] = turn
-				}
-			}
-			count.Added++
-		}
-		if snaps.added && count.Added == 0 { // only snapshots: the session was not active now
-			st.Apply(session.SetUpdatedAt{SessionID: s.ID(), Time: state.Info.UpdatedAt})
-		}
-		return nil
-	})
-	return count, before, err
+	return st.Close()
 }
 
 // sidechainTurn returns the turn of a sidechain record: that of the call that started it

@@ -1,21 +1,22 @@
 import type { Command } from './command';
 import { UsageError, stringOption } from './args';
 import { printJSON } from './context';
-import { progress, type Progress } from './term';
+import { byteProgress, type ByteProgress } from './byte-progress';
 import type { ImportFormat, ImportProgress } from '../interop-types';
 
 const FORMATS: ImportFormat[] = ['claude-code', 'codex', 'gemini', 'opencode', 'aider', 'jsonl', 'json'];
 
 /**
  * import reads transcripts into the store: a file, or a folder such as ~/.claude/projects,
- * with a progress bar over the bytes read on a terminal. Records keep their uuids, so running
+ * with a progress bar over the bytes read on stderr when it is a terminal (or with --progress,
+ * a line at each tenth). Records keep their uuids, so running
  * it again adds nothing; damaged lines are listed and skipped.
  */
 export const importCommand: Command = {
   name: 'import',
   summary: 'read Claude Code, Codex, Gemini CLI, OpenCode, aider or sessionkeep transcripts into the store',
-  usage: 'import <file|folder...> [--format claude-code|codex|gemini|opencode|aider|jsonl|json]',
-  options: { format: { type: 'string', short: 'f' } },
+  usage: 'import <file|folder...> [--format claude-code|codex|gemini|opencode|aider|jsonl|json] [--progress]',
+  options: { format: { type: 'string', short: 'f' }, progress: { type: 'boolean' } },
   createsStore: true,
   async run(ctx, args) {
     if (args.positionals.length === 0) throw new UsageError('give the files or folders to import');
@@ -25,7 +26,7 @@ export const importCommand: Command = {
     }
     const results = [];
     for (const source of args.positionals) {
-      const bar = byteProgress(source);
+      const bar = importProgress(source, args.values.progress === true);
       try {
         results.push({ source, ...(await ctx.store.import(source, { format, onProgress: bar.report })) });
       } finally {
@@ -44,15 +45,13 @@ export const importCommand: Command = {
   },
 };
 
-/** byteProgress draws a bar over the bytes of `source` as import progress reports arrive. */
-function byteProgress(source: string): { report(p: ImportProgress): void; done(): void } {
-  let bar: Progress | undefined;
-  let shown = 0;
+/** importProgress draws a bar over the bytes of `source` as import progress reports arrive. */
+function importProgress(source: string, always: boolean): { report(p: ImportProgress): void; done(): void } {
+  let bar: ByteProgress | undefined;
   return {
     report(p) {
-      bar ??= progress(`importing ${source}`, p.bytesTotal);
-      bar.tick(p.bytesDone - shown);
-      shown = p.bytesDone;
+      bar ??= byteProgress(`importing ${source}`, p.bytesTotal, { always });
+      bar.at(p.bytesDone);
     },
     done() {
       bar?.done();
