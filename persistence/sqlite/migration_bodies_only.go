@@ -57,6 +57,16 @@ var bodiesOnlyMigration = []string{
 // more, and queues every body for the search index, which the writer builds when idle or
 // when a search waits for it.
 func moveToBodies(c *conn) error {
+	if err := fillHolesAndDropBlocks(c); err != nil {
+		return err
+	}
+	_, err := c.exec(`INSERT OR IGNORE INTO body_pending(mid) SELECT mid FROM messages WHERE body IS NOT NULL`)
+	return err
+}
+
+// fillHolesAndDropBlocks fills the blob holes of bodies, deletes the block rows of every
+// message that has a body and the blobs nothing refers to any more.
+func fillHolesAndDropBlocks(c *conn) error {
 	if err := fillHoles(c); err != nil {
 		return err
 	}
@@ -64,7 +74,6 @@ func moveToBodies(c *conn) error {
 		`DELETE FROM blocks WHERE EXISTS (SELECT 1 FROM messages m WHERE m.sid = blocks.sid AND m.seq = blocks.seq AND m.body IS NOT NULL)`,
 		`DELETE FROM blobs WHERE id NOT IN (SELECT blob_id FROM blocks WHERE blob_id IS NOT NULL)
 			AND id NOT IN (SELECT blob_id FROM snapshot_files WHERE blob_id IS NOT NULL)`,
-		`INSERT OR IGNORE INTO body_pending(mid) SELECT mid FROM messages WHERE body IS NOT NULL`,
 	} {
 		if _, err := c.exec(stmt); err != nil {
 			return err

@@ -40,17 +40,5 @@ func settleHoledBodies(c *conn) error {
 		AND EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq AND b.blob_id IS NOT NULL)`); err != nil {
 		return err
 	}
-	if err := fillHoles(c); err != nil {
-		return err
-	}
-	for _, stmt := range []string{
-		`DELETE FROM blocks WHERE EXISTS (SELECT 1 FROM messages m WHERE m.sid = blocks.sid AND m.seq = blocks.seq AND m.body IS NOT NULL)`,
-		`DELETE FROM blobs WHERE id NOT IN (SELECT blob_id FROM blocks WHERE blob_id IS NOT NULL)
-			AND id NOT IN (SELECT blob_id FROM snapshot_files WHERE blob_id IS NOT NULL)`,
-	} {
-		if _, err := c.exec(stmt); err != nil {
-			return err
-		}
-	}
-	return nil
+	return fillHolesAndDropBlocks(c)
 }
