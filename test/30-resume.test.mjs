@@ -137,8 +137,8 @@ test('info: counts, times, token totals and usage by model, priced by the built-
   }
   assert.equal('archivedAt' in info, false);
   assert.deepEqual(info.usage.map(({ cost, ...u }) => u), [
-    { model: 'claude-haiku-4-5', requests: 2, inputTokens: 4000, outputTokens: 100, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
-    { model: 'claude-sonnet-4-5-20250929', requests: 2, inputTokens: 2000, outputTokens: 200, cacheReadInputTokens: 8000, cacheCreationInputTokens: 0 },
+    { model: 'claude-haiku-4-5', requests: 2, inputTokens: 4000, outputTokens: 100, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, cacheCreation1hInputTokens: 0 },
+    { model: 'claude-sonnet-4-5-20250929', requests: 2, inputTokens: 2000, outputTokens: 200, cacheReadInputTokens: 8000, cacheCreationInputTokens: 0, cacheCreation1hInputTokens: 0 },
   ]);
 
   // Without prices, the built-in list prices (per million tokens: Sonnet 4.5 $3 in, $15 out,
@@ -170,7 +170,7 @@ test('info: a restored token tracker beyond what messages report counts for the 
   s.appendUserMessage('hi');
   s.restoreTokenTracker({ inputTokens: 500, outputTokens: 20, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, contextTokens: 500 });
   const [usage] = s.details().usage;
-  assert.deepEqual({ ...usage, cost: undefined }, { model: 'gpt-5', requests: 0, inputTokens: 500, outputTokens: 20, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, cost: undefined });
+  assert.deepEqual({ ...usage, cost: undefined }, { model: 'gpt-5', requests: 0, inputTokens: 500, outputTokens: 20, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, cacheCreation1hInputTokens: 0, cost: undefined });
   assert.ok(Math.abs(usage.cost - (500 * 1.25 + 20 * 10) / 1e6) < 1e-12, 'priced at gpt-5\'s built-in base rates');
 });
 

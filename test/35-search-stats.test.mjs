@@ -123,9 +123,9 @@ test('stats sums tokens by day and model, priced by the built-in prices and the 
   const today = new Date(Date.now() + offset * 60_000).toISOString().slice(0, 10);
   const st = store.stats();
   assert.deepEqual(st.days, [
-    { day: today, model: 'claude-haiku-4-5', requests: 2, inputTokens: 400, outputTokens: 40, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
-    { day: today, model: 'claude-sonnet-4-5', requests: 2, inputTokens: 20, outputTokens: 2, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
-    { day: today, model: 'claude-sonnet-4-5-20250929', requests: 2, inputTokens: 2000, outputTokens: 200, cacheReadInputTokens: 1000, cacheCreationInputTokens: 0 },
+    { day: today, model: 'claude-haiku-4-5', requests: 2, inputTokens: 400, outputTokens: 40, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, cacheCreation1hInputTokens: 0 },
+    { day: today, model: 'claude-sonnet-4-5', requests: 2, inputTokens: 20, outputTokens: 2, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, cacheCreation1hInputTokens: 0 },
+    { day: today, model: 'claude-sonnet-4-5-20250929', requests: 2, inputTokens: 2000, outputTokens: 200, cacheReadInputTokens: 1000, cacheCreationInputTokens: 0, cacheCreation1hInputTokens: 0 },
   ].map((r) => ({ ...r, cost: st.days.find((d) => d.model === r.model).cost })), 'a message that names no model counts for its session model');
   assert.equal(st.totals.requests, 6);
   assert.equal(st.totals.inputTokens, 2420);
