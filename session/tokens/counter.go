@@ -17,6 +17,15 @@ import (
 // counted a quarter second after each ends.
 const counterQuiet = 250 * time.Millisecond
 
+// counterBacklog is how many bytes of blocks the counter holds back while it waits for
+// quiet: past it, it counts at once, and past twice it drops what ends (the builder counts
+// a message without a count when it needs it, as after a close). A process that writes
+// without pause (a host serving many sessions, W1 on repeat) never gives the counter a
+// quiet quarter second, and tokenizing is slower than ingesting: an unbounded queue kept
+// every message's blocks, 22 GB in 40 minutes of W1 on repeat. W1's 2,000 messages hold
+// about 6 MB, so a single stream still waits for its end.
+const counterBacklog = 16 << 20
+
 // Counter counts the tokens of messages as they end, on its own goroutine: tokenizing a
 // large tool output takes milliseconds per 10 KB, which must not land on the JS thread
 // that ingests chunks. Jobs are counted in the order they were queued, so each session's
@@ -28,6 +37,7 @@ type Counter struct {
 	mu      sync.Mutex
 	idle    *sync.Cond
 	queue   []session.EndedMessage
+	queued  int                  // bytes of blocks in queue
 	pending map[string]int       // jobs queued or running, by session
 	names   map[string]ToolNames // recent tool names, by session
 	running bool
@@ -45,14 +55,16 @@ func NewCounter(store Store) *Counter {
 	return c
 }
 
-// Add queues a job, starting the goroutine when it is not running.
+// Add queues a job, starting the goroutine when it is not running; with twice
+// counterBacklog queued it drops the job.
 func (c *Counter) Add(j session.EndedMessage) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
+	if c.closed || c.queued >= 2*counterBacklog {
 		return
 	}
 	c.queue = append(c.queue, j)
+	c.queued += blockBytes(j)
 	c.pending[j.SessionID]++
 	c.lastAdd = time.Now()
 	if !c.running {
@@ -70,7 +82,9 @@ func (c *Counter) run() {
 			break
 		}
 		j := c.queue[0]
+		c.queue[0] = session.EndedMessage{} // the array outlives the job: let go of its blocks
 		c.queue = c.queue[1:]
+		c.queued -= blockBytes(j)
 		names := c.namesOf(j.SessionID)
 		c.mu.Unlock()
 		count := conversationCount(j.Role, j.Provider, j.Sidechain, j.Blocks, j.Usage, names)
@@ -85,11 +99,11 @@ func (c *Counter) run() {
 }
 
 // settle waits, with c.mu held, until no job has been queued for counterQuiet, unless
-// someone waits for counts or the counter closes.
+// someone waits for counts, the counter closes, or the queue holds counterBacklog bytes.
 func (c *Counter) settle() {
 	t := time.NewTimer(0)
 	defer t.Stop()
-	for !c.closed && c.waiters == 0 {
+	for !c.closed && c.waiters == 0 && c.queued < counterBacklog {
 		left := counterQuiet - time.Since(c.lastAdd)
 		if left <= 0 {
 			return
@@ -151,9 +165,18 @@ func (c *Counter) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closed = true
-	c.queue = nil
+	c.queue, c.queued = nil, 0
 	c.urge()
 	for c.running {
 		c.idle.Wait()
 	}
+}
+
+// blockBytes is the size of a job's blocks, what the queue holds of it.
+func blockBytes(j session.EndedMessage) int {
+	n := 0
+	for _, b := range j.Blocks {
+		n += len(b)
+	}
+	return n
 }

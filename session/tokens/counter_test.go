@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -68,5 +69,35 @@ func TestCounterWaitIsNotStarvedByAStream(t *testing.T) {
 		if seq != int64(i) {
 			t.Fatalf("count %d is of message %d: counts must come in order", i, seq)
 		}
+	}
+}
+
+// TestCounterCountsABacklogWithoutWaitingForQuiet: a writer that never pauses (a host
+// serving many sessions) gives the counter no quiet quarter second; past counterBacklog
+// bytes it counts anyway, and past twice it takes no more, so the queue, and the blocks it
+// holds, stay bounded however fast messages end.
+func TestCounterCountsABacklogWithoutWaitingForQuiet(t *testing.T) {
+	store := &appliedTokens{}
+	c := NewCounter(store)
+	defer c.Close()
+	block := []byte(`{"type":"text","text":"` + strings.Repeat("a", 64<<10) + `"}`)
+	for i := range 4 * counterBacklog / len(block) {
+		c.Add(session.EndedMessage{SessionID: "s", Seq: int64(i), Role: "user", Blocks: [][]byte{block}})
+	}
+	c.mu.Lock()
+	queued := c.queued
+	c.mu.Unlock()
+	if queued > 2*counterBacklog+len(block) {
+		t.Fatalf("%d bytes queued after four times the backlog ended at once, want at most twice (%d)", queued, 2*counterBacklog)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for store.count() == 0 && time.Now().Before(deadline) {
+		for range 20 { // keep the writer busy: never a quiet counterQuiet
+			c.Add(session.EndedMessage{SessionID: "s", Role: "user", Blocks: [][]byte{[]byte(`{"type":"text","text":"x"}`)}})
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	if store.count() == 0 {
+		t.Fatal("nothing counted while messages kept ending, with the backlog queued")
 	}
 }
