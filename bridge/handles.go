@@ -42,16 +42,28 @@ func storeAndString(c *native.Call, name string) (*storeHandle, string, error) {
 }
 
 // sessionRef is one JavaScript Session object. Several can stand for one live session (it
-// was opened twice); each is closed on its own, and the session closes with the last.
+// was opened twice); each is closed on its own, and the session closes with the last. A
+// closed object lets go of the session, which JavaScript's collector may not reclaim for a
+// long time (it sees a small object), so that a process opening one session after another
+// keeps none of the closed ones' messages; it keeps the session's id and store, which
+// unwatch still needs.
 type sessionRef struct {
-	s      *session.Session
-	closed atomic.Bool
+	s     atomic.Pointer[session.Session] // nil once closed
+	id    string
+	store session.Store
+}
+
+// newSessionRef returns the JavaScript object's hold on s.
+func newSessionRef(s *session.Session) *sessionRef {
+	r := &sessionRef{id: s.ID(), store: s.Store()}
+	r.s.Store(s)
+	return r
 }
 
 // close releases this object's hold on the session; closing twice is a no-op.
 func (r *sessionRef) close() {
-	if r.closed.CompareAndSwap(false, true) {
-		r.s.Close()
+	if s := r.s.Swap(nil); s != nil {
+		s.Close()
 	}
 }
 
@@ -69,8 +81,9 @@ func sessionArg(c *native.Call) (*session.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.closed.Load() {
+	s := r.s.Load()
+	if s == nil {
 		return nil, session.ErrStoreClosed
 	}
-	return r.s, nil
+	return s, nil
 }

@@ -132,7 +132,7 @@ func sessionResult(c *native.Call, s *session.Session) (native.Value, error) {
 // sessionValue hands an open session to JavaScript as [session, id]; the session is
 // closed when that fails.
 func sessionValue(sc *native.Scope, s *session.Session) (native.Value, error) {
-	v, err := sc.NewHandle(&sessionRef{s: s}, sessionTag)
+	v, err := sc.NewHandle(newSessionRef(s), sessionTag)
 	if err != nil {
 		s.Close()
 		return native.Value{}, err

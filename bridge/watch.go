@@ -25,30 +25,30 @@ type watchable interface {
 	Unwatch(id string)
 }
 
-// watchedStore returns the session's store as a watchable one, or ErrUnsupported; a closed
+// watchedStore returns the session's store as a watchable one and the session's id, or ErrUnsupported; a closed
 // session is ErrStoreClosed unless closedToo.
-func watchedStore(c *native.Call, closedToo bool) (watchable, *session.Session, error) {
+func watchedStore(c *native.Call, closedToo bool) (watchable, string, error) {
 	ref, err := sessionRefArg(c)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", err
 	}
-	if ref.closed.Load() && !closedToo {
-		return nil, nil, session.ErrStoreClosed
+	if ref.s.Load() == nil && !closedToo {
+		return nil, "", session.ErrStoreClosed
 	}
-	w, ok := ref.s.Store().(watchable)
+	w, ok := ref.store.(watchable)
 	if !ok {
-		return nil, nil, fmt.Errorf("%w: session.watch(): this store cannot tell of commits", session.ErrUnsupported)
+		return nil, "", fmt.Errorf("%w: session.watch(): this store cannot tell of commits", session.ErrUnsupported)
 	}
-	return w, ref.s, nil
+	return w, ref.id, nil
 }
 
 // sessionWatch(session) -> the session's commit count, as a string; starts following it.
 func sessionWatch(c *native.Call) (native.Value, error) {
-	w, s, err := watchedStore(c, false)
+	w, id, err := watchedStore(c, false)
 	if err != nil {
 		return native.Value{}, err
 	}
-	v, err := w.Watch(s.ID())
+	v, err := w.Watch(id)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -57,11 +57,11 @@ func sessionWatch(c *native.Call) (native.Value, error) {
 
 // sessionWatchVersion(session) -> the session's commit count now.
 func sessionWatchVersion(c *native.Call) (native.Value, error) {
-	w, s, err := watchedStore(c, false)
+	w, id, err := watchedStore(c, false)
 	if err != nil {
 		return native.Value{}, err
 	}
-	v, err := w.WatchVersion(s.ID())
+	v, err := w.WatchVersion(id)
 	if err != nil {
 		return native.Value{}, err
 	}
@@ -70,10 +70,10 @@ func sessionWatchVersion(c *native.Call) (native.Value, error) {
 
 // sessionUnwatch(session): ends one sessionWatch.
 func sessionUnwatch(c *native.Call) (native.Value, error) {
-	w, s, err := watchedStore(c, true)
+	w, id, err := watchedStore(c, true)
 	if err != nil {
 		return native.Value{}, err
 	}
-	w.Unwatch(s.ID())
+	w.Unwatch(id)
 	return c.Undefined(), nil
 }
