@@ -10,7 +10,7 @@ import (
 func (c *converter) link(recs []importing.Record, agentCalls map[string]string) {
 	carriers := responseCarriers{}
 	for i := range recs {
-		carriers.note(&recs[i], &c.infos[i], i)
+		carriers.note(&c.infos[i], i)
 	}
 	lk := newLinker(carriers)
 	for i := range recs {

@@ -39,8 +39,9 @@ type converter struct {
 
 // recordInfo is what linking the records needs of one of them.
 type recordInfo struct {
-	messageID string // the API message id of an assistant record
-	prompt    string // the text of a user record
+	messageID string       // the API message id of an assistant record
+	response  responseName // the API response the record is part of (responseOf)
+	prompt    string       // the text of a user record
 	usage     *session.Usage
 	extra     session.EnvelopeExtra
 	source    source
@@ -82,6 +83,7 @@ func (c *converter) record(l line, occurrences transcript.Occurrences) (importin
 		rec.RequestID = id
 		delete(f, "requestId")
 	}
+	info.response = responseOf(&rec, &info)
 	c.moveState(f, &info.extra)
 	c.learn(f, &rec, &info)
 	c.infos = append(c.infos, info)

@@ -97,7 +97,7 @@ func learnTranscript(r io.Reader, path string) (firstReading, error) {
 		}
 		if rec, err := conv.record(l, occurrences); err == nil {
 			first.span.Note(rec.CreatedAt)
-			first.carriers.note(&rec, &conv.infos[len(conv.infos)-1], read)
+			first.carriers.note(&conv.infos[len(conv.infos)-1], read)
 			read++
 		}
 		conv.infos = conv.infos[:0]

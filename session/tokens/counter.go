@@ -36,7 +36,7 @@ type Counter struct {
 
 	mu      sync.Mutex
 	idle    *sync.Cond
-	queue   []session.EndedMessage
+	queue   []countJob
 	queued  int                  // bytes of blocks in queue
 	pending map[string]int       // jobs queued or running, by session
 	names   map[string]ToolNames // recent tool names, by session
@@ -63,8 +63,9 @@ func (c *Counter) Add(j session.EndedMessage) {
 	if c.closed || c.queued >= 2*counterBacklog {
 		return
 	}
-	c.queue = append(c.queue, j)
-	c.queued += blockBytes(j)
+	job := countJob{EndedMessage: j, bytes: blockBytes(j)}
+	c.queue = append(c.queue, job)
+	c.queued += job.bytes
 	c.pending[j.SessionID]++
 	c.lastAdd = time.Now()
 	if !c.running {
@@ -82,9 +83,9 @@ func (c *Counter) run() {
 			break
 		}
 		j := c.queue[0]
-		c.queue[0] = session.EndedMessage{} // the array outlives the job: let go of its blocks
+		c.queue[0] = countJob{} // the array outlives the job: let go of its blocks
 		c.queue = c.queue[1:]
-		c.queued -= blockBytes(j)
+		c.queued -= j.bytes
 		names := c.namesOf(j.SessionID)
 		c.mu.Unlock()
 		count := conversationCount(j.Role, j.Provider, j.Sidechain, j.Blocks, j.Usage, names)
@@ -170,6 +171,13 @@ func (c *Counter) Close() {
 	for c.running {
 		c.idle.Wait()
 	}
+}
+
+// countJob is a message waiting to be counted, with the size of its blocks (blockBytes),
+// what the queue holds of it.
+type countJob struct {
+	session.EndedMessage
+	bytes int
 }
 
 // blockBytes is the size of a job's blocks, what the queue holds of it.
