@@ -4,7 +4,7 @@
 // a process of its own: its peak RSS (Node and the Go addon together) and Node's and Go's
 // own peaks, MB/s over each 256 MB slice of the file, and an import killed once half the
 // bytes are stored then run again (records afterwards against a clean import's: no
-// duplicates). Then a 100 MB tool output and a 50 MB image are ingested,
+// duplicates); --formats picks which of the two. Then a 100 MB tool output and a 50 MB image are ingested,
 // restored and exported, each step's peak RSS in its own process. Prints one table; the
 // figures also go to <data>/big.json.
 import { spawn } from 'node:child_process';
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({ options: {
   data: { type: 'string', default: 'build/bench-big' },
   sizes: { type: 'string', default: '2048' },
+  formats: { type: 'string', default: 'claude-code,codex' },
   fixtures: { type: 'string', default: path.join(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'real') },
 } });
 const here = import.meta.dirname;
@@ -73,7 +74,9 @@ function slices(marks, bytes, sliceMB = 256) {
 
 const results = { imports: [], payloads: [] };
 for (const mb of values.sizes.split(',').map(Number)) {
-  for (const [format, source] of Object.entries(SOURCES)) {
+  for (const format of values.formats.split(',')) {
+    const source = SOURCES[format];
+    if (!source) throw new Error(`--formats: ${format} is not one of ${Object.keys(SOURCES).join(', ')}`);
     const file = path.join(data, `${format}-${mb}.jsonl`);
     if (!fs.existsSync(file)) {
       await new Promise((resolve, reject) => spawn(process.execPath, [path.join(here, 'big-transcript.mjs'), '--from', source, '--out', file, '--mb', String(mb)], { stdio: 'inherit' })
