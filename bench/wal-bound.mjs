@@ -4,8 +4,10 @@
 // deleted beyond the last KEEP so the file itself stays small; beside it a reader process
 // lists the sessions, tails the newest and restores a finished one whole, as a resume
 // picker or a second agent would: readers are what keep a WAL from being reset. Every
-// --every seconds the parent samples the size of sessions.db-wal. It prints the maximum
-// and the percentiles as JSON (also written to <data>/wal-bound.json).
+// --every seconds the parent samples the size of sessions.db-wal, and the resident memory of
+// the writer and the reader (Linux's /proc). It prints the WAL's maximum and percentiles and
+// each process's largest RSS in each quarter of the run (flat when nothing accumulates) as
+// JSON (also written to <data>/wal-bound.json).
 //
 //   node bench/wal-bound.mjs [--seconds 3600] [--every 2] [--data build/bench-wal]
 import { spawn } from 'node:child_process';
@@ -83,6 +85,22 @@ async function readAlongside() {
   }
 }
 
+/** residentMB is a process's resident memory now, from /proc (null where there is none). */
+function residentMB(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** quarterPeaks is the largest of each quarter of a run's samples. */
+function quarterPeaks(samples) {
+  const q = Math.ceil(samples.length / 4);
+  return [0, 1, 2, 3].map((i) => Math.max(...samples.slice(i * q, (i + 1) * q).filter((v) => v !== null)));
+}
+
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -117,12 +135,15 @@ async function main() {
     for (const c of [writer, reader]) c.on('exit', (code, sig) => reject(new Error(`a ${c === writer ? 'writer' : 'reader'} stopped: ${code ?? sig}`)));
   });
   const samples = [];
+  const rss = { writer: [], reader: [] };
   const end = Date.now() + Number(values.seconds) * 1000;
   const sample = async () => {
     while (Date.now() < end) {
       let size = 0;
       try { size = fs.statSync(`${db}-wal`).size; } catch { /* no WAL at this instant */ }
       samples.push(size);
+      rss.writer.push(residentMB(writer.pid));
+      rss.reader.push(residentMB(reader.pid));
       await new Promise((r) => setTimeout(r, Number(values.every) * 1000));
     }
   };
@@ -135,6 +156,7 @@ async function main() {
     roundMsMedian: [...roundMs].sort((a, b) => a - b)[roundMs.length >> 1],
     walMB: { max: MB(sorted.at(-1)), p50: MB(percentile(sorted, 50)), p90: MB(percentile(sorted, 90)), p99: MB(percentile(sorted, 99)) },
     dbMB: MB(fs.statSync(db).size),
+    rssMBByQuarter: { writer: quarterPeaks(rss.writer), reader: quarterPeaks(rss.reader) },
   };
   fs.writeFileSync(path.join(data, 'wal-bound.json'), JSON.stringify({ ...result, samplesBytes: samples }));
   console.log(JSON.stringify(result));
