@@ -7,24 +7,31 @@
 // Each store is filled with --small sessions, measured, then filled on to --sessions and
 // measured again, --messages / --sessions messages a session (prompts and answers of 100 B to
 // 4 KB of words, a few with a rarer word to search for), spread over --projects projects.
-// Measured at each size, the median of 25 calls: a project's 50 newest sessions (fewer when
-// the small store has fewer a project), a session's last 20 messages and its whole restore,
-// a search, the process's RSS (of the process that filled the store), and the store's size.
-// The last column is the cost at the large size over the cost at the small one, which must stay
-// at most 1.5x. The defaults (100,000 sessions, 2,000,000 messages) take hours on a 2-core
-// machine: pass smaller sizes for a quick look, and say so with the figures.
-import { execFileSync } from 'node:child_process';
+// Measured at each size, in a process that opens the store afresh (so its RSS is a reader's,
+// not the filler's), the median of 25 calls: a project's 50 newest sessions (fewer when the
+// small store has fewer a project), a session's last 20 messages and its whole restore, a
+// search for a word in the same 10 messages at both sizes (so the answer does not grow with
+// the store) and one for a word in 1 message in 200 (whose hits do), the reader's RSS; then
+// append-until-durable: --appenders processes (4) each writing --appending sessions (8) at
+// once, a W1 turn into each and its flush() awaited, for --append-seconds (10), p50 and p99 of
+// a turn's flush and the appenders' largest RSS; and the store's size. The last column is the
+// cost at the large size over the cost at the small one, which must stay at most 1.5x. The
+// defaults (100,000 sessions, 2,000,000 messages) take hours on a 2-core machine: pass
+// smaller sizes for a quick look, and say so with the figures.
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { quantile, turn } from './w1-turn.mjs';
 
 const require = createRequire(import.meta.url);
 const { openStore } = require('../dist/index.js');
 
 function options(argv) {
   const o = { small: 1000, sessions: 100000, messages: 2000000, projects: 20, only: ['sqlite', 'postgres'],
-    data: path.join(os.tmpdir(), 'sessionkeep-scale') };
+    data: path.join(os.tmpdir(), 'sessionkeep-scale'), appenders: 4, appending: 8, appendSeconds: 10 };
   for (let i = 0; i < argv.length; i += 2) {
     const v = argv[i + 1];
     switch (argv[i]) {
@@ -34,6 +41,10 @@ function options(argv) {
       case '--projects': o.projects = Number(v); break;
       case '--only': o.only = v.split(','); break;
       case '--data': o.data = v; break;
+      case '--appenders': o.appenders = Number(v); break;
+      case '--appending': o.appending = Number(v); break;
+      case '--append-seconds': o.appendSeconds = Number(v); break;
+      case '--role': return { role: v, args: argv.slice(i + 2) }; // a child: its own arguments follow
       default: throw new Error(`scale.mjs: unknown option ${argv[i]}`);
     }
   }
@@ -59,12 +70,17 @@ function text(r) {
   return words.join(' ');
 }
 
-/** fill adds sessions until the store holds `to`, each with `perSession` messages. */
-async function fill(store, from, to, perSession, projects) {
+/**
+ * fill adds sessions until the store holds `to`, each with `perSession` messages; the first
+ * message of every `tenth` session below `small` also holds the word "osprey", which is
+ * thus in the same 10 messages however large the store grows.
+ */
+async function fill(store, from, to, perSession, projects, small) {
   const r = rng(from + 1);
+  const tenth = Math.ceil(small / 10);
   for (let i = from; i < to; i++) {
     const s = store.createSession({ projectPath: `/work/project-${i % projects}`, title: `session ${i}` });
-    for (let m = 0; m < perSession; m++) s.appendUserMessage(text(r));
+    for (let m = 0; m < perSession; m++) s.appendUserMessage(m === 0 && i < small && i % tenth === 0 ? `${text(r)} osprey` : text(r));
     s.close();
     if (i % 200 === 199) await store.flush();
   }
@@ -84,17 +100,19 @@ async function median(fn) {
 }
 
 /**
- * measure takes the reads' costs on a store of `count` sessions, listing `listed` sessions of
- * a project (as many at both sizes, so that the growth is the store's, not the answer's).
+ * reads is a child process's part: it opens the store at `at` afresh and takes the reads'
+ * costs on it, listing `listed` sessions of a project (as many at both sizes, so that the
+ * growth is the store's, not the answer's), and prints them with its RSS as JSON.
  */
-async function measure(store, count, projects, listed, size) {
+async function reads([at, count, projects, listed]) {
+  const store = openStore(at);
   // A search first indexes every message still waiting (both backends index off the
   // writer's commits): the reads are measured on a store at rest, not during that work.
   await store.searchAsync('kingfisher', { limit: 1 });
-  const project = `/work/project-${(count - 1) % projects}`;
+  const project = `/work/project-${(Number(count) - 1) % Number(projects)}`;
   const [newest] = store.listSessions({ projectPath: project, limit: 1 });
-  return {
-    [`list a project (${listed} newest)`]: await median(() => store.listSessions({ projectPath: project, limit: listed })),
+  const costs = {
+    [`list a project (${listed} newest)`]: await median(() => store.listSessions({ projectPath: project, limit: Number(listed) })),
     'tail 20 of a session': await median(() => {
       const s = store.openSession(newest.id);
       s.tail(20);
@@ -105,8 +123,59 @@ async function measure(store, count, projects, listed, size) {
       await s.messagesAsync();
       s.close();
     }),
-    'search a rare word (10 hits)': await median(() => store.search('kingfisher', { limit: 10 })),
-    rss: process.memoryUsage().rss / 2 ** 20,
+    'search a word in 10 messages': await median(() => store.search('osprey', { limit: 10 })),
+    'search a word in 1 message in 200 (hits grow with the store)': await median(() => store.search('kingfisher', { limit: 10 })),
+    'RSS of a reader': process.memoryUsage().rss / 2 ** 20,
+  };
+  store.close();
+  process.stdout.write(`${JSON.stringify(costs)}\n`);
+}
+
+/**
+ * appender is a child process's part: `sessions` new sessions of the store at `at` written at
+ * once until `until` (ms since the epoch), a W1 turn into each then its flush() awaited, over
+ * and over. It prints every flush's time and its largest RSS as JSON.
+ */
+async function appender([at, until, seed, sessions]) {
+  const store = openStore(at);
+  const flushes = [];
+  const writeOne = async (k) => {
+    const s = store.createSession({ projectPath: '/work/appending', title: `appender ${seed}.${k}` });
+    for (let n = 0; Date.now() < Number(until); n++) {
+      turn(s, `${seed}_${k}`, n);
+      const t0 = performance.now();
+      await s.flush();
+      flushes.push(performance.now() - t0);
+    }
+    s.close();
+  };
+  await Promise.all(Array.from({ length: Number(sessions) }, (_, k) => writeOne(k)));
+  store.close();
+  process.stdout.write(`${JSON.stringify({ flushes, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`);
+}
+
+/** child runs this script in a process of its own as `role` and resolves to what it printed. */
+function child(role, ...args) {
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, [fileURLToPath(import.meta.url), '--role', role, ...args.map(String)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    c.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
+    c.on('error', reject);
+    c.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`scale.mjs ${role} exited with ${code}`))));
+  });
+}
+
+/** measure takes the reads' costs and append-until-durable on a store of `count` sessions. */
+async function measure(at, count, o, listed, size) {
+  const costs = await child('reads', at, count, o.projects, listed);
+  const until = Date.now() + 1500 + o.appendSeconds * 1000; // past every appender's start-up
+  const runs = await Promise.all(Array.from({ length: o.appenders }, (_, i) => child('appender', at, until, i, o.appending)));
+  const flushes = runs.flatMap((r) => r.flushes);
+  return {
+    ...costs,
+    [`append until durable, p50 (${o.appenders} processes × ${o.appending} sessions)`]: quantile(flushes, 0.5),
+    [`append until durable, p99 (${o.appenders} processes × ${o.appending} sessions)`]: quantile(flushes, 0.99),
+    'RSS of an appender': Math.max(...runs.map((r) => r.maxRssMB)),
     size: size() / 2 ** 20,
   };
 }
@@ -129,6 +198,8 @@ function location(backend, o) {
 
 async function main() {
   const o = options(process.argv.slice(2));
+  if (o.role === 'reads') return reads(o.args);
+  if (o.role === 'appender') return appender(o.args);
   const perSession = Math.floor(o.messages / o.sessions);
   const listed = Math.max(1, Math.min(50, Math.floor(o.small / o.projects)));
   console.log(`# scale: ${o.small.toLocaleString()} then ${o.sessions.toLocaleString()} sessions, ${perSession} messages each, ${o.projects} projects; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
@@ -138,21 +209,21 @@ async function main() {
     const where = location(backend, o);
     const store = openStore(where.at);
     let t = Date.now();
-    await fill(store, 0, o.small, perSession, o.projects);
+    await fill(store, 0, o.small, perSession, o.projects, o.small);
     const fillSmall = Date.now() - t;
-    const small = await measure(store, o.small, o.projects, listed, where.size);
+    const small = await measure(where.at, o.small, o, listed, where.size);
     t = Date.now();
-    await fill(store, o.small, o.sessions, perSession, o.projects);
+    await fill(store, o.small, o.sessions, perSession, o.projects, o.small);
     const fillLarge = Date.now() - t;
-    const large = await measure(store, o.sessions, o.projects, listed, where.size);
+    const large = await measure(where.at, o.sessions, o, listed, where.size);
     store.close();
     console.log(`\n## ${backend} (filled in ${(fillSmall / 1000).toFixed(1)} s, then ${(fillLarge / 1000).toFixed(1)} s)\n`);
     console.log(`| measure | ${o.small.toLocaleString()} sessions | ${o.sessions.toLocaleString()} sessions | growth | bound 1.5x |`);
     console.log('| --- | --- | --- | --- | --- |');
     for (const key of Object.keys(small)) {
-      const unit = key === 'rss' || key === 'size' ? ' MB' : ' ms';
+      const unit = key.startsWith('RSS') || key === 'size' ? ' MB' : ' ms';
       const growth = large[key] / small[key];
-      const bounded = key === 'size' ? '' : growth <= 1.5 ? 'kept' : 'MISSED';
+      const bounded = key === 'size' || key.includes('hits grow') ? '' : growth <= 1.5 ? 'kept' : 'MISSED';
       console.log(`| ${key} | ${small[key].toFixed(2)}${unit} | ${large[key].toFixed(2)}${unit} | ${growth.toFixed(2)}x | ${bounded} |`);
     }
   }
