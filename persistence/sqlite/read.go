@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -69,8 +71,8 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 }
 
 // scanFrom calls fn for each message of session sid from seq fromSeq to seq toSeq, in
-// order, its blocks cut from its body (blocksOf), or else joined from its block rows and,
-// for rows journaled before migration 10, the blobs table.
+// order, its blocks cut from its body (msgbody.FieldsAndBlocks), or else joined from its
+// block rows and, for rows journaled before migration 10, the blobs table.
 func scanFrom(c rowQuerier, sid int64, sessionID string, fromSeq, toSeq int64, fn func(*session.StoredMessage) error) error {
 	var m session.StoredMessage
 	current := int64(-1)
@@ -91,14 +93,14 @@ func scanFrom(c rowQuerier, sid int64, sessionID string, fromSeq, toSeq int64, f
 				return err
 			}
 			current = m.Seq
-			if body := asBytes(row[17]); body != nil {
-				m.Meta, m.Extra, m.Blocks, err = bodyFieldsAndBlocks(m.Meta, m.Extra, body, asBytes(row[18]), m.Blocks, m.Seq)
+			if body := rowvalue.Bytes(row[17]); body != nil {
+				m.Meta, m.Extra, m.Blocks, err = msgbody.FieldsAndBlocks(m.Meta, m.Extra, body, rowvalue.Bytes(row[18]), m.Blocks, m.Seq)
 				return err
 			}
 		}
-		if body := asBytes(row[12]); body != nil {
+		if body := rowvalue.Bytes(row[12]); body != nil {
 			m.Blocks = append(m.Blocks, body)
-		} else if data := asBytes(row[13]); data != nil {
+		} else if data := rowvalue.Bytes(row[13]); data != nil {
 			m.Blocks = append(m.Blocks, data)
 		} else if row[16] != nil {
 			return fmt.Errorf("%w: block %v of message %d has no content: its blob is missing", session.ErrSessionCorrupt, row[16], m.Seq)
@@ -119,26 +121,15 @@ func scanMessageRow(row []driver.Value, sessionID string, blocks [][]byte) (sess
 		Seq: d.Integer(0, "seq"), UUID: d.Text(1, "uuid"), ParentUUID: d.Text(2, "parent_uuid"), SessionID: sessionID,
 		Type: d.Text(3, "type"), Role: d.Text(4, "role"), Turn: d.Integer(5, "turn"), Status: d.Text(6, "status"),
 		CreatedAt: time.UnixMilli(d.Integer(7, "created_at")), Provider: d.Text(8, "provider"), RequestID: d.Text(9, "request_id"),
-		Meta: asBytes(row[10]), Extra: asBytes(row[11]), Blocks: blocks,
+		Meta: rowvalue.Bytes(row[10]), Extra: rowvalue.Bytes(row[11]), Blocks: blocks,
 		IsSidechain: d.Integer(14, "is_sidechain") != 0, Continues: d.Integer(15, "continues") != 0,
 	}
 	if len(d.bad) > 0 {
 		return m, fmt.Errorf("%w: the message at seq %v has unreadable columns: %s", session.ErrSessionCorrupt, row[0], strings.Join(d.bad, ", "))
 	}
 	var err error
-	m.Extra, err = extraColumn(m.Extra, m.Seq)
+	m.Extra, err = msgbody.ExtraColumn(m.Extra, m.Seq)
 	return m, err
-}
-
-// asBytes returns a BLOB or TEXT column's bytes, nil for NULL.
-func asBytes(v driver.Value) []byte {
-	switch v := v.(type) {
-	case []byte:
-		return v
-	case string:
-		return []byte(v)
-	}
-	return nil
 }
 
 // notFound turns a failed session lookup into ErrSessionNotFound when the session is
@@ -190,57 +181,4 @@ func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
 		return storageError("reading the records of session "+sessionID, err)
 	})
 	return uuids, err
-}
-
-// bodyBlocks appends the blocks of message seq's stored body to blocks, unpacked; a body
-// that does not unpack or a layout that does not fit it is ErrSessionCorrupt.
-func bodyBlocks(stored, lay []byte, blocks [][]byte, seq int64) ([][]byte, error) {
-	body, err := unpackedBody(nil, stored, seq)
-	if err != nil {
-		return blocks, err
-	}
-	return plainBodyBlocks(body, lay, blocks, seq)
-}
-
-// bodyFieldsAndBlocks returns a message's meta (metaOf, given the meta column), its extra
-// fields (extraOf, given the extra column) and its blocks from its stored body, unpacked
-// once for all three.
-func bodyFieldsAndBlocks(metaColumn, extraColumn, stored, lay []byte, blocks [][]byte, seq int64) ([]byte, []byte, [][]byte, error) {
-	body, err := unpackedBody(nil, stored, seq)
-	if err != nil {
-		return metaColumn, extraColumn, blocks, err
-	}
-	l, err := decodeLayout(lay, len(body), nil)
-	if err != nil {
-		return metaColumn, extraColumn, blocks, unreadableBody(seq)
-	}
-	meta, err := metaOf(metaColumn, body, l, seq)
-	if err != nil {
-		return metaColumn, extraColumn, blocks, err
-	}
-	extra, err := extraOf(extraColumn, body, l, seq)
-	if err != nil {
-		return meta, extraColumn, blocks, err
-	}
-	if blocks, err = blocksOf(body, l, blocks); err != nil {
-		return meta, extra, blocks, unreadableBody(seq)
-	}
-	return meta, extra, blocks, nil
-}
-
-// plainBodyBlocks is bodyBlocks for a body already unpacked.
-func plainBodyBlocks(body, lay []byte, blocks [][]byte, seq int64) ([][]byte, error) {
-	l, err := decodeLayout(lay, len(body), nil)
-	if err == nil {
-		blocks, err = blocksOf(body, l, blocks)
-	}
-	if err != nil {
-		return blocks, unreadableBody(seq)
-	}
-	return blocks, nil
-}
-
-// unreadableBody is the error of message seq, whose body or layout cannot be read.
-func unreadableBody(seq int64) error {
-	return fmt.Errorf("%w: message %d has an unreadable body", session.ErrSessionCorrupt, seq)
 }

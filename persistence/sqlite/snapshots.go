@@ -4,6 +4,8 @@ import (
 	"database/sql/driver"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -12,7 +14,7 @@ import (
 func (w *writer) putFileSnapshot(sid int64, snap session.FileSnapshot) error {
 	res, err := w.c.exec(`INSERT INTO file_snapshots(sid, id, message_uuid, root, is_update, created_at, extra)
 		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(sid, id) DO NOTHING`,
-		sid, snap.ID, snap.MessageUUID, snap.Root, snap.IsUpdate, snap.CreatedAt.UnixMilli(), jsonObject(snap.Source))
+		sid, snap.ID, snap.MessageUUID, snap.Root, snap.IsUpdate, snap.CreatedAt.UnixMilli(), msgbody.JSONObject(snap.Source))
 	if err != nil {
 		return err
 	}
@@ -34,7 +36,7 @@ func (w *writer) putFileSnapshot(sid int64, snap session.FileSnapshot) error {
 			size = *f.Size
 		}
 		if _, err := w.c.exec(`INSERT INTO snapshot_files(fsid, path, state, hash, size, mode, blob_id, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			fsid, f.Path, f.State, f.Hash, size, int64(f.Mode), blobID, jsonObject(f.Source)); err != nil {
+			fsid, f.Path, f.State, f.Hash, size, int64(f.Mode), blobID, msgbody.JSONObject(f.Source)); err != nil {
 			return err
 		}
 	}
@@ -87,7 +89,7 @@ func (s *Store) FileContent(sessionID, snapshotID, path string) ([]byte, error) 
 				JOIN snapshot_files sf ON sf.fsid = f.fsid JOIN blobs b ON b.id = sf.blob_id
 			WHERE f.sid = (SELECT sid FROM sessions WHERE id = ?) AND f.id = ? AND sf.path = ?`,
 			[]any{sessionID, snapshotID, path}, func(row []driver.Value) error {
-				content = append([]byte{}, asBytes(row[0])...)
+				content = append([]byte{}, rowvalue.Bytes(row[0])...)
 				return nil
 			})
 	})
@@ -96,7 +98,7 @@ func (s *Store) FileContent(sessionID, snapshotID, path string) ([]byte, error) 
 
 // optionalObject returns a stored JSON object, nil for an empty one.
 func optionalObject(v driver.Value) []byte {
-	b := asBytes(v)
+	b := rowvalue.Bytes(v)
 	if len(b) <= 2 {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/persistence/commitqueue"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -23,8 +24,8 @@ type writer struct {
 	file   os.FileInfo // the database file as it was opened, to tell it from a new one
 	owner  string      // this process, recorded on the sessions it writes
 	sids   map[string]int64
-	bodies bodyBuilder
-	open   openBodies            // messages begun and not ended (writer goroutine only)
+	bodies msgbody.Builder
+	open   msgbody.OpenBodies    // messages begun and not ended (writer goroutine only)
 	ending map[batchMessage]bool // messages the batch being applied begins and ends (endingInBatch)
 	// inserted is what the rows the batch being applied inserted owe (insert_effects.go).
 	inserted insertEffects
@@ -52,7 +53,7 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", session.ErrStorage, path, err)
 	}
-	w := &writer{c: c, path: path, file: file, owner: owner, sids: map[string]int64{}, open: openBodies{}}
+	w := &writer{c: c, path: path, file: file, owner: owner, sids: map[string]int64{}, open: msgbody.OpenBodies{}}
 	var behind bool
 	err = retryBusy("reading the search queue", func() (err error) {
 		behind, err = w.indexBehind()
@@ -72,8 +73,8 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 }
 
 // enqueue queues ops; it never waits on disk. An imported record whole in ops is first
-// put in its stored form on the caller's goroutine (prepareImported), outside the lock.
-func (w *writer) enqueue(ops []session.Op) { w.queueOps(prepareImported(ops)) }
+// put in its stored form on the caller's goroutine (msgbody.PrepareImported), outside the lock.
+func (w *writer) enqueue(ops []session.Op) { w.queueOps(msgbody.PrepareImported(ops)) }
 
 // queueOps queues ops as they are, one after another, behind what is queued already.
 func (w *writer) queueOps(ops []session.Op) { w.q.Enqueue(ops) }
