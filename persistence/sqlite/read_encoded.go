@@ -1,8 +1,10 @@
 package sqlite
 
 import (
+	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
@@ -30,17 +32,50 @@ func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.St
 				unpackBuffers.Put(kept)
 			}
 		}()
-		err = queryDirect(c, `SELECT seq, body, layout, role, is_sidechain, continues, status FROM messages WHERE sid = ? AND seq >= ? ORDER BY seq`,
-			[]any{sid, fromSeq}, func(row *rawdb.Stmt) error {
-				m, err := r.message(row)
-				if err != nil {
-					return err
-				}
-				return fn(m)
-			})
-		return storageError("reading messages of session "+sessionID, err)
+		for next := fromSeq; ; {
+			last, err := r.scanFor(c, next, snapshotHold, fn)
+			if !errors.Is(err, errSnapshotHeld) {
+				return storageError("reading messages of session "+sessionID, err)
+			}
+			next = last + 1
+		}
 	})
 }
+
+// scanFor calls fn for the session's messages from seq next on in one statement, until
+// there are no more or it has read for hold: then it gives errSnapshotHeld and the last
+// seq fn was called with.
+func (r *bodyReader) scanFor(c *rawdb.Conn, next int64, hold time.Duration, fn func(*session.StoredMessage) error) (last int64, err error) {
+	began := time.Now()
+	err = queryDirect(c, `SELECT seq, body, layout, role, is_sidechain, continues, status FROM messages WHERE sid = ? AND seq >= ? ORDER BY seq`,
+		[]any{r.sid, next}, func(row *rawdb.Stmt) error {
+			m, err := r.message(row)
+			if err != nil {
+				return err
+			}
+			last = m.Seq
+			if err := fn(m); err != nil {
+				return err
+			}
+			if time.Since(began) > hold {
+				return errSnapshotHeld
+			}
+			return nil
+		})
+	return last, err
+}
+
+// snapshotHold is how long ScanEncoded reads in one statement, so one read transaction. A
+// scan whose reader is slow to take what it reads (an async restore waits for JavaScript
+// to take each part, for seconds on a starved machine) then ends its statement and goes on
+// from the next seq in a new one: a snapshot held that long keeps the checkpointer from
+// starting the WAL over, which grows meanwhile by everything the writer commits (126 MB
+// during one 66 s restore, bench/README.md "The WAL under W1 on repeat"). Messages
+// appended meanwhile are read as a later read would read them.
+var snapshotHold = 100 * time.Millisecond
+
+// errSnapshotHeld ends a statement of ScanEncoded that has read for snapshotHold.
+var errSnapshotHeld = errors.New("the scan has held its snapshot for snapshotHold")
 
 // unpackBuffers hold the buffers packed bodies are unpacked into, for the next scan: a
 // tail of 20 large messages allocated a new one each time (mallocgcLarge, 5 % of its Go
