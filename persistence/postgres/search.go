@@ -18,10 +18,10 @@ const (
 	markStop  = "\x02"
 )
 
-// Search returns the messages whose text matches q, best first (ts_rank over the blocks'
-// tsvectors, each message at its best block), each message once. Every word of the text
+// Search returns the messages whose text matches q, best first (ts_rank over each
+// message's tsvector, the words of all its blocks). Every word of the text
 // must occur as a word or the start of one, as with the SQLite backend's FTS5 query. It
-// first indexes every block waiting for search, whoever wrote it, so that it finds every
+// first indexes every message waiting for search, whoever wrote it, so that it finds every
 // block committed before the call. A role that may only read (or a standby) cannot: it
 // searches what hosts that write have indexed.
 func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
@@ -31,22 +31,20 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	if err := s.IndexForSearch(); err != nil && !errors.Is(err, session.ErrReadOnly) {
 		return nil, err
 	}
-	query := `WITH q AS (SELECT to_tsquery('simple', $1) AS tsq),
-		best AS (
-			SELECT DISTINCT ON (b.sid, b.seq) b.sid, b.seq, b.search_text, ts_rank(b.search, q.tsq) AS rank
-			FROM blocks b, q WHERE b.search @@ q.tsq AND NOT b.partial
-			ORDER BY b.sid, b.seq, rank DESC, b.idx)
-		SELECT s.id, m.uuid, ts_headline('simple', best.search_text, q.tsq,
-				'StartSel=` + markStart + `, StopSel=` + markStop + `, MaxWords=16, MinWords=8, HighlightAll=false'),
-			m.role, m.created_at, s.title, s.project_path
-		FROM best, q, messages m, sessions s
-		WHERE m.sid = best.sid AND m.seq = best.seq AND s.sid = best.sid`
+	query := `WITH q AS (SELECT to_tsquery('simple', $1) AS tsq)
+		SELECT s.id, m.uuid, (SELECT ts_headline('simple', p.text, q.tsq,
+					'StartSel=` + markStart + `, StopSel=` + markStop + `, MaxWords=16, MinWords=8, HighlightAll=false')
+				FROM unnest(string_to_array(m.search_text, E'` + blockTextSeparator + `')) WITH ORDINALITY AS p(text, idx)
+				ORDER BY ts_rank(` + textVector("p.text") + `, q.tsq) DESC, p.idx LIMIT 1),
+			m.role, m.created_at, s.title, s.project_path, ts_rank(m.search, q.tsq) AS rank
+		FROM q, messages m, sessions s
+		WHERE m.search @@ q.tsq AND s.sid = m.sid`
 	args := []any{tsQuery(q.Text)}
 	if q.ProjectPath != "" {
 		query += ` AND s.project_path = $2`
 		args = append(args, q.ProjectPath)
 	}
-	query += ` ORDER BY best.rank DESC, best.sid, best.seq`
+	query += ` ORDER BY rank DESC, m.sid, m.seq`
 	if q.Limit > 0 {
 		query += ` LIMIT ` + strconv.Itoa(q.Limit)
 	}

@@ -26,8 +26,12 @@ const waitedIndexSlice = 4096
 // searchVector is the search vector of a block's search_text, as migration 2 defined it:
 // the parser's lexemes plus those of the text with every run of non-alphanumerics made a
 // space, so that "src/auth.ts" is found by "auth" as well as by itself.
-const searchVector = `to_tsvector('simple', search_text) ||
-	to_tsvector('simple', regexp_replace(search_text, '[^[:alnum:]]+', ' ', 'g'))`
+var searchVector = textVector("search_text")
+
+// textVector is the search vector of the SQL text expression text.
+func textVector(text string) string {
+	return `to_tsvector('simple', ` + text + `) || to_tsvector('simple', regexp_replace(` + text + `, '[^[:alnum:]]+', ' ', 'g'))`
+}
 
 // indexSliceStatement fills the search vector of at most $1 blocks waiting for it, which
 // blocks_unindexed finds. Rows another connection is indexing are skipped (SKIP LOCKED) or
@@ -39,8 +43,8 @@ func indexSliceStatement(skipLocked bool) string {
 	if skipLocked {
 		lock += ` SKIP LOCKED`
 	}
-	return `UPDATE blocks SET search = ` + searchVector + `
-		WHERE ctid = ANY(ARRAY(SELECT ctid FROM blocks WHERE search IS NULL AND search_text IS NOT NULL LIMIT $1 ` + lock + `))`
+	return `UPDATE messages SET search = ` + searchVector + `
+		WHERE ctid = ANY(ARRAY(SELECT ctid FROM messages WHERE search IS NULL AND search_text IS NOT NULL LIMIT $1 ` + lock + `))`
 }
 
 // indexSlice indexes one slice of waiting blocks in its own transaction and returns how

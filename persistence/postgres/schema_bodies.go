@@ -1,0 +1,23 @@
+package postgres
+
+// schemaV4 is migration 4: a message that has ended is one row, its body (the envelope
+// JSON, as on SQLite: body.go) and layout in the messages table, and the blocks table only
+// the journal of messages still streaming. Search moves with the bodies: a message's search
+// text and vector are columns of its row (filled by the writer and the indexer), not of each
+// block's, so the journal rows carry no search columns. The schema change is instant; moving
+// the rows of a store written before it is settleBodies' work (migration_bodies.go), in
+// batches of their own transactions after the schema is migrated, which readers do not wait
+// for: every read takes a message's blocks from its body, or from its block rows when it has
+// none.
+var schemaV4 = []string{
+	`ALTER TABLE messages ADD COLUMN body BYTEA, ADD COLUMN layout BYTEA, ADD COLUMN search_text TEXT, ADD COLUMN search tsvector`,
+	`CREATE INDEX messages_search ON messages USING GIN (search)`,
+	`CREATE INDEX messages_unindexed ON messages(sid) WHERE search IS NULL AND search_text IS NOT NULL`,
+	// The messages settleBodies still has to give a body, and the records that never get one.
+	`CREATE INDEX messages_without_body ON messages(sid, seq) WHERE body IS NULL`,
+	`ALTER TABLE blocks DROP COLUMN search, DROP COLUMN search_text`, // drops blocks_search and blocks_unindexed
+	// The moves of rows a migration leaves to be done in batches after it, each done once a
+	// pass over the whole store has ended.
+	`CREATE TABLE background_migrations (name TEXT PRIMARY KEY, done_at BIGINT)`,
+	`INSERT INTO background_migrations(name) VALUES ('bodies')`,
+}
