@@ -46,8 +46,8 @@ type batchWriter struct {
 	blocks blockRows // blocks gathered for one statement (blocks_batch.go)
 	// whole names the messages inserted whole by their EndMessage, begins holds what their
 	// BeginMessage left for it (message_once.go).
-	whole   map[batchMessage]bool
-	begins  map[messageKey]beginning
+	whole  map[batchMessage]bool
+	begins map[messageKey]beginning
 	// ended are the messages this writer began before the batch that the batch ended, to be
 	// held open again when it fails (ended.go).
 	ended   []endedOpen
