@@ -48,6 +48,9 @@ type batchWriter struct {
 	// BeginMessage left for it (message_once.go).
 	whole  map[batchMessage]bool
 	begins map[messageKey]beginning
+	// completed are the messages still streaming that the batch completed blocks of, whose
+	// search text changes (streaming_text.go).
+	completed map[messageKey]bool
 	// ended are the messages this writer began before the batch that the batch ended, to be
 	// held open again when it fails (ended.go).
 	ended   []endedOpen
@@ -76,6 +79,9 @@ func (b *batchWriter) apply(batch []session.Op) error {
 		if err != nil {
 			return err
 		}
+	}
+	if err := b.queueStreamingTexts(); err != nil {
+		return err
 	}
 	// What was refused is known once the queued statements ran; touch counts what was not.
 	if err := b.send(); err != nil {
@@ -268,6 +274,7 @@ func (b *batchWriter) putBlock(sid int64, t *touched, op session.PutBlock) error
 	if _, whole := b.begins[key]; whole {
 		return b.queueToolUse(sid, t, op, uuid)
 	}
+	b.noteCompleted(key, op)
 	if !b.careful {
 		b.blocks.add(blockKey{sid, op.Seq, int64(op.Index)}, op.Partial, op.JSON, textPtr(uuid))
 		return b.queueToolUse(sid, t, op, uuid)

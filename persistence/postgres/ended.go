@@ -40,6 +40,7 @@ func (b *batchWriter) endMessage(sid int64, op session.EndMessage) error {
 	uuid := b.w.ownUUID(key)
 	delete(b.w.begun, key)
 	open := b.w.open.take(key)
+	delete(b.completed, key)
 	if uuid != nil {
 		b.ended = append(b.ended, endedOpen{key, uuid.(string), open})
 	}

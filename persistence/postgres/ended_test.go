@@ -1,0 +1,120 @@
+package postgres
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// rowsOf returns whether message seq of session id has a body, and how many block rows it
+// has.
+func rowsOf(t *testing.T, s *Store, id string, seq int64) (bodied bool, blocks int64) {
+	t.Helper()
+	err := s.read(func(c conn) error {
+		return c.query(`SELECT m.body IS NOT NULL, (SELECT count(*) FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq)
+			FROM messages m JOIN sessions s ON s.sid = m.sid WHERE s.id = $1 AND m.seq = $2`, []any{id, seq}, func(row []any) error {
+			bodied, blocks = row[0].(bool), row[1].(int64)
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bodied, blocks
+}
+
+// textBlock is a text block's JSON.
+func textBlock(text string) []byte {
+	return []byte(`{"type":"text","text":` + strconv.Quote(text) + `}`)
+}
+
+// TestEndedMessagesAreBodies writes a message in one commit, one streamed over several, and
+// one that ends with a block left partial: the first two are one row each, with a body and
+// no block row, found by search and read back block for block; the third keeps its block
+// rows. A block of the streamed message is searchable once complete, before the message ends.
+func TestEndedMessagesAreBodies(t *testing.T) {
+	store := openAt(t, freshURL(t))
+	m := session.NewManager(store)
+	s := newSession(t, m)
+	id := s.ID()
+	flush := func() {
+		t.Helper()
+		if err := store.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	begin := func(seq int64) {
+		store.Apply(session.BeginMessage{SessionID: id, Header: session.MessageHeader{Seq: seq,
+			UUID: "0190a0b0-0000-7000-8000-00000000010" + strconv.FormatInt(seq, 10), Type: "assistant", Role: "assistant", CreatedAt: time.Now()}})
+	}
+	put := func(seq int64, idx int, text string, partial bool) {
+		store.Apply(session.PutBlock{SessionID: id, Seq: seq, Index: idx, Partial: partial, JSON: textBlock(text)})
+	}
+	end := func(seq int64) { store.Apply(session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete}) }
+
+	begin(0)
+	put(0, 0, "lapwing whole", false)
+	put(0, 1, "second block", false)
+	end(0)
+	flush()
+	if bodied, blocks := rowsOf(t, store, id, 0); !bodied || blocks != 0 {
+		t.Errorf("a message written in one commit: body %v, %d block rows; want a body and none", bodied, blocks)
+	}
+
+	begin(1)
+	put(1, 0, "curlew first", false)
+	put(1, 1, "curl", true)
+	flush()
+	if bodied, blocks := rowsOf(t, store, id, 1); bodied || blocks != 2 {
+		t.Errorf("a message streaming: body %v, %d block rows; want no body and 2", bodied, blocks)
+	}
+	if got := countHits(t, m, "curlew"); got != 1 {
+		t.Errorf("a complete block of a message streaming: %d hits, want 1", got)
+	}
+	put(1, 1, "curlew second", false)
+	end(1)
+	flush()
+	if bodied, blocks := rowsOf(t, store, id, 1); !bodied || blocks != 0 {
+		t.Errorf("a message streamed over commits, ended: body %v, %d block rows; want a body and none", bodied, blocks)
+	}
+
+	begin(2)
+	put(2, 0, "plover kept", false)
+	put(2, 1, "cut off", true)
+	end(2)
+	flush()
+	if bodied, blocks := rowsOf(t, store, id, 2); bodied || blocks != 2 {
+		t.Errorf("a message ended with a partial block: body %v, %d block rows; want its rows", bodied, blocks)
+	}
+
+	for text, want := range map[string]int{"lapwing": 1, "curlew": 1, "plover": 1, "second": 2, "cut": 0} {
+		if got := countHits(t, m, text); got != want {
+			t.Errorf("search %q: %d hits, want %d", text, got, want)
+		}
+	}
+	want := [][]string{{"lapwing whole", "second block"}, {"curlew first", "curlew second"}, {"plover kept", "cut off"}}
+	var got [][]string
+	err := store.ScanMessages(id, func(msg *session.StoredMessage) error {
+		var texts []string
+		for _, b := range msg.Blocks {
+			texts = append(texts, string(b))
+		}
+		got = append(got, texts)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("read %d messages, want %d", len(got), len(want))
+	}
+	for i := range want {
+		for j, text := range want[i] {
+			if j >= len(got[i]) || got[i][j] != string(textBlock(text)) {
+				t.Errorf("message %d block %d: %v, want %s", i, j, got[i], textBlock(text))
+			}
+		}
+	}
+}
