@@ -52,7 +52,9 @@ func TestEndedMessagesAreBodies(t *testing.T) {
 	put := func(seq int64, idx int, text string, partial bool) {
 		store.Apply(session.PutBlock{SessionID: id, Seq: seq, Index: idx, Partial: partial, JSON: textBlock(text)})
 	}
-	end := func(seq int64) { store.Apply(session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete}) }
+	end := func(seq int64) {
+		store.Apply(session.EndMessage{SessionID: id, Seq: seq, Status: session.MessageComplete})
+	}
 
 	begin(0)
 	put(0, 0, "lapwing whole", false)
