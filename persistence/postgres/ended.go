@@ -4,18 +4,20 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// endedBody is what a message that has ended whole is stored with: its body, layout and
-// search text (NULL when no block has any). The zero value is a message without a body.
+// endedBody is what a message that has ended is stored with: its body and layout when it
+// ended whole, else the search text of its complete blocks (NULL when none has any). The
+// zero value is a message without a body or text.
 type endedBody struct {
 	body, layout []byte
 	text         any
 }
 
 // bodyOf encodes the body of m, a message whose blocks are all complete, and notes that the
-// batch left its text to be indexed for search.
+// batch left it to be indexed for search.
 func (b *batchWriter) bodyOf(m *session.StoredMessage) endedBody {
 	body, layout := buildBody(m)
-	return endedBody{body, layout, b.textOf(m.Blocks)}
+	b.searchable = true // the indexer cuts its text from the body
+	return endedBody{body: body, layout: layout}
 }
 
 // textOf is the search text of blocks (messageSearchText), which the batch leaves to be

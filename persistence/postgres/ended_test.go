@@ -33,7 +33,8 @@ func textBlock(text string) []byte {
 // TestEndedMessagesAreBodies writes a message in one commit, one streamed over several, and
 // one that ends with a block left partial: the first two are one row each, with a body and
 // no block row, found by search and read back block for block; the third keeps its block
-// rows. A block of the streamed message is searchable once complete, before the message ends.
+// rows. A block of the streamed message is searchable once complete, before the message
+// ends; the text of a message with a body is not kept beside it.
 func TestEndedMessagesAreBodies(t *testing.T) {
 	store := openAt(t, freshURL(t))
 	m := session.NewManager(store)
@@ -96,9 +97,21 @@ func TestEndedMessagesAreBodies(t *testing.T) {
 			t.Errorf("search %q: %d hits, want %d", text, got, want)
 		}
 	}
+	// The text of a message with a body is cut from it: no second copy is kept.
+	err := store.read(func(c conn) error {
+		return c.query(`SELECT count(*) FROM messages WHERE body IS NOT NULL AND search_text IS NOT NULL`, nil, func(row []any) error {
+			if n := row[0].(int64); n != 0 {
+				t.Errorf("%d messages keep their search text beside their body", n)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := [][]string{{"lapwing whole", "second block"}, {"curlew first", "curlew second"}, {"plover kept", "cut off"}}
 	var got [][]string
-	err := store.ScanMessages(id, func(msg *session.StoredMessage) error {
+	err = store.ScanMessages(id, func(msg *session.StoredMessage) error {
 		var texts []string
 		for _, b := range msg.Blocks {
 			texts = append(texts, string(b))

@@ -81,9 +81,9 @@ func settleInterrupted(c conn, ids []string) error {
 
 // settleRows moves into bodies the messages that slice, a query of their keys which locks
 // their rows, selects: each that has ended (not streaming, a message and not another
-// record) with its block rows all there and complete gets its body, layout and search
-// text, and its block rows are deleted; one whose blocks are not whole keeps them, its
-// complete blocks' text made searchable. It returns how many messages slice selected and the
+// record) with its block rows all there and complete gets its body and layout, and its
+// block rows are deleted; one whose blocks are not whole keeps them, its complete blocks'
+// text made searchable. Either waits for the indexer. It returns how many messages slice selected and the
 // key of the last, in key order.
 func settleRows(c conn, slice string, args ...any) (n int, last messageKey, err error) {
 	var moved struct {
@@ -110,7 +110,10 @@ func settleRows(c conn, slice string, args ...any) (n int, last messageKey, err 
 			m.Blocks = blocks
 			body, layout = buildBody(&m)
 		}
-		text, _ := messageSearchText(blocks).(string)
+		var text string // kept only for a message without a body
+		if body == nil {
+			text, _ = messageSearchText(blocks).(string)
+		}
 		if body == nil && text == "" {
 			return nil
 		}

@@ -3,8 +3,10 @@ package postgres
 // schemaV4 is migration 4: a message that has ended is one row, its body (the envelope
 // JSON, as on SQLite: body.go) and layout in the messages table, and the blocks table only
 // the journal of messages still streaming. Search moves with the bodies: a message's search
-// text and vector are columns of its row (filled by the writer and the indexer), not of each
-// block's, so the journal rows carry no search columns. The schema change is instant; moving
+// vector is a column of its row, filled by the indexer from its body (search_index.go), and
+// no second copy of its text is kept beside the body; search_text holds the text of the
+// complete blocks of a message that has no body (one streaming). The journal rows carry no
+// search columns. The schema change is instant; moving
 // the rows of a store written before it is settleBodies' work (migration_bodies.go), in
 // batches of their own transactions after the schema is migrated, which readers do not wait
 // for: every read takes a message's blocks from its body, or from its block rows when it has
@@ -12,7 +14,7 @@ package postgres
 var schemaV4 = []string{
 	`ALTER TABLE messages ADD COLUMN body BYTEA, ADD COLUMN layout BYTEA, ADD COLUMN search_text TEXT, ADD COLUMN search tsvector`,
 	`CREATE INDEX messages_search ON messages USING GIN (search)`,
-	`CREATE INDEX messages_unindexed ON messages(sid) WHERE search IS NULL AND search_text IS NOT NULL`,
+	`CREATE INDEX messages_unindexed ON messages(sid) WHERE search IS NULL AND (body IS NOT NULL OR search_text IS NOT NULL)`,
 	// The messages settleBodies still has to give a body, and the records that never get one.
 	`CREATE INDEX messages_without_body ON messages(sid, seq) WHERE body IS NULL`,
 	`ALTER TABLE blocks DROP COLUMN search, DROP COLUMN search_text`, // drops blocks_search and blocks_unindexed

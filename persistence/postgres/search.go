@@ -32,11 +32,8 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 		return nil, err
 	}
 	query := `WITH q AS (SELECT to_tsquery('simple', $1) AS tsq)
-		SELECT s.id, m.uuid, (SELECT ts_headline('simple', p.text, q.tsq,
-					'StartSel=` + markStart + `, StopSel=` + markStop + `, MaxWords=16, MinWords=8, HighlightAll=false')
-				FROM unnest(string_to_array(m.search_text, E'` + blockTextSeparator + `')) WITH ORDINALITY AS p(text, idx)
-				ORDER BY ts_rank(` + textVector("p.text") + `, q.tsq) DESC, p.idx LIMIT 1),
-			m.role, m.created_at, s.title, s.project_path, ts_rank(m.search, q.tsq) AS rank
+		SELECT s.id, m.uuid, m.role, m.created_at, s.title, s.project_path, m.body, m.layout, m.search_text,
+			ts_rank(m.search, q.tsq) AS rank
 		FROM q, messages m, sessions s
 		WHERE m.search @@ q.tsq AND s.sid = m.sid`
 	args := []any{tsQuery(q.Text)}
@@ -48,19 +45,44 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	if q.Limit > 0 {
 		query += ` LIMIT ` + strconv.Itoa(q.Limit)
 	}
-	marks := strings.NewReplacer(markStart, q.Highlight[0], markStop, q.Highlight[1])
 	hits := []catalog.SearchHit{}
+	var texts []*string
 	err := s.read(func(c conn) error {
-		return c.query(query, args, func(row []any) error {
+		err := c.query(query, args, func(row []any) error {
+			text, err := storedSearchText(row[6], row[7], row[8])
+			if err != nil {
+				return err
+			}
+			texts = append(texts, textPtr(text))
 			hits = append(hits, catalog.SearchHit{
-				SessionID: row[0].(string), MessageUUID: row[1].(string), Snippet: marks.Replace(row[2].(string)),
-				Role: row[3].(string), Timestamp: time.UnixMilli(row[4].(int64)).UTC(), SessionTitle: row[5].(string),
-				ProjectPath: row[6].(string),
+				SessionID: row[0].(string), MessageUUID: row[1].(string), Role: row[2].(string),
+				Timestamp: time.UnixMilli(row[3].(int64)).UTC(), SessionTitle: row[4].(string), ProjectPath: row[5].(string),
 			})
 			return nil
 		})
+		if err != nil || len(hits) == 0 {
+			return err
+		}
+		return cutSnippets(c, args[0], texts, q.Highlight, hits)
 	})
 	return hits, storageError("searching for "+q.Text, err)
+}
+
+// cutSnippets sets the snippet of each hit from its message's search text (texts, in the
+// hits' order): ts_headline over the block that matches best, in one statement for all.
+func cutSnippets(c conn, tsq any, texts []*string, highlight [2]string, hits []catalog.SearchHit) error {
+	marks := strings.NewReplacer(markStart, highlight[0], markStop, highlight[1])
+	return c.query(`WITH q AS (SELECT to_tsquery('simple', $1) AS tsq)
+		SELECT h.i, (SELECT ts_headline('simple', p.text, q.tsq,
+				'StartSel=`+markStart+`, StopSel=`+markStop+`, MaxWords=16, MinWords=8, HighlightAll=false')
+			FROM unnest(string_to_array(h.text, E'`+blockTextSeparator+`')) WITH ORDINALITY AS p(text, idx)
+			ORDER BY ts_rank(`+textVector("p.text")+`, q.tsq) DESC, p.idx LIMIT 1)
+		FROM q, unnest($2::text[]) WITH ORDINALITY AS h(text, i)`, []any{tsq, texts}, func(row []any) error {
+		if snippet, ok := row[1].(string); ok {
+			hits[row[0].(int64)-1].Snippet = marks.Replace(snippet)
+		}
+		return nil
+	})
 }
 
 // tsQuery turns what a person typed into a to_tsquery expression: each word quoted (so

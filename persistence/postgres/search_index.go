@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -23,34 +24,71 @@ const idleIndexSlice = 32
 // indexed anyway, and fewer statements cost fewer round trips.
 const waitedIndexSlice = 4096
 
-// searchVector is the search vector of a block's search_text, as migration 2 defined it:
-// the parser's lexemes plus those of the text with every run of non-alphanumerics made a
+// textVector is the search vector of the SQL text expression text, as migration 2 defined
+// it: the parser's lexemes plus those of the text with every run of non-alphanumerics made a
 // space, so that "src/auth.ts" is found by "auth" as well as by itself.
-var searchVector = textVector("search_text")
-
-// textVector is the search vector of the SQL text expression text.
 func textVector(text string) string {
 	return `to_tsvector('simple', ` + text + `) || to_tsvector('simple', regexp_replace(` + text + `, '[^[:alnum:]]+', ' ', 'g'))`
 }
 
-// indexSliceStatement fills the search vector of at most $1 blocks waiting for it, which
-// blocks_unindexed finds. Rows another connection is indexing are skipped (SKIP LOCKED) or
-// waited for (then, already indexed, passed over), so hosts indexing at once never fail nor
-// index a row twice. A row rewritten meanwhile is indexed by a later slice, since its ctid
-// changed.
-func indexSliceStatement(skipLocked bool) string {
+// A message waits to be indexed while its search vector is NULL and it has a body, or the
+// search text of a message without one (its complete blocks, while it streams or when it
+// ended without a whole body): messages_unindexed finds them without reading the table.
+// The text of a message with a body is not kept: the indexer cuts it from the body, as a
+// search cuts its snippets (search.go). A message without text gets an empty vector.
+
+// indexSlice indexes, in one transaction of its own, at most slice messages waiting for it
+// and returns how many it indexed. Rows another connection is indexing are skipped (SKIP
+// LOCKED) or waited for (then, indexed meanwhile, passed over), so hosts indexing at once
+// never fail nor index a row twice.
+func indexSlice(c conn, slice int, skipLocked bool) (int64, error) {
+	tx, err := c.q.(interface {
+		Begin(ctx context.Context) (pgx.Tx, error)
+	}).Begin(c.ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback(c.ctx)
 	lock := `FOR UPDATE`
 	if skipLocked {
 		lock += ` SKIP LOCKED`
 	}
-	return `UPDATE messages SET search = ` + searchVector + `
-		WHERE ctid = ANY(ARRAY(SELECT ctid FROM messages WHERE search IS NULL AND search_text IS NOT NULL LIMIT $1 ` + lock + `))`
+	var sids, seqs []int64
+	var texts []*string
+	t := conn{tx, c.ctx}
+	err = t.query(`SELECT m.sid, m.seq, m.body, m.layout, m.search_text FROM messages m
+		WHERE m.search IS NULL AND (m.body IS NOT NULL OR m.search_text IS NOT NULL) LIMIT $1 `+lock, []any{slice},
+		func(row []any) error {
+			text, err := storedSearchText(row[2], row[3], row[4])
+			if err != nil {
+				return err
+			}
+			sids, seqs, texts = append(sids, row[0].(int64)), append(seqs, row[1].(int64)), append(texts, textPtr(text))
+			return nil
+		})
+	if err != nil || len(sids) == 0 {
+		return 0, err
+	}
+	if _, err := t.exec(`UPDATE messages m SET search = coalesce(`+textVector("f.text")+`, ''::tsvector)
+		FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS f(sid, seq, text) WHERE m.sid = f.sid AND m.seq = f.seq`,
+		sids, seqs, texts); err != nil {
+		return 0, err
+	}
+	return int64(len(sids)), tx.Commit(c.ctx)
 }
 
-// indexSlice indexes one slice of waiting blocks in its own transaction and returns how
-// many it indexed.
-func indexSlice(c conn, slice int, skipLocked bool) (int64, error) {
-	return c.exec(indexSliceStatement(skipLocked), slice)
+// storedSearchText is the search text of a message from its columns body, layout and
+// search_text: cut from its body when it has one, else search_text; nil when it has none.
+func storedSearchText(body, layout, text any) (any, error) {
+	b, ok := body.([]byte)
+	if !ok {
+		return text, nil
+	}
+	_, blocks, err := bodyBlocks(b, layout.([]byte), nil)
+	if err != nil {
+		return nil, err
+	}
+	return messageSearchText(blocks), nil
 }
 
 // indexPending indexes every block waiting for search, whoever wrote it, so that a search

@@ -26,7 +26,7 @@ func waitingMessages(t *testing.T, s *Store) int64 {
 	t.Helper()
 	var n int64
 	err := s.read(func(c conn) error {
-		return c.query(`SELECT count(*) FROM messages WHERE search IS NULL AND search_text IS NOT NULL`, nil, func(row []any) error {
+		return c.query(`SELECT count(*) FROM messages WHERE search IS NULL AND (body IS NOT NULL OR search_text IS NOT NULL)`, nil, func(row []any) error {
 			n = row[0].(int64)
 			return nil
 		})
