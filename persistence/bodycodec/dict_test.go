@@ -53,7 +53,7 @@ func packedWith(n int) byte {
 }
 
 // TestImportedBodiesShareTheBuffer: with the buffer of the body before passed back, as
-// bodyBuilder and bodyReader do, each body still packs and reads as itself.
+// msgbody.Builder and SQLite's bodyReader do, each body still packs and reads as itself.
 func TestImportedBodiesShareTheBuffer(t *testing.T) {
 	var packed, unpacked []byte
 	for kind, body := range importedKinds {

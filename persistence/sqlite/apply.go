@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -118,9 +119,9 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 		if w.refused.has(sid, op.Seq) {
 			return nil
 		}
-		if b := w.open[messageKey{sid, op.Seq}]; b != nil && b.unwritten {
+		if b := w.open[msgbody.Key{SID: sid, Seq: op.Seq}]; b != nil && b.Unwritten {
 			// Its row is inserted only now, where another process's may have taken its seq.
-			err = w.refuseOnConflict(sid, b.header, t, w.endMessage(sid, op))
+			err = w.refuseOnConflict(sid, b.Header, t, w.endMessage(sid, op))
 		} else {
 			err = w.endMessage(sid, op)
 		}
@@ -213,7 +214,7 @@ func (w *writer) putBlock(sid int64, op session.PutBlock) error {
 			return err
 		}
 	}
-	w.open.put(sid, op, journal)
+	w.open.Put(sid, op, journal)
 	if op.ToolUseID == "" {
 		return nil
 	}
@@ -253,12 +254,4 @@ func (w *writer) touch(sessions map[int64]*touched) error {
 		}
 	}
 	return nil
-}
-
-// jsonObject returns obj, or an empty JSON object for nil: meta and extra are never NULL.
-func jsonObject(obj []byte) []byte {
-	if len(obj) == 0 {
-		return []byte("{}")
-	}
-	return obj
 }

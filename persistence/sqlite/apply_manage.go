@@ -50,7 +50,7 @@ func (w *writer) forgetOpenBodies(op session.ManagementOp) {
 		return
 	}
 	if sid, ok := w.sids[id]; ok {
-		w.open.forget(sid)
+		w.open.Forget(sid)
 	}
 }
 

@@ -12,16 +12,6 @@ import (
 // persistence/bodycodec's. Here is what SQLite adds: the error a reader of a message gets
 // and unpack_body, the codec in SQL.
 
-// unpackedBody is bodycodec.Unpack for a reader of message seq: a damaged body is
-// ErrSessionCorrupt.
-func unpackedBody(dst, stored []byte, seq int64) ([]byte, error) {
-	body, err := bodycodec.Unpack(dst, stored)
-	if err != nil {
-		return nil, unreadableBody(seq)
-	}
-	return body, nil
-}
-
 // unpackBodySQL is unpack_body(x), bodycodec.Unpack in SQL: NULL stays NULL.
 func unpackBodySQL(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 	stored := asBytes(args[0])

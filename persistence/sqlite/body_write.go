@@ -2,9 +2,9 @@ package sqlite
 
 import (
 	"database/sql/driver"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"time"
 
-	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
@@ -16,11 +16,11 @@ func (w *writer) beginMessage(sid int64, op session.BeginMessage) error {
 	unwritten := w.ending[batchMessage{op.SessionID, op.Header.Seq}]
 	if !unwritten {
 		h := op.Header
-		if err := w.insertMessage(sid, h, session.MessageStreaming, jsonObject(h.Meta), jsonObject(h.Extra), session.Usage{}, nil, nil); err != nil {
+		if err := w.insertMessage(sid, h, session.MessageStreaming, msgbody.JSONObject(h.Meta), msgbody.JSONObject(h.Extra), session.Usage{}, nil, nil); err != nil {
 			return err
 		}
 	}
-	w.open.begin(sid, op, unwritten)
+	w.open.Begin(sid, op, unwritten)
 	return nil
 }
 
@@ -44,66 +44,47 @@ func (w *writer) insertMessage(sid int64, h session.MessageHeader, status string
 	return nil
 }
 
-// recordColumns are the columns a record that has ended is stored with: its meta and
-// extra fields and, for a message, its body and layout (nil for a record that is not one).
-type recordColumns struct {
-	meta, extra []byte
-	body, lay   []byte
-}
-
-// messageColumns returns the stored columns of message m as bb encodes it: the body packed
-// as a live or an imported one is (bb's storage, valid until its next build), meta and extra
-// without what the body holds, extra packed for an imported message.
-func messageColumns(bb *bodyBuilder, m *session.StoredMessage, imported bool) recordColumns {
-	body, lay, l := bb.build(m, imported)
-	extra := storedExtra(m.Extra, bb.plain(), l)
-	if imported {
-		extra = bodycodec.PackImportedExtra(extra)
-	}
-	return recordColumns{meta: storedMeta(m.Meta, bb.plain(), l), extra: extra, body: body, lay: lay}
-}
-
 // insertEnded inserts, with one INSERT, the row of record h, which began in the batch being
 // applied and ends with op, with its stored columns c.
-func (w *writer) insertEnded(sid int64, h session.MessageHeader, op session.EndMessage, c recordColumns) error {
-	if c.body != nil {
+func (w *writer) insertEnded(sid int64, h session.MessageHeader, op session.EndMessage, c msgbody.Columns) error {
+	if c.Body != nil {
 		w.blocksInBatch = true
 	}
-	return w.insertMessage(sid, h, op.Status, c.meta, c.extra, op.Usage, c.body, c.lay)
+	return w.insertMessage(sid, h, op.Status, c.Meta, c.Extra, op.Usage, c.Body, c.Layout)
 }
 
 // endMessage ends message op.Seq of session sid with its status, fields and usage, and
 // stores its body: as the importing goroutine prepared it (import_prepared.go), or encoded
-// from what the writer holds of it (openBodies), with the INSERT or UPDATE that ends the
+// from what the writer holds of it (msgbody.OpenBodies), with the INSERT or UPDATE that ends the
 // message, or else read back from its rows (writeBody). The body is then the message's one
 // record: the block rows that journaled it while it streamed are deleted.
 func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	u := op.Usage
-	b := w.open.take(sid, op.Seq)
-	if p := prepared(op); p != nil && b != nil && b.unwritten {
-		return w.insertEnded(sid, b.header, op, *p)
+	b := w.open.Take(sid, op.Seq)
+	if p := prepared(op); p != nil && b != nil && b.Unwritten {
+		return w.insertEnded(sid, b.Header, op, *p)
 	}
 	if b != nil {
-		if m, ok := b.message(op); ok {
-			c := messageColumns(&w.bodies, &m, op.Imported)
-			if b.unwritten {
-				return w.insertEnded(sid, b.header, op, c)
+		if m, ok := b.Message(op); ok {
+			c := msgbody.MessageColumns(&w.bodies, &m, op.Imported)
+			if b.Unwritten {
+				return w.insertEnded(sid, b.Header, op, c)
 			}
 			w.blocksInBatch = true
 			_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
 				input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?, body = ?, layout = ?
 				WHERE sid = ? AND seq = ?`,
-				op.Status, c.meta, c.extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
-				c.body, c.lay, sid, op.Seq)
-			if err != nil || !b.journaled {
+				op.Status, c.Meta, c.Extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
+				c.Body, c.Layout, sid, op.Seq)
+			if err != nil || !b.Journaled {
 				return err
 			}
 			return w.dropJournal(sid, op.Seq)
 		}
-		if b.isWholeRecord() {
-			return w.insertEnded(sid, b.header, op, wholeRecordColumns(op))
+		if b.IsWholeRecord() {
+			return w.insertEnded(sid, b.Header, op, msgbody.WholeRecordColumns(op))
 		}
-		if b.unwritten {
+		if b.Unwritten {
 			// Not a whole message: it is stored as one that streamed, its row and block rows.
 			if err := w.writeUnwritten(sid, b); err != nil {
 				return err
@@ -113,7 +94,7 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
 		input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?
 		WHERE sid = ? AND seq = ?`,
-		op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, sid, op.Seq)
+		op.Status, msgbody.JSONObject(op.Meta), msgbody.JSONObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, sid, op.Seq)
 	if err != nil {
 		return err
 	}
@@ -122,16 +103,16 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 
 // writeUnwritten inserts the streaming row and the block rows of a message held only in
 // memory that does not end whole (a record that is not a message, a block left partial).
-func (w *writer) writeUnwritten(sid int64, b *openBody) error {
-	h := b.header
-	if err := w.insertMessage(sid, h, session.MessageStreaming, jsonObject(h.Meta), jsonObject(h.Extra), session.Usage{}, nil, nil); err != nil {
+func (w *writer) writeUnwritten(sid int64, b *msgbody.OpenBody) error {
+	h := b.Header
+	if err := w.insertMessage(sid, h, session.MessageStreaming, msgbody.JSONObject(h.Meta), msgbody.JSONObject(h.Extra), session.Usage{}, nil, nil); err != nil {
 		return err
 	}
-	for i, block := range b.blocks {
+	for i, block := range b.Blocks {
 		if block == nil {
 			continue
 		}
-		if err := w.journalBlock(sid, h.Seq, i, b.partial[i], block); err != nil {
+		if err := w.journalBlock(sid, h.Seq, i, b.Partial[i], block); err != nil {
 			return err
 		}
 	}
@@ -185,9 +166,9 @@ func (w *writer) writeBody(sid, seq int64) error {
 	if err != nil || !complete {
 		return err
 	}
-	body, lay, l := w.bodies.build(&m, false)
+	body, lay, l := w.bodies.Build(&m, false)
 	if _, err = w.c.exec(`UPDATE messages SET body = ?, layout = ?, extra = ? WHERE sid = ? AND seq = ?`,
-		body, lay, storedExtra(m.Extra, w.bodies.plain(), l), sid, seq); err != nil {
+		body, lay, msgbody.StoredExtra(m.Extra, w.bodies.Plain(), l), sid, seq); err != nil {
 		return err
 	}
 	w.blocksInBatch = true

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"fmt"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -13,25 +14,25 @@ import (
 // in the session is refused with the first message refused, and the session keeps the other
 // writer's messages only.
 type refusedMessages struct {
-	keys  map[messageKey]bool
+	keys  map[msgbody.Key]bool
 	uuids map[string]bool
 }
 
 // add refuses message h of session sid.
 func (r *refusedMessages) add(sid int64, h session.MessageHeader) {
 	if r.keys == nil {
-		r.keys, r.uuids = map[messageKey]bool{}, map[string]bool{}
+		r.keys, r.uuids = map[msgbody.Key]bool{}, map[string]bool{}
 	}
-	r.keys[messageKey{sid, h.Seq}] = true
+	r.keys[msgbody.Key{SID: sid, Seq: h.Seq}] = true
 	r.uuids[h.UUID] = true
 }
 
 // forget takes message seq of session sid off the refused, when a message began there: a
 // session created after one refused was deleted may have been given its sid again.
-func (r *refusedMessages) forget(sid, seq int64) { delete(r.keys, messageKey{sid, seq}) }
+func (r *refusedMessages) forget(sid, seq int64) { delete(r.keys, msgbody.Key{SID: sid, Seq: seq}) }
 
 // has reports whether message seq of session sid was refused.
-func (r *refusedMessages) has(sid, seq int64) bool { return r.keys[messageKey{sid, seq}] }
+func (r *refusedMessages) has(sid, seq int64) bool { return r.keys[msgbody.Key{SID: sid, Seq: seq}] }
 
 // follows reports whether h's parent was refused.
 func (r *refusedMessages) follows(h session.MessageHeader) bool {

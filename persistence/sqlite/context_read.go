@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"database/sql/driver"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 
 	"github.com/sessionkeep/sessionkeep/persistence/contextcache"
 	"github.com/sessionkeep/sessionkeep/session"
@@ -67,11 +68,11 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 					current = seq
 					m = scanContextMessage(row, sessionID, m.Blocks[:0])
 					var err error
-					if m.Extra, err = extraColumn(m.Extra, seq); err != nil {
+					if m.Extra, err = msgbody.ExtraColumn(m.Extra, seq); err != nil {
 						return err
 					}
 					if body := asBytes(row[15]); body != nil {
-						m.Meta, m.Extra, m.Blocks, err = bodyFieldsAndBlocks(m.Meta, m.Extra, body, asBytes(row[16]), m.Blocks, seq)
+						m.Meta, m.Extra, m.Blocks, err = msgbody.FieldsAndBlocks(m.Meta, m.Extra, body, asBytes(row[16]), m.Blocks, seq)
 						return err
 					}
 				}

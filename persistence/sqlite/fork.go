@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"database/sql/driver"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 
 	"github.com/goccy/go-json"
 	"github.com/sessionkeep/sessionkeep/session"
@@ -70,7 +71,7 @@ func (w *writer) fork(op session.ForkSession) error {
 	if err := w.mapForkSeqs(op.Seqs); err != nil {
 		return err
 	}
-	oldField, newField := sessionIDField(op.From), sessionIDField(op.Info.ID)
+	oldField, newField := msgbody.SessionIDField(op.From), msgbody.SessionIDField(op.Info.ID)
 	for _, copy := range forkCopies {
 		if _, err := w.c.exec(copy, from, to, oldField, newField); err != nil {
 			return err

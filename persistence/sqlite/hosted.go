@@ -3,6 +3,7 @@ package sqlite
 import (
 	"database/sql/driver"
 	"errors"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -77,7 +78,7 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 					Role: d.Text(3, "role"), CreatedAt: time.UnixMilli(d.Integer(4, "created_at")).UTC(), Blocks: m.Blocks[:0]}
 				if body := asBytes(row[6]); body != nil {
 					var err error
-					m.Blocks, err = bodyBlocks(body, asBytes(row[7]), m.Blocks, seq)
+					m.Blocks, err = msgbody.StoredBlocks(body, asBytes(row[7]), m.Blocks, seq)
 					return err
 				}
 			}

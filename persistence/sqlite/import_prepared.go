@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"bytes"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"sync"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -14,8 +15,8 @@ import (
 // goroutine, before it takes the queue's lock, and hands the stored bytes to the writer on
 // the EndMessage (session.EndMessage.Prepared), so the writer only inserts the row.
 //
-// The bytes are those endMessage would make: the same openBody.message and messageColumns
-// (or wholeRecordColumns for a record that is not a message), run on what the writer would
+// The bytes are those endMessage would make: the same msgbody.OpenBody.Message and MessageColumns
+// (or WholeRecordColumns for a record that is not a message), run on what the writer would
 // hold. The writer applies the Ops of one enqueue one
 // after another with nothing between them (a batch is taken whole from the queue, and
 // enqueue appends under one lock), so what it holds of the message when the EndMessage comes
@@ -23,9 +24,9 @@ import (
 // set are prepared: a live session's Ops are queued as before, and none waits on an
 // import's packing, which runs outside the lock.
 
-// preparedBuilders are bodyBuilders for importing goroutines, whose buffers are reused
+// preparedBuilders are msgbody.Builders for importing goroutines, whose buffers are reused
 // from one record to the next as the writer's own builder's are.
-var preparedBuilders = sync.Pool{New: func() any { return new(bodyBuilder) }}
+var preparedBuilders = sync.Pool{New: func() any { return new(msgbody.Builder) }}
 
 // prepareImported returns ops with each imported record that is whole in them (a
 // BeginMessage, PutBlocks of its blocks in order, its EndMessage) prepared: its EndMessage
@@ -61,37 +62,37 @@ func prepareImported(ops []session.Op) []session.Op {
 // PutBlocks after it) and end make, or nil when they are not one whole record that the
 // writer stores with one INSERT: blocks out of order, partial or of another message, or a
 // record that is not a message but holds blocks.
-func prepareRecord(run []session.Op, end session.EndMessage) *recordColumns {
+func prepareRecord(run []session.Op, end session.EndMessage) *msgbody.Columns {
 	begin := run[0].(session.BeginMessage)
 	if begin.SessionID != end.SessionID || begin.Header.Seq != end.Seq {
 		return nil
 	}
-	b := openBody{sessionID: begin.SessionID, header: begin.Header, unwritten: true}
+	b := msgbody.OpenBody{SessionID: begin.SessionID, Header: begin.Header, Unwritten: true}
 	for i, op := range run[1:] {
 		put := op.(session.PutBlock)
 		if put.SessionID != end.SessionID || put.Seq != end.Seq || put.Index != i || put.Partial || put.JSON == nil {
 			return nil
 		}
-		b.blocks, b.partial = append(b.blocks, put.JSON), append(b.partial, false)
+		b.Add(i, put.JSON, false)
 	}
-	if b.isWholeRecord() {
-		c := wholeRecordColumns(end)
+	if b.IsWholeRecord() {
+		c := msgbody.WholeRecordColumns(end)
 		return &c
 	}
-	m, ok := b.message(end)
+	m, ok := b.Message(end)
 	if !ok {
 		return nil
 	}
-	bb := preparedBuilders.Get().(*bodyBuilder)
+	bb := preparedBuilders.Get().(*msgbody.Builder)
 	defer preparedBuilders.Put(bb)
-	c := messageColumns(bb, &m, true)
-	c.body = bytes.Clone(c.body) // bb's storage, which its next record reuses
+	c := msgbody.MessageColumns(bb, &m, true)
+	c.Body = bytes.Clone(c.Body) // bb's storage, which its next record reuses
 	return &c
 }
 
 // prepared returns the stored form enqueue made of the record op ends, or nil when it made
 // none.
-func prepared(op session.EndMessage) *recordColumns {
-	p, _ := op.Prepared.(*recordColumns)
+func prepared(op session.EndMessage) *msgbody.Columns {
+	p, _ := op.Prepared.(*msgbody.Columns)
 	return p
 }

@@ -85,21 +85,3 @@ func TestMetaColumnOfAStoreBeforeReadsAsItIs(t *testing.T) {
 		t.Errorf("meta read back as %s, want the column's", got)
 	}
 }
-
-// TestMetaCutFromADamagedBodyIsCorrupt: an empty meta column beside a body whose meta
-// fields cannot be found is a damaged file, said as such, not meta made up.
-func TestMetaCutFromADamagedBodyIsCorrupt(t *testing.T) {
-	body := []byte(`{"uuid":"u","message":{"role":"user","content":[]}}`)
-	lay := layout{messageAt: len(`{"uuid":"u","message":`)}
-	if _, err := metaOf(metaInBody, body, lay, 3); err == nil {
-		t.Error("meta cut from a body with no block")
-	}
-	body = []byte(`{"uuid":"u","message":{"role":"user","content":[{"type":"text"}]}}`)
-	lay = layout{messageAt: len(`{"uuid":"u","message":`), blocks: []blockSpan{{at: len(`{"uuid":"u","message":{"role":"user","content":[`), n: len(`{"type":"text"}`)}}}
-	if _, err := metaOf(metaInBody, body, lay, 3); err == nil {
-		t.Error("meta cut from a body with no meta fields")
-	}
-	if got, err := metaOf([]byte(`{"a":1}`), body, lay, 3); err != nil || string(got) != `{"a":1}` {
-		t.Errorf("a meta column of its own read as %s, %v", got, err)
-	}
-}

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"database/sql/driver"
 	"fmt"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
@@ -118,20 +119,20 @@ func filledBody(c *conn, stored, lay []byte) ([]byte, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := decodeLayout(lay, len(body), nil)
+	l, err := msgbody.DecodeLayout(lay, len(body), nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	filled := make([]byte, 0, len(body))
 	from := 0
 	shift := 0
-	for i, span := range l.blocks {
-		l.blocks[i].at += shift
-		if span.blob == 0 {
+	for i, span := range l.Blocks {
+		l.Blocks[i].At += shift
+		if span.Blob == 0 {
 			continue
 		}
 		var data []byte
-		err := c.query(`SELECT data FROM blobs WHERE id = ?`, []any{span.blob}, func(row []driver.Value) error {
+		err := c.query(`SELECT data FROM blobs WHERE id = ?`, []any{span.Blob}, func(row []driver.Value) error {
 			data = asBytes(row[0])
 			return nil
 		})
@@ -139,14 +140,14 @@ func filledBody(c *conn, stored, lay []byte) ([]byte, []byte, error) {
 			return nil, nil, err
 		}
 		if data == nil {
-			return nil, nil, fmt.Errorf("blob %d is missing", span.blob)
+			return nil, nil, fmt.Errorf("blob %d is missing", span.Blob)
 		}
-		filled = append(filled, body[from:span.at]...)
+		filled = append(filled, body[from:span.At]...)
 		n := len(filled)
 		filled = jsonenc.AppendASCII(filled, data)
-		l.blocks[i].n, l.blocks[i].blob = len(filled)-n, 0
+		l.Blocks[i].N, l.Blocks[i].Blob = len(filled)-n, 0
 		shift += len(filled) - n
-		from = span.at
+		from = span.At
 	}
-	return append(filled, body[from:]...), l.encode(), nil
+	return append(filled, body[from:]...), l.Encode(), nil
 }

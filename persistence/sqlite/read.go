@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"math"
 	"strings"
 	"time"
@@ -69,8 +70,8 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 }
 
 // scanFrom calls fn for each message of session sid from seq fromSeq to seq toSeq, in
-// order, its blocks cut from its body (blocksOf), or else joined from its block rows and,
-// for rows journaled before migration 10, the blobs table.
+// order, its blocks cut from its body (msgbody.FieldsAndBlocks), or else joined from its
+// block rows and, for rows journaled before migration 10, the blobs table.
 func scanFrom(c rowQuerier, sid int64, sessionID string, fromSeq, toSeq int64, fn func(*session.StoredMessage) error) error {
 	var m session.StoredMessage
 	current := int64(-1)
@@ -92,7 +93,7 @@ func scanFrom(c rowQuerier, sid int64, sessionID string, fromSeq, toSeq int64, f
 			}
 			current = m.Seq
 			if body := asBytes(row[17]); body != nil {
-				m.Meta, m.Extra, m.Blocks, err = bodyFieldsAndBlocks(m.Meta, m.Extra, body, asBytes(row[18]), m.Blocks, m.Seq)
+				m.Meta, m.Extra, m.Blocks, err = msgbody.FieldsAndBlocks(m.Meta, m.Extra, body, asBytes(row[18]), m.Blocks, m.Seq)
 				return err
 			}
 		}
@@ -126,7 +127,7 @@ func scanMessageRow(row []driver.Value, sessionID string, blocks [][]byte) (sess
 		return m, fmt.Errorf("%w: the message at seq %v has unreadable columns: %s", session.ErrSessionCorrupt, row[0], strings.Join(d.bad, ", "))
 	}
 	var err error
-	m.Extra, err = extraColumn(m.Extra, m.Seq)
+	m.Extra, err = msgbody.ExtraColumn(m.Extra, m.Seq)
 	return m, err
 }
 
@@ -190,57 +191,4 @@ func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
 		return storageError("reading the records of session "+sessionID, err)
 	})
 	return uuids, err
-}
-
-// bodyBlocks appends the blocks of message seq's stored body to blocks, unpacked; a body
-// that does not unpack or a layout that does not fit it is ErrSessionCorrupt.
-func bodyBlocks(stored, lay []byte, blocks [][]byte, seq int64) ([][]byte, error) {
-	body, err := unpackedBody(nil, stored, seq)
-	if err != nil {
-		return blocks, err
-	}
-	return plainBodyBlocks(body, lay, blocks, seq)
-}
-
-// bodyFieldsAndBlocks returns a message's meta (metaOf, given the meta column), its extra
-// fields (extraOf, given the extra column) and its blocks from its stored body, unpacked
-// once for all three.
-func bodyFieldsAndBlocks(metaColumn, extraColumn, stored, lay []byte, blocks [][]byte, seq int64) ([]byte, []byte, [][]byte, error) {
-	body, err := unpackedBody(nil, stored, seq)
-	if err != nil {
-		return metaColumn, extraColumn, blocks, err
-	}
-	l, err := decodeLayout(lay, len(body), nil)
-	if err != nil {
-		return metaColumn, extraColumn, blocks, unreadableBody(seq)
-	}
-	meta, err := metaOf(metaColumn, body, l, seq)
-	if err != nil {
-		return metaColumn, extraColumn, blocks, err
-	}
-	extra, err := extraOf(extraColumn, body, l, seq)
-	if err != nil {
-		return meta, extraColumn, blocks, err
-	}
-	if blocks, err = blocksOf(body, l, blocks); err != nil {
-		return meta, extra, blocks, unreadableBody(seq)
-	}
-	return meta, extra, blocks, nil
-}
-
-// plainBodyBlocks is bodyBlocks for a body already unpacked.
-func plainBodyBlocks(body, lay []byte, blocks [][]byte, seq int64) ([][]byte, error) {
-	l, err := decodeLayout(lay, len(body), nil)
-	if err == nil {
-		blocks, err = blocksOf(body, l, blocks)
-	}
-	if err != nil {
-		return blocks, unreadableBody(seq)
-	}
-	return blocks, nil
-}
-
-// unreadableBody is the error of message seq, whose body or layout cannot be read.
-func unreadableBody(seq int64) error {
-	return fmt.Errorf("%w: message %d has an unreadable body", session.ErrSessionCorrupt, seq)
 }

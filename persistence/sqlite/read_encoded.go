@@ -2,7 +2,7 @@ package sqlite
 
 import (
 	"fmt"
-	"slices"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"sync"
 
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
@@ -60,7 +60,7 @@ type bodyReader struct {
 	sid       int64
 	sessionID string
 	m         session.StoredMessage
-	spans     []blockSpan
+	spans     []msgbody.Span
 	parts     [][]byte
 	unpacked  []byte // the buffer packed bodies are unpacked into
 }
@@ -74,26 +74,26 @@ func (r *bodyReader) message(row *rawdb.Stmt) (*session.StoredMessage, error) {
 	}
 	role, side, cont := d.Text(3, "role"), d.Integer(4, "is_sidechain") != 0, d.Integer(5, "continues") != 0
 	stored := body
-	body, err := unpackedBody(r.unpacked, stored, seq)
+	body, err := msgbody.Unpacked(r.unpacked, stored, seq)
 	if err != nil {
 		return nil, err
 	}
 	if bodycodec.IsPacked(stored) {
 		r.unpacked = body // fn is done with each message before the next: reuse the buffer
 	}
-	l, err := decodeLayout(columnBytes(row, 2), len(body), r.spans)
-	if err == nil && slices.ContainsFunc(l.blocks, func(s blockSpan) bool { return s.blob != 0 }) {
-		err = errBadLayout // a hole of a body older than migration 10, which filled them all
+	l, err := msgbody.DecodeLayout(columnBytes(row, 2), len(body), r.spans)
+	if err == nil && l.HasHole() {
+		err = msgbody.ErrBadLayout // a hole of a body older than migration 10, which filled them all
 	}
 	if err != nil || len(d.bad) > 0 {
 		return nil, fmt.Errorf("%w: message %d of session %s has an unreadable body or columns", session.ErrSessionCorrupt, seq, r.sessionID)
 	}
-	r.spans = l.blocks
-	if len(l.blocks) == 0 && d.Text(6, "status") == session.MessageInterrupted {
+	r.spans = l.Blocks
+	if len(l.Blocks) == 0 && d.Text(6, "status") == session.MessageInterrupted {
 		return r.whole(seq) // so that readers see it is empty and interrupted
 	}
 	m := &r.m
-	*m = session.StoredMessage{Seq: seq, Role: role, IsSidechain: side, Continues: cont, Encoded: append(r.parts[:0], body), MessageAt: l.messageAt}
+	*m = session.StoredMessage{Seq: seq, Role: role, IsSidechain: side, Continues: cont, Encoded: append(r.parts[:0], body), MessageAt: l.MessageAt}
 	r.parts = m.Encoded
 	return m, nil
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"database/sql/driver"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -12,7 +13,7 @@ import (
 func (w *writer) putFileSnapshot(sid int64, snap session.FileSnapshot) error {
 	res, err := w.c.exec(`INSERT INTO file_snapshots(sid, id, message_uuid, root, is_update, created_at, extra)
 		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(sid, id) DO NOTHING`,
-		sid, snap.ID, snap.MessageUUID, snap.Root, snap.IsUpdate, snap.CreatedAt.UnixMilli(), jsonObject(snap.Source))
+		sid, snap.ID, snap.MessageUUID, snap.Root, snap.IsUpdate, snap.CreatedAt.UnixMilli(), msgbody.JSONObject(snap.Source))
 	if err != nil {
 		return err
 	}
@@ -34,7 +35,7 @@ func (w *writer) putFileSnapshot(sid int64, snap session.FileSnapshot) error {
 			size = *f.Size
 		}
 		if _, err := w.c.exec(`INSERT INTO snapshot_files(fsid, path, state, hash, size, mode, blob_id, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			fsid, f.Path, f.State, f.Hash, size, int64(f.Mode), blobID, jsonObject(f.Source)); err != nil {
+			fsid, f.Path, f.State, f.Hash, size, int64(f.Mode), blobID, msgbody.JSONObject(f.Source)); err != nil {
 			return err
 		}
 	}

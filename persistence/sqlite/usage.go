@@ -13,7 +13,7 @@ import (
 // ScanUsage calls fn for the type, model and usage of each message filter selects. The
 // model is read out of the message's meta here, so that what is not a message's model
 // (meta that is not JSON, a model that is not a string) reads as none; a meta column left
-// empty because the body holds the meta (metaInBody) is read from the body's message. A
+// empty because the body holds the meta (msgbody.MetaInBody) is read from the body's message. A
 // message that wrote to the cache has its model read together with the 1-hour part of the
 // write, which has no column (its usage's cache_creation.ephemeral_1h_input_tokens, or the
 // same under usage.raw): one json_extract of three paths, so a cache write costs no second

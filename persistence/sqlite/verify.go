@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"os"
 
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
@@ -178,14 +179,14 @@ func (v *verifier) bodies() map[int64]bool {
 			return nil
 		}
 		if l := asBytes(row[3]); l != nil {
-			lay, err := decodeLayout(l, len(body), nil)
+			lay, err := msgbody.DecodeLayout(l, len(body), nil)
 			if err != nil {
 				v.add(ProblemBody, id, "message %d: %v", seq, err)
 				return nil
 			}
-			for _, span := range lay.blocks {
-				if span.blob != 0 {
-					refs[span.blob] = true
+			for _, span := range lay.Blocks {
+				if span.Blob != 0 {
+					refs[span.Blob] = true
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"os"
 	"time"
 
@@ -23,8 +24,8 @@ type writer struct {
 	file   os.FileInfo // the database file as it was opened, to tell it from a new one
 	owner  string      // this process, recorded on the sessions it writes
 	sids   map[string]int64
-	bodies bodyBuilder
-	open   openBodies            // messages begun and not ended (writer goroutine only)
+	bodies msgbody.Builder
+	open   msgbody.OpenBodies    // messages begun and not ended (writer goroutine only)
 	ending map[batchMessage]bool // messages the batch being applied begins and ends (endingInBatch)
 	// inserted is what the rows the batch being applied inserted owe (insert_effects.go).
 	inserted insertEffects
@@ -52,7 +53,7 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", session.ErrStorage, path, err)
 	}
-	w := &writer{c: c, path: path, file: file, owner: owner, sids: map[string]int64{}, open: openBodies{}}
+	w := &writer{c: c, path: path, file: file, owner: owner, sids: map[string]int64{}, open: msgbody.OpenBodies{}}
 	var behind bool
 	err = retryBusy("reading the search queue", func() (err error) {
 		behind, err = w.indexBehind()

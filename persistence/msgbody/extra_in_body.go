@@ -1,4 +1,4 @@
-package sqlite
+package msgbody
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // are written into its body's envelope, byte for byte (jsonenc.AppendObjectFields). On the
 // real transcripts the extra column held them a second time: 1.2 MB of a 7.7 MB store. So a
 // message whose body holds its extra fields exactly stores an empty extra column
-// (extraInBody), and readers cut the fields out of the body (extraOf).
+// (ExtraInBody), and readers cut the fields out of the body (ExtraOf).
 //
 // The column keeps its copy when the body's would differ (extra fields with non-ASCII text,
 // which the body escapes). Extra fields that name the tool call that started a sidechain
@@ -22,8 +22,8 @@ import (
 // ScanLinks reads it in SQL at every session open and reads no body; the rest is in the
 // body, which holds that field too.
 
-// extraInBody is the extra column of a message whose body holds its extra fields.
-var extraInBody = []byte{}
+// ExtraInBody is the extra column of a message whose body holds its extra fields.
+var ExtraInBody = []byte{}
 
 // callField starts a call-only extra column.
 var callField = []byte(`{"parentToolUseId":`)
@@ -36,10 +36,10 @@ var (
 	messageField   = []byte(`,"message":`)
 )
 
-// storedExtra returns what the extra column of a message holds beside body and its layout
-// l: when the body holds extra exactly, extraInBody, or the call-only column of a
+// StoredExtra returns what the extra column of a message holds beside body and its layout
+// l: when the body holds extra exactly, ExtraInBody, or the call-only column of a
 // sidechain's extra; else extra itself.
-func storedExtra(extra, body []byte, l layout) []byte {
+func StoredExtra(extra, body []byte, l Layout) []byte {
 	if len(extra) <= 2 {
 		return extra // "{}" costs nothing
 	}
@@ -48,7 +48,7 @@ func storedExtra(extra, body []byte, l layout) []byte {
 		return extra
 	}
 	if !bytes.Contains(extra, []byte(`"parentToolUseId"`)) {
-		return extraInBody
+		return ExtraInBody
 	}
 	var call struct {
 		ParentToolUseID json.RawMessage `json:"parentToolUseId"`
@@ -64,7 +64,7 @@ func storedExtra(extra, body []byte, l layout) []byte {
 }
 
 // isCallOnly reports whether an extra column holds the one field of a sidechain's call,
-// ASCII, as storedExtra writes it. When the message has a body, its extra fields are cut
+// ASCII, as StoredExtra writes it. When the message has a body, its extra fields are cut
 // from the body: a column stored whole before this (a sidechain record whose only extra
 // field was its call) is what the body holds too.
 func isCallOnly(column []byte) bool {
@@ -76,11 +76,11 @@ func isCallOnly(column []byte) bool {
 		bytes.IndexByte(value[1:], '"') == len(value)-2 // one string, with no escaped quote in it
 }
 
-// extraOf returns a message's extra fields as a JSON object: the extra column, or, when it
-// is extraInBody (which the driver reads back as nil: the column is never NULL) or a
-// call-only column, the fields cut out of body, whose layout is l. A body they cannot be cut
-// from is a damaged file.
-func extraOf(column, body []byte, l layout, seq int64) ([]byte, error) {
+// ExtraOf returns a message's extra fields as a JSON object: the extra column, or, when
+// it is ExtraInBody (which SQLite's driver reads back as nil: the column is never NULL)
+// or a call-only column, the fields cut out of body, whose layout is l. A body they cannot
+// be cut from is a damaged store.
+func ExtraOf(column, body []byte, l Layout, seq int64) ([]byte, error) {
 	if body == nil || (len(column) > 0 && !isCallOnly(column)) {
 		return column, nil
 	}
@@ -97,15 +97,15 @@ func extraOf(column, body []byte, l layout, seq int64) ([]byte, error) {
 // object ("" when it has none). Strings in a body are JSON-escaped, so `,"isSidechain":`
 // outside a string first appears as the fixed field; the end is the message object's
 // place, from the layout, since an extra field may hold a "message" key of its own.
-func extraFields(body []byte, l layout) ([]byte, error) {
-	end := l.messageAt - len(messageField)
-	if end < 0 || !bytes.Equal(body[end:l.messageAt], messageField) {
-		return nil, errBadLayout
+func extraFields(body []byte, l Layout) ([]byte, error) {
+	end := l.MessageAt - len(messageField)
+	if end < 0 || !bytes.Equal(body[end:l.MessageAt], messageField) {
+		return nil, ErrBadLayout
 	}
 	head := body[:end]
 	i := bytes.Index(head, sidechainField)
 	if i < 0 {
-		return nil, errBadLayout
+		return nil, ErrBadLayout
 	}
 	rest := head[i+len(sidechainField):]
 	switch {
@@ -114,14 +114,14 @@ func extraFields(body []byte, l layout) ([]byte, error) {
 	case bytes.HasPrefix(rest, []byte("false")):
 		rest = rest[len("false"):]
 	default:
-		return nil, errBadLayout
+		return nil, ErrBadLayout
 	}
 	rest = bytes.TrimPrefix(rest, continuesField)
 	if len(rest) == 0 {
 		return rest, nil
 	}
 	if rest[0] != ',' {
-		return nil, errBadLayout
+		return nil, ErrBadLayout
 	}
 	return rest[1:], nil
 }
