@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -153,7 +154,7 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 		t.lastMessageAt, t.unsettled = h.CreatedAt.UnixMilli(), true
 		key := messageKey{sid, h.Seq}
 		b.w.begun[key] = h.UUID
-		b.w.open.begin(sid, op)
+		b.w.open.Begin(sid, op, false)
 		// A message that follows one this writer began is stored only if that one was: once a
 		// message is refused for another writer's seq, the rest of this writer's turn in the
 		// session is refused with it, and the session keeps the other writer's messages only.
@@ -262,7 +263,9 @@ func (b *batchWriter) sid(id string) (int64, error) {
 func (b *batchWriter) putBlock(sid int64, t *touched, op session.PutBlock) error {
 	key := messageKey{sid, op.Seq}
 	uuid := b.w.ownUUID(key)
-	if !b.w.open.put(sid, op) {
+	if b.w.open[msgbody.Key{SID: sid, Seq: op.Seq}] != nil {
+		b.w.open.Put(sid, op, false)
+	} else {
 		rewritten, err := b.rewriteEnded(sid, op)
 		if err != nil {
 			return err

@@ -1,80 +1,43 @@
 package postgres
 
 import (
-	"encoding/binary"
-	"errors"
+	"bytes"
 	"strings"
 
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
-	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
-// A message's body is its envelope JSON, ASCII only, encoded once when it ends, and its
-// layout says where in the body the message object and each block are: the format of the
-// SQLite backend's bodies (its body.go), so both stores hand a restore the same bytes. It is
-// stored as it is: PostgreSQL compresses a large value itself when it moves it out of line
-// (TOAST), which measured smaller than packing it first (bench/README.md, issue 30).
+// A message that has ended whole is stored as its body and layout, in the format and stored
+// form of persistence/msgbody, which the SQLite backend shares: both stores hand a restore
+// the same bytes. The meta and extra columns keep the whole fields beside the body (readers
+// and SQL such as ScanLinks' read them there).
 
-// errBadLayout is a layout that cannot be read against its body: the store is damaged.
-var errBadLayout = errors.New("damaged message layout")
-
-// buildBody encodes m, whose blocks are JSON, as its body and layout.
-func buildBody(m *session.StoredMessage) (body, layout []byte) {
-	head, at := session.AppendEnvelopeHead(nil, m)
-	body = jsonenc.AppendASCII(make([]byte, 0, len(head)+bodyBlocksLen(m)+len(m.Meta)+16), head)
-	messageAt := len(jsonenc.AppendASCII(nil, head[:at]))
-	layout = binary.AppendUvarint(nil, uint64(messageAt))
-	layout = binary.AppendUvarint(layout, uint64(len(m.Blocks)))
-	for i, block := range m.Blocks {
-		if i > 0 {
-			body = append(body, ',')
-		}
-		start := len(body)
-		body = jsonenc.AppendASCII(body, block)
-		layout = binary.AppendUvarint(layout, uint64(start))
-		layout = binary.AppendUvarint(layout, uint64(len(body)-start))
-		layout = binary.AppendUvarint(layout, 0) // no blob: every block is in the body
-	}
-	body = jsonenc.AppendASCII(body, session.AppendMessageTail(nil, m))
-	return append(body, '}'), layout
+// encodeBody encodes m, a message whose blocks are all complete, as its stored body and
+// layout (msgbody.Builder, imported as an import's records are), in storage of their own: a
+// queued statement holds them until the batch is sent.
+func encodeBody(bb *msgbody.Builder, m *session.StoredMessage, imported bool) (body, layout []byte) {
+	stored, layout, _ := bb.Build(m, imported)
+	return bytes.Clone(stored), layout
 }
 
-// bodyBlocksLen is the length of m's blocks' JSON.
-func bodyBlocksLen(m *session.StoredMessage) int {
-	n := 0
-	for _, b := range m.Blocks {
-		n += len(b) + 1
+// bodyBlocks appends to blocks the JSON of each block of message seq's stored body, whose
+// layout is layout, and returns the body unpacked (the blocks are slices of it) and where
+// its message object begins. A body or layout that cannot be read is
+// session.ErrSessionCorrupt.
+func bodyBlocks(stored, layout []byte, blocks [][]byte, seq int64) (body []byte, messageAt int, _ [][]byte, err error) {
+	body, err = msgbody.Unpacked(nil, stored, seq)
+	if err != nil {
+		return nil, 0, blocks, err
 	}
-	return n
-}
-
-// bodyBlocks appends to blocks the JSON of each block of body, slices of it, and returns
-// where its message object begins.
-func bodyBlocks(body, layout []byte, blocks [][]byte) (messageAt int, _ [][]byte, err error) {
-	next := func() int {
-		v, n := binary.Uvarint(layout)
-		if n <= 0 || v > 1<<40 {
-			layout = nil
-			return -1
-		}
-		layout = layout[n:]
-		return int(v)
+	l, err := msgbody.DecodeLayout(layout, len(body), nil)
+	if err == nil {
+		blocks, err = msgbody.BlocksOf(body, l, blocks)
 	}
-	messageAt = next()
-	count := next()
-	if messageAt < 0 || messageAt >= len(body) || count < 0 || count > len(layout) {
-		return 0, blocks, errBadLayout
+	if err != nil {
+		return nil, 0, blocks, msgbody.Unreadable(seq)
 	}
-	prev := messageAt
-	for i := 0; i < count; i++ {
-		at, n, blob := next(), next(), next()
-		if at < prev || n < 0 || blob != 0 || at+n > len(body) {
-			return 0, blocks, errBadLayout
-		}
-		prev = at + n
-		blocks = append(blocks, body[at:at+n])
-	}
-	return messageAt, blocks, nil
+	return body, l.MessageAt, blocks, nil
 }
 
 // blockTextSeparator ends the search text of one block of a message and begins the next's:
@@ -95,4 +58,25 @@ func messageSearchText(blocks [][]byte) any {
 		return nil
 	}
 	return strings.Join(texts, blockTextSeparator)
+}
+
+// completeBlocks returns the blocks of b that are complete.
+func completeBlocks(b *msgbody.OpenBody) [][]byte {
+	var blocks [][]byte
+	for i, block := range b.Blocks {
+		if block != nil && !b.Partial[i] {
+			blocks = append(blocks, block)
+		}
+	}
+	return blocks
+}
+
+// wholeMessage returns the message b makes with what op ends it with (msgbody's
+// OpenBody.Message); ok is false when b holds no whole message, or no block at all: such a
+// message keeps its block rows (none), so that an empty interrupted one reads as empty.
+func wholeMessage(b *msgbody.OpenBody, op session.EndMessage) (session.StoredMessage, bool) {
+	if len(b.Blocks) == 0 {
+		return session.StoredMessage{}, false
+	}
+	return b.Message(op)
 }

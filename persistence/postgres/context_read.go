@@ -31,7 +31,7 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 					m = scanContextMessage(row, sessionID, m.Blocks[:0])
 					if body, ok := row[14].([]byte); ok {
 						var err error
-						_, m.Blocks, err = bodyBlocks(body, row[15].([]byte), m.Blocks)
+						_, _, m.Blocks, err = bodyBlocks(body, row[15].([]byte), m.Blocks, m.Seq)
 						return err
 					}
 				}

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -14,8 +15,8 @@ type endedBody struct {
 
 // bodyOf encodes the body of m, a message whose blocks are all complete, and notes that the
 // batch left it to be indexed for search.
-func (b *batchWriter) bodyOf(m *session.StoredMessage) endedBody {
-	body, layout := buildBody(m)
+func (b *batchWriter) bodyOf(m *session.StoredMessage, imported bool) endedBody {
+	body, layout := encodeBody(&b.w.bodies, m, imported)
 	b.searchable = true // the indexer cuts its text from the body
 	return endedBody{body: body, layout: layout}
 }
@@ -31,7 +32,7 @@ func (b *batchWriter) textOf(blocks [][]byte) any {
 }
 
 // endMessage ends message op.Seq of session sid with its status, fields and usage and, when
-// the writer holds all its blocks complete (openBodies), its body: inserted whole when it
+// the writer holds all its blocks complete (msgbody.OpenBodies), its body: inserted whole when it
 // began in this batch (message_once.go), else with the UPDATE that ends it, which is followed
 // by the deletion of the block rows that journaled it. A message whose blocks the writer
 // does not hold (begun by a process before this one) or that has a partial block keeps its
@@ -41,7 +42,7 @@ func (b *batchWriter) endMessage(sid int64, op session.EndMessage) error {
 	key := messageKey{sid, op.Seq}
 	uuid := b.w.ownUUID(key)
 	delete(b.w.begun, key)
-	open := b.w.open.take(key)
+	open := b.w.open.Take(sid, op.Seq)
 	delete(b.completed, key)
 	if uuid != nil {
 		b.ended = append(b.ended, endedOpen{key, uuid.(string), open})
@@ -50,10 +51,10 @@ func (b *batchWriter) endMessage(sid int64, op session.EndMessage) error {
 	delete(b.begins, key)
 	var ended endedBody
 	if open != nil {
-		if m, ok := open.message(op); ok {
-			ended = b.bodyOf(&m)
+		if m, ok := wholeMessage(open, op); ok {
+			ended = b.bodyOf(&m, op.Imported)
 		} else {
-			ended.text = b.textOf(open.completeBlocks())
+			ended.text = b.textOf(completeBlocks(open))
 			if whole {
 				b.journalOpen(key, open, uuid)
 			}
@@ -78,10 +79,10 @@ func (b *batchWriter) endMessage(sid int64, op session.EndMessage) error {
 
 // journalOpen gathers the blocks of a message that began in this batch and ends without a
 // whole body, to be journaled after its row is inserted.
-func (b *batchWriter) journalOpen(key messageKey, open *openBody, uuid any) {
-	for i, block := range open.blocks {
+func (b *batchWriter) journalOpen(key messageKey, open *msgbody.OpenBody, uuid any) {
+	for i, block := range open.Blocks {
 		if block != nil {
-			b.blocks.add(blockKey{key.sid, key.seq, int64(i)}, open.partial[i], block, textPtr(uuid))
+			b.blocks.add(blockKey{key.sid, key.seq, int64(i)}, open.Partial[i], block, textPtr(uuid))
 		}
 	}
 }
@@ -100,7 +101,7 @@ func (b *batchWriter) rewriteEnded(sid int64, op session.PutBlock) (bool, error)
 	err := b.query(`SELECT `+messageColumns+`, s.id, m.body, m.layout FROM messages m JOIN sessions s ON s.sid = m.sid
 		WHERE m.sid = $1 AND m.seq = $2 AND m.body IS NOT NULL`, []any{sid, op.Seq}, func(row []any) error {
 		stored := messageOfRow(row, row[messageColumnCount].(string))
-		_, blocks, err := bodyBlocks(row[messageColumnCount+1].([]byte), row[messageColumnCount+2].([]byte), nil)
+		_, _, blocks, err := bodyBlocks(row[messageColumnCount+1].([]byte), row[messageColumnCount+2].([]byte), nil, stored.Seq)
 		stored.Blocks = blocks
 		m = &stored
 		return err
@@ -113,7 +114,7 @@ func (b *batchWriter) rewriteEnded(sid int64, op session.PutBlock) (bool, error)
 	} else {
 		m.Blocks[op.Index] = op.JSON
 	}
-	ended := b.bodyOf(m)
+	ended := b.bodyOf(m, false)
 	return true, b.queue(nil, `UPDATE messages SET body = $1, layout = $2, search_text = $3, search = NULL WHERE sid = $4 AND seq = $5`,
 		ended.body, ended.layout, ended.text, sid, op.Seq)
 }
@@ -123,7 +124,7 @@ func (b *batchWriter) rewriteEnded(sid int64, op session.PutBlock) (bool, error)
 type endedOpen struct {
 	key  messageKey
 	uuid string
-	open *openBody
+	open *msgbody.OpenBody
 }
 
 // reopenEnded holds the messages the batch ended open again after the batch failed, so that
@@ -132,7 +133,7 @@ func (b *batchWriter) reopenEnded() {
 	for _, e := range b.ended {
 		b.w.begun[e.key] = e.uuid
 		if e.open != nil {
-			b.w.open[e.key] = e.open
+			b.w.open[msgbody.Key{SID: e.key.sid, Seq: e.key.seq}] = e.open
 		}
 	}
 }

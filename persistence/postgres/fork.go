@@ -1,6 +1,9 @@
 package postgres
 
 import (
+	"bytes"
+
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -58,7 +61,7 @@ func (b *batchWriter) fork(op session.ForkSession) error {
 			return err
 		}
 	}
-	if err := b.renameForkBodies(to, op.Info.ID); err != nil {
+	if err := b.renameForkBodies(to, op.From, op.Info.ID); err != nil {
 		return err
 	}
 	origin := op.Info.ForkedFrom
@@ -72,22 +75,26 @@ func (b *batchWriter) fork(op session.ForkSession) error {
 	return err
 }
 
-// renameForkBodies encodes again the bodies a fork copied, with the fork's id as their
-// sessionId: one statement reads them, one stores them.
-func (b *batchWriter) renameForkBodies(sid int64, id string) error {
+// renameForkBodies gives the bodies a fork copied the fork's id as their sessionId
+// (msgbody.Renamed), each kept in its stored form: one statement reads them, one stores them.
+func (b *batchWriter) renameForkBodies(sid int64, from, to string) error {
+	oldField, newField := msgbody.SessionIDField(from), msgbody.SessionIDField(to)
 	var seqs []int64
 	var bodies, layouts [][]byte
-	err := b.query(`SELECT `+messageColumns+`, m.body, m.layout FROM messages m WHERE m.sid = $1 AND m.body IS NOT NULL`,
-		[]any{sid}, func(row []any) error {
-			m := messageOfRow(row, id)
-			var err error
-			if _, m.Blocks, err = bodyBlocks(row[messageColumnCount].([]byte), row[messageColumnCount+1].([]byte), nil); err != nil {
-				return err
-			}
-			body, layout := buildBody(&m)
-			seqs, bodies, layouts = append(seqs, m.Seq), append(bodies, body), append(layouts, layout)
-			return nil
-		})
+	err := b.query(`SELECT seq, body, layout FROM messages WHERE sid = $1 AND body IS NOT NULL`, []any{sid}, func(row []any) error {
+		seq, stored := row[0].(int64), row[1].([]byte)
+		plain, err := msgbody.Unpacked(nil, stored, seq)
+		if err != nil {
+			return err
+		}
+		renamed, layout, err := msgbody.Renamed(plain, row[2].([]byte), oldField, newField)
+		if err != nil {
+			return msgbody.Unreadable(seq)
+		}
+		seqs, layouts = append(seqs, seq), append(layouts, layout)
+		bodies = append(bodies, bytes.Clone(b.w.bodies.StoredLike(renamed, stored)))
+		return nil
+	})
 	if err != nil || len(seqs) == 0 {
 		return err
 	}

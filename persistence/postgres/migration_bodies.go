@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 )
 
 // settleBatch is how many messages one transaction of settleBodies moves: small enough that
@@ -92,6 +93,7 @@ func settleRows(c conn, slice string, args ...any) (n int, last messageKey, err 
 		text         []*string
 	}
 	const at = messageColumnCount
+	var bodies msgbody.Builder
 	err = c.query(`WITH slice AS (`+slice+`)
 		SELECT `+messageColumns+`, m.sid, s.id, m.status <> 'streaming' AND m.role <> '', b.idx, b.partial, b.body
 		FROM slice k JOIN messages m ON m.sid = k.sid AND m.seq = k.seq JOIN sessions s ON s.sid = m.sid
@@ -108,7 +110,7 @@ func settleRows(c conn, slice string, args ...any) (n int, last messageKey, err 
 		var body, layout []byte
 		if whole {
 			m.Blocks = blocks
-			body, layout = buildBody(&m)
+			body, layout = encodeBody(&bodies, &m, false)
 		}
 		var text string // kept only for a message without a body
 		if body == nil {

@@ -133,13 +133,13 @@ func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded bool, fn f
 			blocks := m.Blocks[:0]
 			m = messageOfRow(row, sessionID)
 			if body, ok := row[at].([]byte); ok {
-				messageAt, blocks, err := bodyBlocks(body, row[at+1].([]byte), blocks)
+				plain, messageAt, blocks, err := bodyBlocks(body, row[at+1].([]byte), blocks, seq)
 				if err != nil {
-					return fmt.Errorf("message %d: %w", seq, err)
+					return err
 				}
 				if encoded {
 					m = session.StoredMessage{Seq: m.Seq, Role: m.Role, IsSidechain: m.IsSidechain, Continues: m.Continues,
-						Encoded: [][]byte{body}, MessageAt: messageAt}
+						Encoded: [][]byte{plain}, MessageAt: messageAt}
 				} else {
 					m.Blocks = blocks
 				}
@@ -183,7 +183,7 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 					Role: row[3].(string), CreatedAt: time.UnixMilli(row[4].(int64)).UTC(), Blocks: m.Blocks[:0]}
 				if body, ok := row[6].([]byte); ok {
 					var err error
-					_, m.Blocks, err = bodyBlocks(body, row[7].([]byte), m.Blocks)
+					_, _, m.Blocks, err = bodyBlocks(body, row[7].([]byte), m.Blocks, seq)
 					return err
 				}
 			}

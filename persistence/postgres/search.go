@@ -32,7 +32,7 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 		return nil, err
 	}
 	query := `WITH q AS (SELECT to_tsquery('simple', $1) AS tsq)
-		SELECT s.id, m.uuid, m.role, m.created_at, s.title, s.project_path, m.body, m.layout, m.search_text,
+		SELECT s.id, m.uuid, m.role, m.created_at, s.title, s.project_path, m.body, m.layout, m.search_text, m.seq,
 			ts_rank(m.search, q.tsq) AS rank
 		FROM q, messages m, sessions s
 		WHERE m.search @@ q.tsq AND s.sid = m.sid`
@@ -49,7 +49,7 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	var texts []*string
 	err := s.read(func(c conn) error {
 		err := c.query(query, args, func(row []any) error {
-			text, err := storedSearchText(row[6], row[7], row[8])
+			text, err := storedSearchText(row[9].(int64), row[6], row[7], row[8])
 			if err != nil {
 				return err
 			}

@@ -59,7 +59,7 @@ func indexSlice(c conn, slice int, skipLocked bool) (int64, error) {
 	err = t.query(`SELECT m.sid, m.seq, m.body, m.layout, m.search_text FROM messages m
 		WHERE m.search IS NULL AND (m.body IS NOT NULL OR m.search_text IS NOT NULL) LIMIT $1 `+lock, []any{slice},
 		func(row []any) error {
-			text, err := storedSearchText(row[2], row[3], row[4])
+			text, err := storedSearchText(row[1].(int64), row[2], row[3], row[4])
 			if err != nil {
 				return err
 			}
@@ -77,14 +77,14 @@ func indexSlice(c conn, slice int, skipLocked bool) (int64, error) {
 	return int64(len(sids)), tx.Commit(c.ctx)
 }
 
-// storedSearchText is the search text of a message from its columns body, layout and
+// storedSearchText is the search text of message seq from its columns body, layout and
 // search_text: cut from its body when it has one, else search_text; nil when it has none.
-func storedSearchText(body, layout, text any) (any, error) {
+func storedSearchText(seq int64, body, layout, text any) (any, error) {
 	b, ok := body.([]byte)
 	if !ok {
 		return text, nil
 	}
-	_, blocks, err := bodyBlocks(b, layout.([]byte), nil)
+	_, _, blocks, err := bodyBlocks(b, layout.([]byte), nil, seq)
 	if err != nil {
 		return nil, err
 	}

@@ -1,16 +1,19 @@
 package postgres
 
-import "github.com/sessionkeep/sessionkeep/session"
+import (
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/session"
+)
 
 // A block that completes in a message still streaming is searchable at once, as on SQLite
 // (a tool result waits in its message for the turn to go on): the message's search text,
-// made from its complete blocks that the writer holds (openBodies), is stored at the end of
+// made from its complete blocks that the writer holds (msgbody.OpenBodies), is stored at the end of
 // each batch that completed one of its blocks, one statement for every such message of the
 // batch. Partial checkpoints, most of a stream's writes, change nothing.
 
 // noteCompleted notes that op completed a block of a message still open.
 func (b *batchWriter) noteCompleted(key messageKey, op session.PutBlock) {
-	if op.Partial || b.w.open[key] == nil {
+	if op.Partial || b.w.open[msgbody.Key{SID: key.sid, Seq: key.seq}] == nil {
 		return
 	}
 	if b.completed == nil {
@@ -25,11 +28,11 @@ func (b *batchWriter) queueStreamingTexts() error {
 	var sids, seqs []int64
 	var uuids, texts []*string
 	for key := range b.completed {
-		open := b.w.open[key]
+		open := b.w.open[msgbody.Key{SID: key.sid, Seq: key.seq}]
 		if open == nil {
 			continue
 		}
-		text := b.textOf(open.completeBlocks())
+		text := b.textOf(completeBlocks(open))
 		if text == nil {
 			continue
 		}

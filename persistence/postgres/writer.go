@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/sessionkeep/sessionkeep/persistence/commitqueue"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -38,13 +39,14 @@ type writer struct {
 	// lastBegun holds, per session, the uuid of the last message this writer began: a
 	// message that follows it is stored only if it was (see parentCondition).
 	lastBegun map[int64]string
-	open      openBodies // the blocks of the messages in begun, for their bodies
+	open      msgbody.OpenBodies // the blocks of the messages in begun, for their bodies
+	bodies    msgbody.Builder
 }
 
 func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string, indexer *searchIndexer) (*writer, error) {
 	id := rand.Int64()
 	w := &writer{cfg: cfg.ConnConfig.Copy(), channel: channel, indexer: indexer, ownerID: id, owner: strconv.FormatInt(id, 10),
-		sids: map[string]int64{}, begun: map[messageKey]string{}, lastBegun: map[int64]string{}, open: openBodies{}}
+		sids: map[string]int64{}, begun: map[messageKey]string{}, lastBegun: map[int64]string{}, open: msgbody.OpenBodies{}}
 	if err := w.connect(ctx); err != nil {
 		return nil, err
 	}
@@ -168,7 +170,7 @@ func (w *writer) ownUUID(key messageKey) any {
 // forgetBegun drops the messages of session sid still open: they will not end here.
 func (w *writer) forgetBegun(sid int64) {
 	delete(w.lastBegun, sid)
-	w.open.forget(sid)
+	w.open.Forget(sid)
 	for key := range w.begun {
 		if key.sid == sid {
 			delete(w.begun, key)
