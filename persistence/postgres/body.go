@@ -8,16 +8,30 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// A message that has ended whole is stored as its body and layout, in the format and stored
-// form of persistence/msgbody, which the SQLite backend shares: both stores hand a restore
-// the same bytes. The meta and extra columns keep the whole fields beside the body (readers
-// and SQL such as ScanLinks' read them there).
+// A message that has ended whole is stored as its body and layout, in the format of
+// persistence/msgbody, which the SQLite backend shares: both stores hand a restore the same
+// bytes. The meta and extra columns keep the whole fields beside the body (readers and SQL
+// such as ScanLinks' read them there).
+//
+// How a body is stored was measured on the shared bench's W2/W3 sessions (22,000 bodies,
+// 188 MB of JSON; bench/README.md, issue 30 round 3): plain in a column the server compresses
+// with lz4, 97.8 MB and the fastest to write and read back; with pglz, the default, 86.5 MB
+// but 3-4x the server's time to write; packed with s2 first (SQLite's live form), 100.5 MB,
+// which the server cannot compress further; packed with zstd and the import's dictionary,
+// 71.7 MB, at 50 µs of the writer's CPU a 3 KB body. So a live body is stored plain (lz4,
+// migration 4), and an imported one packed with the dictionary, as on SQLite, where the
+// import's throughput and the store's size matter more than the writer's latency. Large
+// payloads are not deduplicated by hash, as on SQLite since its migration 10: the lookup
+// cost the writer more than the sharing saved.
 
 // encodeBody encodes m, a message whose blocks are all complete, as its stored body and
-// layout (msgbody.Builder, imported as an import's records are), in storage of their own: a
-// queued statement holds them until the batch is sent.
+// layout: plain, or packed with the dictionary when imported (msgbody.Builder), in storage
+// of its own, since a queued statement holds it until the batch is sent.
 func encodeBody(bb *msgbody.Builder, m *session.StoredMessage, imported bool) (body, layout []byte) {
 	stored, layout, _ := bb.Build(m, imported)
+	if !imported {
+		stored = bb.Plain()
+	}
 	return bytes.Clone(stored), layout
 }
 
