@@ -31,7 +31,9 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	if err := s.IndexForSearch(); err != nil && !errors.Is(err, session.ErrReadOnly) {
 		return nil, err
 	}
-	query := `WITH q AS (SELECT to_tsquery('simple', $1) AS tsq)
+	// The vectors are stripped of positions (search_index.go), which a phrase cannot match: the
+	// parts of a word the parser splits ("src/auth.go:42") are required each, in any order.
+	query := `WITH q AS (SELECT regexp_replace(to_tsquery('simple', $1)::text, ' <[0-9]*-?> ', ' & ', 'g')::tsquery AS tsq)
 		SELECT s.id, m.uuid, m.role, m.created_at, s.title, s.project_path, m.body, m.layout, m.search_text, m.seq,
 			ts_rank(m.search, q.tsq) AS rank
 		FROM q, messages m, sessions s
