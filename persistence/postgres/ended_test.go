@@ -40,10 +40,14 @@ func TestEndedMessagesAreBodies(t *testing.T) {
 	m := session.NewManager(store)
 	s := newSession(t, m)
 	id := s.ID()
-	flush := func() {
+	// written flushes, then checks that message seq has a body or not, and its block rows.
+	written := func(seq int64, wantBody bool, wantBlocks int64, what string) {
 		t.Helper()
 		if err := store.Flush(); err != nil {
 			t.Fatal(err)
+		}
+		if bodied, blocks := rowsOf(t, store, id, seq); bodied != wantBody || blocks != wantBlocks {
+			t.Errorf("%s: body %v, %d block rows; want body %v and %d", what, bodied, blocks, wantBody, wantBlocks)
 		}
 	}
 	begin := func(seq int64) {
@@ -61,36 +65,24 @@ func TestEndedMessagesAreBodies(t *testing.T) {
 	put(0, 0, "lapwing whole", false)
 	put(0, 1, "second block", false)
 	end(0)
-	flush()
-	if bodied, blocks := rowsOf(t, store, id, 0); !bodied || blocks != 0 {
-		t.Errorf("a message written in one commit: body %v, %d block rows; want a body and none", bodied, blocks)
-	}
+	written(0, true, 0, "a message written in one commit")
 
 	begin(1)
 	put(1, 0, "curlew first", false)
 	put(1, 1, "curl", true)
-	flush()
-	if bodied, blocks := rowsOf(t, store, id, 1); bodied || blocks != 2 {
-		t.Errorf("a message streaming: body %v, %d block rows; want no body and 2", bodied, blocks)
-	}
+	written(1, false, 2, "a message streaming")
 	if got := countHits(t, m, "curlew"); got != 1 {
 		t.Errorf("a complete block of a message streaming: %d hits, want 1", got)
 	}
 	put(1, 1, "curlew second", false)
 	end(1)
-	flush()
-	if bodied, blocks := rowsOf(t, store, id, 1); !bodied || blocks != 0 {
-		t.Errorf("a message streamed over commits, ended: body %v, %d block rows; want a body and none", bodied, blocks)
-	}
+	written(1, true, 0, "a message streamed over commits, ended")
 
 	begin(2)
 	put(2, 0, "plover kept", false)
 	put(2, 1, "cut off", true)
 	end(2)
-	flush()
-	if bodied, blocks := rowsOf(t, store, id, 2); bodied || blocks != 2 {
-		t.Errorf("a message ended with a partial block: body %v, %d block rows; want its rows", bodied, blocks)
-	}
+	written(2, false, 2, "a message ended with a partial block")
 
 	for text, want := range map[string]int{"lapwing": 1, "curlew": 1, "plover": 1, "second": 2, "cut": 0} {
 		if got := countHits(t, m, text); got != want {
