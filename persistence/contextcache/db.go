@@ -14,14 +14,3 @@ type DB interface {
 // failure into the backend's error for what the caller was doing ("reading summaries"),
 // or the session's absence into session.ErrSessionNotFound.
 type Session func(sessionID, what string, fn func(db DB, sid int64) error) error
-
-// asBytes is a text or blob value as bytes; nil for NULL.
-func asBytes(v any) []byte {
-	switch v := v.(type) {
-	case []byte:
-		return v
-	case string:
-		return []byte(v)
-	}
-	return nil
-}

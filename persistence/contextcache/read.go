@@ -3,6 +3,7 @@ package contextcache
 import (
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
 )
 
@@ -108,7 +109,7 @@ func (r Reads) Summaries(sessionID string, minTo int64) ([]contextbuild.Summary,
 			func(row []any) error {
 				list = append(list, contextbuild.Summary{FromSeq: row[0].(int64), ToSeq: row[1].(int64),
 					MessageCount: row[2].(int64), TokensBefore: row[3].(int64), TokensAfter: row[4].(int64),
-					Model: string(asBytes(row[5])), Text: string(asBytes(row[6])), CreatedAt: time.UnixMilli(row[7].(int64)).UTC()})
+					Model: string(rowvalue.Bytes(row[5])), Text: string(rowvalue.Bytes(row[6])), CreatedAt: time.UnixMilli(row[7].(int64)).UTC()})
 				return nil
 			})
 	})
@@ -140,7 +141,7 @@ func (r Reads) Compactions(sessionID string) ([]contextbuild.Compaction, error) 
 }
 
 func scanCompaction(row []any) contextbuild.Compaction {
-	return contextbuild.Compaction{Seq: row[0].(int64), Trigger: string(asBytes(row[1])), TokensBefore: row[2].(int64),
+	return contextbuild.Compaction{Seq: row[0].(int64), Trigger: string(rowvalue.Bytes(row[1])), TokensBefore: row[2].(int64),
 		TokensAfter: row[3].(int64), CreatedAt: time.UnixMilli(row[4].(int64)).UTC()}
 }
 
@@ -150,7 +151,7 @@ func (r Reads) ContextState(sessionID string) ([]byte, int64, error) {
 	through := int64(-1)
 	err := r.Session(sessionID, "reading the context state", func(db DB, sid int64) error {
 		return db.Query(`SELECT state, through FROM context_states WHERE sid = ?`, []any{sid}, func(row []any) error {
-			state, through = append([]byte(nil), asBytes(row[0])...), row[1].(int64)
+			state, through = append([]byte(nil), rowvalue.Bytes(row[0])...), row[1].(int64)
 			return nil
 		})
 	})

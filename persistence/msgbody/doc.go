@@ -9,5 +9,7 @@
 // drops them when the message ends, or never writes them when it ends in the batch it
 // began in. The layout says where the message object and each block are in the body; the
 // meta and extra columns leave out what the body holds (MetaInBody, ExtraInBody). How a
-// body is packed (s2, a dictionary) is persistence/bodycodec's.
+// body is packed (s2, a dictionary) is persistence/bodycodec's. An imported record's
+// columns can be made before the writer sees it, on the importing goroutine
+// (PrepareImported).
 package msgbody

@@ -1,7 +1,8 @@
 // Package searchtext holds the one rule for the text a content block is searched by, which
 // both stores index: a text block's text; a tool_use's name, a space and its input's JSON;
 // a tool_result's content when it is a string, else the text of its first ContentBlocks
-// blocks joined by spaces. Thinking, signatures and media are not searched.
+// blocks joined by spaces. Thinking, signatures and media are not searched. A stored
+// message body is searched by the text of its blocks (OfBody).
 package searchtext
 
 import (

@@ -10,7 +10,7 @@ import (
 // applyManagement applies an Op that changes what is known about a session rather than
 // what it says; it leaves the session's place in the listing alone.
 func (w *writer) applyManagement(op session.ManagementOp) error {
-	w.forgetOpenBodies(op)
+	w.forgetSession(op)
 	switch op := op.(type) {
 	case session.AccessSession:
 		return w.update(op.SessionID, `UPDATE sessions SET last_accessed_at = max(last_accessed_at, ?) WHERE sid = ?`, op.At.UnixMilli())
@@ -37,9 +37,9 @@ func (w *writer) applyManagement(op session.ManagementOp) error {
 	return w.applyHosted(op)
 }
 
-// forgetOpenBodies drops what the writer holds of messages of a session that closes or is
-// deleted: they will not end in this process.
-func (w *writer) forgetOpenBodies(op session.ManagementOp) {
+// forgetSession drops what the writer holds of messages of a session that closes or is
+// deleted, open bodies and refused messages: they will not end in this process.
+func (w *writer) forgetSession(op session.ManagementOp) {
 	var id string
 	switch op := op.(type) {
 	case session.CloseSession:
@@ -51,6 +51,7 @@ func (w *writer) forgetOpenBodies(op session.ManagementOp) {
 	}
 	if sid, ok := w.sids[id]; ok {
 		w.open.Forget(sid)
+		w.refused.forgetSession(sid)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"modernc.org/sqlite"
 
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 )
 
 // A message body's stored form (plain, packed with s2, or packed with a dictionary) is
@@ -14,7 +15,7 @@ import (
 
 // unpackBodySQL is unpack_body(x), bodycodec.Unpack in SQL: NULL stays NULL.
 func unpackBodySQL(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-	stored := asBytes(args[0])
+	stored := rowvalue.Bytes(args[0])
 	if stored == nil {
 		return args[0], nil
 	}

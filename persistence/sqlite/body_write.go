@@ -2,9 +2,10 @@ package sqlite
 
 import (
 	"database/sql/driver"
-	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
@@ -54,14 +55,14 @@ func (w *writer) insertEnded(sid int64, h session.MessageHeader, op session.EndM
 }
 
 // endMessage ends message op.Seq of session sid with its status, fields and usage, and
-// stores its body: as the importing goroutine prepared it (import_prepared.go), or encoded
-// from what the writer holds of it (msgbody.OpenBodies), with the INSERT or UPDATE that ends the
-// message, or else read back from its rows (writeBody). The body is then the message's one
-// record: the block rows that journaled it while it streamed are deleted.
+// stores its body: as the importing goroutine prepared it (msgbody.PrepareImported), or
+// encoded from what the writer holds of it (msgbody.OpenBodies), with the INSERT or UPDATE
+// that ends the message, or else read back from its rows (writeBody). The body is then the
+// message's one record: the block rows that journaled it while it streamed are deleted.
 func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 	u := op.Usage
 	b := w.open.Take(sid, op.Seq)
-	if p := prepared(op); p != nil && b != nil && b.Unwritten {
+	if p := msgbody.Prepared(op); p != nil && b != nil && b.Unwritten {
 		return w.insertEnded(sid, b.Header, op, *p)
 	}
 	if b != nil {
@@ -140,7 +141,7 @@ func (w *writer) writeBody(sid, seq int64) error {
 		m = session.StoredMessage{Seq: seq, UUID: d.Text(0, "uuid"), ParentUUID: d.Text(1, "parent_uuid"),
 			Type: d.Text(2, "type"), Role: d.Text(3, "role"), Turn: d.Integer(4, "turn"), Status: d.Text(5, "status"),
 			CreatedAt: time.UnixMilli(d.Integer(6, "created_at")), Provider: d.Text(7, "provider"),
-			RequestID: d.Text(8, "request_id"), Meta: asBytes(row[9]), Extra: asBytes(row[10]),
+			RequestID: d.Text(8, "request_id"), Meta: rowvalue.Bytes(row[9]), Extra: rowvalue.Bytes(row[10]),
 			IsSidechain: d.Integer(11, "is_sidechain") != 0, Continues: d.Integer(12, "continues") != 0,
 			SessionID: d.Text(13, "id")}
 		found = len(d.bad) == 0
@@ -156,7 +157,7 @@ func (w *writer) writeBody(sid, seq int64) error {
 		func(row []driver.Value) error {
 			idx, _ := row[0].(int64)
 			partial, _ := row[1].(int64)
-			body := asBytes(row[2])
+			body := rowvalue.Bytes(row[2])
 			if idx != int64(len(m.Blocks)) || partial != 0 || body == nil {
 				complete = false
 			}

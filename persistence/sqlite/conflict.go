@@ -2,8 +2,8 @@ package sqlite
 
 import (
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -15,28 +15,45 @@ import (
 // writer's messages only.
 type refusedMessages struct {
 	keys  map[msgbody.Key]bool
-	uuids map[string]bool
+	uuids map[string]int64 // the sid of each refused message, by its uuid
 }
 
 // add refuses message h of session sid.
 func (r *refusedMessages) add(sid int64, h session.MessageHeader) {
 	if r.keys == nil {
-		r.keys, r.uuids = map[msgbody.Key]bool{}, map[string]bool{}
+		r.keys, r.uuids = map[msgbody.Key]bool{}, map[string]int64{}
 	}
 	r.keys[msgbody.Key{SID: sid, Seq: h.Seq}] = true
-	r.uuids[h.UUID] = true
+	r.uuids[h.UUID] = sid
 }
 
 // forget takes message seq of session sid off the refused, when a message began there: a
 // session created after one refused was deleted may have been given its sid again.
 func (r *refusedMessages) forget(sid, seq int64) { delete(r.keys, msgbody.Key{SID: sid, Seq: seq}) }
 
+// forgetSession takes every message of session sid off the refused, when the session
+// closes or is deleted: this writer writes no more of it, and a long-lived process would
+// otherwise keep each refused message of every session it ever wrote.
+func (r *refusedMessages) forgetSession(sid int64) {
+	for key := range r.keys {
+		if key.SID == sid {
+			delete(r.keys, key)
+		}
+	}
+	for uuid, of := range r.uuids {
+		if of == sid {
+			delete(r.uuids, uuid)
+		}
+	}
+}
+
 // has reports whether message seq of session sid was refused.
 func (r *refusedMessages) has(sid, seq int64) bool { return r.keys[msgbody.Key{SID: sid, Seq: seq}] }
 
 // follows reports whether h's parent was refused.
 func (r *refusedMessages) follows(h session.MessageHeader) bool {
-	return h.ParentUUID != "" && r.uuids[h.ParentUUID]
+	_, refused := r.uuids[h.ParentUUID]
+	return h.ParentUUID != "" && refused
 }
 
 // refusesBegin refuses op's message when it follows one refused, reporting it to Flush.

@@ -2,9 +2,10 @@ package sqlite
 
 import (
 	"database/sql/driver"
-	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 
 	"github.com/sessionkeep/sessionkeep/persistence/contextcache"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
@@ -71,14 +72,14 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 					if m.Extra, err = msgbody.ExtraColumn(m.Extra, seq); err != nil {
 						return err
 					}
-					if body := asBytes(row[15]); body != nil {
-						m.Meta, m.Extra, m.Blocks, err = msgbody.FieldsAndBlocks(m.Meta, m.Extra, body, asBytes(row[16]), m.Blocks, seq)
+					if body := rowvalue.Bytes(row[15]); body != nil {
+						m.Meta, m.Extra, m.Blocks, err = msgbody.FieldsAndBlocks(m.Meta, m.Extra, body, rowvalue.Bytes(row[16]), m.Blocks, seq)
 						return err
 					}
 				}
-				if body := asBytes(row[12]); body != nil {
+				if body := rowvalue.Bytes(row[12]); body != nil {
 					m.Blocks = append(m.Blocks, body)
-				} else if data := asBytes(row[13]); data != nil {
+				} else if data := rowvalue.Bytes(row[13]); data != nil {
 					m.Blocks = append(m.Blocks, data)
 				}
 				return nil
@@ -93,8 +94,8 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 func scanContextMessage(row []driver.Value, sessionID string, blocks [][]byte) tokens.ContextMessage {
 	m := tokens.ContextMessage{StoredMessage: session.StoredMessage{
 		Seq: row[0].(int64), UUID: row[1].(string), SessionID: sessionID, Type: row[2].(string), Role: row[3].(string),
-		Turn: row[4].(int64), Status: row[5].(string), Provider: row[6].(string), Meta: asBytes(row[7]),
-		Extra: asBytes(row[8]), Blocks: blocks, IsSidechain: row[14].(int64) != 0,
+		Turn: row[4].(int64), Status: row[5].(string), Provider: row[6].(string), Meta: rowvalue.Bytes(row[7]),
+		Extra: rowvalue.Bytes(row[8]), Blocks: blocks, IsSidechain: row[14].(int64) != 0,
 	}}
 	if n, ok := row[9].(int64); ok {
 		pruned, _ := row[10].(int64)

@@ -3,9 +3,10 @@ package sqlite
 import (
 	"database/sql/driver"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 )
 
 // copyForkBodies gives the messages a fork copied without a body (forkCopies swaps the
@@ -21,7 +22,7 @@ func (w *writer) copyForkBodies(from, to int64, oldField, newField []byte) error
 	err := w.c.query(`SELECT f.new, r.body, r.layout FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ?1 AND r.seq = f.old
 		JOIN messages n ON n.sid = ?2 AND n.seq = f.new
 		WHERE r.body IS NOT NULL AND n.body IS NULL ORDER BY f.new`, []any{from, to}, func(row []driver.Value) error {
-		bodies = append(bodies, copied{row[0].(int64), asBytes(row[1]), asBytes(row[2])})
+		bodies = append(bodies, copied{row[0].(int64), rowvalue.Bytes(row[1]), rowvalue.Bytes(row[2])})
 		return nil
 	})
 	if err != nil {

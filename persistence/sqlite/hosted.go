@@ -3,9 +3,10 @@ package sqlite
 import (
 	"database/sql/driver"
 	"errors"
-	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/hosted"
 )
@@ -76,13 +77,13 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 				current = seq
 				m = session.StoredMessage{Seq: seq, UUID: d.Text(1, "uuid"), SessionID: sessionID, Type: d.Text(2, "type"),
 					Role: d.Text(3, "role"), CreatedAt: time.UnixMilli(d.Integer(4, "created_at")).UTC(), Blocks: m.Blocks[:0]}
-				if body := asBytes(row[6]); body != nil {
+				if body := rowvalue.Bytes(row[6]); body != nil {
 					var err error
-					m.Blocks, err = msgbody.StoredBlocks(body, asBytes(row[7]), m.Blocks, seq)
+					m.Blocks, err = msgbody.StoredBlocks(body, rowvalue.Bytes(row[7]), m.Blocks, seq)
 					return err
 				}
 			}
-			if body := asBytes(row[5]); body != nil {
+			if body := rowvalue.Bytes(row[5]); body != nil {
 				m.Blocks = append(m.Blocks, body)
 			}
 			return nil

@@ -3,9 +3,10 @@ package sqlite
 import (
 	"database/sql/driver"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
@@ -94,7 +95,7 @@ func fillHoles(c *conn) error {
 	err := c.query(`SELECT m.mid, m.body, m.layout FROM messages m WHERE m.body IS NOT NULL AND EXISTS
 			(SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq AND b.blob_id IS NOT NULL)`, nil,
 		func(row []driver.Value) error {
-			bodies = append(bodies, holed{row[0].(int64), asBytes(row[1]), asBytes(row[2])})
+			bodies = append(bodies, holed{row[0].(int64), rowvalue.Bytes(row[1]), rowvalue.Bytes(row[2])})
 			return nil
 		})
 	if err != nil {
@@ -133,7 +134,7 @@ func filledBody(c *conn, stored, lay []byte) ([]byte, []byte, error) {
 		}
 		var data []byte
 		err := c.query(`SELECT data FROM blobs WHERE id = ?`, []any{span.Blob}, func(row []driver.Value) error {
-			data = asBytes(row[0])
+			data = rowvalue.Bytes(row[0])
 			return nil
 		})
 		if err != nil {

@@ -4,11 +4,12 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"math"
 	"strings"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -92,14 +93,14 @@ func scanFrom(c rowQuerier, sid int64, sessionID string, fromSeq, toSeq int64, f
 				return err
 			}
 			current = m.Seq
-			if body := asBytes(row[17]); body != nil {
-				m.Meta, m.Extra, m.Blocks, err = msgbody.FieldsAndBlocks(m.Meta, m.Extra, body, asBytes(row[18]), m.Blocks, m.Seq)
+			if body := rowvalue.Bytes(row[17]); body != nil {
+				m.Meta, m.Extra, m.Blocks, err = msgbody.FieldsAndBlocks(m.Meta, m.Extra, body, rowvalue.Bytes(row[18]), m.Blocks, m.Seq)
 				return err
 			}
 		}
-		if body := asBytes(row[12]); body != nil {
+		if body := rowvalue.Bytes(row[12]); body != nil {
 			m.Blocks = append(m.Blocks, body)
-		} else if data := asBytes(row[13]); data != nil {
+		} else if data := rowvalue.Bytes(row[13]); data != nil {
 			m.Blocks = append(m.Blocks, data)
 		} else if row[16] != nil {
 			return fmt.Errorf("%w: block %v of message %d has no content: its blob is missing", session.ErrSessionCorrupt, row[16], m.Seq)
@@ -120,7 +121,7 @@ func scanMessageRow(row []driver.Value, sessionID string, blocks [][]byte) (sess
 		Seq: d.Integer(0, "seq"), UUID: d.Text(1, "uuid"), ParentUUID: d.Text(2, "parent_uuid"), SessionID: sessionID,
 		Type: d.Text(3, "type"), Role: d.Text(4, "role"), Turn: d.Integer(5, "turn"), Status: d.Text(6, "status"),
 		CreatedAt: time.UnixMilli(d.Integer(7, "created_at")), Provider: d.Text(8, "provider"), RequestID: d.Text(9, "request_id"),
-		Meta: asBytes(row[10]), Extra: asBytes(row[11]), Blocks: blocks,
+		Meta: rowvalue.Bytes(row[10]), Extra: rowvalue.Bytes(row[11]), Blocks: blocks,
 		IsSidechain: d.Integer(14, "is_sidechain") != 0, Continues: d.Integer(15, "continues") != 0,
 	}
 	if len(d.bad) > 0 {
@@ -129,17 +130,6 @@ func scanMessageRow(row []driver.Value, sessionID string, blocks [][]byte) (sess
 	var err error
 	m.Extra, err = msgbody.ExtraColumn(m.Extra, m.Seq)
 	return m, err
-}
-
-// asBytes returns a BLOB or TEXT column's bytes, nil for NULL.
-func asBytes(v driver.Value) []byte {
-	switch v := v.(type) {
-	case []byte:
-		return v
-	case string:
-		return []byte(v)
-	}
-	return nil
 }
 
 // notFound turns a failed session lookup into ErrSessionNotFound when the session is

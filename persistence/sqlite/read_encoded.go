@@ -2,10 +2,10 @@ package sqlite
 
 import (
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"sync"
 
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
 	"github.com/sessionkeep/sessionkeep/session"
 )

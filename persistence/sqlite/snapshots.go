@@ -2,9 +2,10 @@ package sqlite
 
 import (
 	"database/sql/driver"
-	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -88,7 +89,7 @@ func (s *Store) FileContent(sessionID, snapshotID, path string) ([]byte, error) 
 				JOIN snapshot_files sf ON sf.fsid = f.fsid JOIN blobs b ON b.id = sf.blob_id
 			WHERE f.sid = (SELECT sid FROM sessions WHERE id = ?) AND f.id = ? AND sf.path = ?`,
 			[]any{sessionID, snapshotID, path}, func(row []driver.Value) error {
-				content = append([]byte{}, asBytes(row[0])...)
+				content = append([]byte{}, rowvalue.Bytes(row[0])...)
 				return nil
 			})
 	})
@@ -97,7 +98,7 @@ func (s *Store) FileContent(sessionID, snapshotID, path string) ([]byte, error) 
 
 // optionalObject returns a stored JSON object, nil for an empty one.
 func optionalObject(v driver.Value) []byte {
-	b := asBytes(v)
+	b := rowvalue.Bytes(v)
 	if len(b) <= 2 {
 		return nil
 	}

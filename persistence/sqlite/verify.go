@@ -7,10 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"os"
 
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 )
 
 // Problem is one finding of Verify: a stable Code, what was found, and the session it is in
@@ -162,7 +163,7 @@ func (v *verifier) bodies() map[int64]bool {
 	var buf []byte
 	err := v.c.query(`SELECT s.id, m.seq, m.body, m.layout FROM messages m JOIN sessions s ON s.sid = m.sid`, nil, func(row []driver.Value) error {
 		v.report.MessageCount++
-		id, seq, stored := fmt.Sprint(row[0]), row[1].(int64), asBytes(row[2])
+		id, seq, stored := fmt.Sprint(row[0]), row[1].(int64), rowvalue.Bytes(row[2])
 		if row[2] == nil {
 			return nil
 		}
@@ -178,7 +179,7 @@ func (v *verifier) bodies() map[int64]bool {
 			v.add(ProblemBody, id, "message %d: its body is not valid JSON", seq)
 			return nil
 		}
-		if l := asBytes(row[3]); l != nil {
+		if l := rowvalue.Bytes(row[3]); l != nil {
 			lay, err := msgbody.DecodeLayout(l, len(body), nil)
 			if err != nil {
 				v.add(ProblemBody, id, "message %d: %v", seq, err)
@@ -210,11 +211,11 @@ func (v *verifier) blobs(refs map[int64]bool) {
 		v.report.BlobCount++
 		id := row[0].(int64)
 		present[id] = true
-		if sum := sha256.Sum256(asBytes(row[2])); !bytes.Equal(sum[:], asBytes(row[1])) {
+		if sum := sha256.Sum256(rowvalue.Bytes(row[2])); !bytes.Equal(sum[:], rowvalue.Bytes(row[1])) {
 			v.add(ProblemBlobDamaged, "", "blob %d: its bytes do not match its hash", id)
 		}
 		if !refs[id] {
-			v.add(ProblemBlobOrphan, "", "blob %d (%d bytes) is referred to by nothing", id, len(asBytes(row[2])))
+			v.add(ProblemBlobOrphan, "", "blob %d (%d bytes) is referred to by nothing", id, len(rowvalue.Bytes(row[2])))
 		}
 		return nil
 	})

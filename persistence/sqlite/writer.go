@@ -4,11 +4,11 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"os"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/persistence/commitqueue"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -73,8 +73,8 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 }
 
 // enqueue queues ops; it never waits on disk. An imported record whole in ops is first
-// put in its stored form on the caller's goroutine (prepareImported), outside the lock.
-func (w *writer) enqueue(ops []session.Op) { w.queueOps(prepareImported(ops)) }
+// put in its stored form on the caller's goroutine (msgbody.PrepareImported), outside the lock.
+func (w *writer) enqueue(ops []session.Op) { w.queueOps(msgbody.PrepareImported(ops)) }
 
 // queueOps queues ops as they are, one after another, behind what is queued already.
 func (w *writer) queueOps(ops []session.Op) { w.q.Enqueue(ops) }
