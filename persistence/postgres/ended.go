@@ -51,7 +51,10 @@ func (b *batchWriter) endMessage(sid int64, op session.EndMessage) error {
 	delete(b.begins, key)
 	var ended endedBody
 	if open != nil {
-		if m, ok := wholeMessage(open, op); ok {
+		if p := msgbody.Prepared(op); p != nil && p.Body != nil && len(open.Blocks) > 0 {
+			ended = endedBody{body: p.Body, layout: p.Layout} // an imported record the importing goroutine encoded
+			b.searchable = true
+		} else if m, ok := wholeMessage(open, op); ok {
 			ended = b.bodyOf(&m, op.Imported)
 		} else {
 			ended.text = b.textOf(completeBlocks(open))

@@ -2,9 +2,11 @@ package postgres
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -133,5 +135,42 @@ func TestEndedMessagesAreBodies(t *testing.T) {
 				t.Errorf("message %d block %d: %v, want %s", i, j, got[i], textBlock(text))
 			}
 		}
+	}
+}
+
+// TestImportedBodiesArePackedWithTheDictionary imports a record (its Ops in one Apply, the
+// end marked imported): its body is stored packed with the import's dictionary, as on
+// SQLite, and reads back as written.
+func TestImportedBodiesArePackedWithTheDictionary(t *testing.T) {
+	store := openAt(t, freshURL(t))
+	s := newSession(t, session.NewManager(store))
+	text := strings.Repeat("the importer packs this text with its dictionary ", 40)
+	store.Apply(session.BeginMessage{SessionID: s.ID(), Header: session.MessageHeader{Seq: 0,
+		UUID: "0190a0b0-0000-7000-8000-000000000200", Type: "assistant", Role: "assistant", CreatedAt: time.Now()}},
+		session.PutBlock{SessionID: s.ID(), Seq: 0, Index: 0, JSON: textBlock(text)},
+		session.EndMessage{SessionID: s.ID(), Seq: 0, Status: session.MessageComplete, Imported: true})
+	if err := store.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	err := store.read(func(c conn) error {
+		return c.query(`SELECT body FROM messages WHERE body IS NOT NULL`, nil, func(row []any) error {
+			if body := row[0].([]byte); !bodycodec.IsDictPacked(body) {
+				t.Errorf("the imported body is stored as %.20q…, want it packed with the dictionary", body)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks [][]byte
+	if err := store.ScanMessages(s.ID(), func(m *session.StoredMessage) error {
+		blocks = append(blocks, m.Blocks...)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 1 || string(blocks[0]) != string(textBlock(text)) {
+		t.Errorf("read back %d blocks, want the one imported", len(blocks))
 	}
 }

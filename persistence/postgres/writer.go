@@ -70,8 +70,9 @@ func (w *writer) connect(ctx context.Context) error {
 	return nil
 }
 
-// enqueue queues ops; it never waits on the network.
-func (w *writer) enqueue(ops []session.Op) { w.q.Enqueue(ops) }
+// enqueue queues ops; it never waits on the network. An imported record's body is put in
+// its stored form on the caller's goroutine (msgbody.PrepareImported), not the writer's.
+func (w *writer) enqueue(ops []session.Op) { w.q.Enqueue(msgbody.PrepareImported(ops)) }
 
 // sync waits until every Op queued before the call is committed, or a fresh attempt fails.
 func (w *writer) sync() error { return w.q.Sync() }
