@@ -22,8 +22,9 @@ const (
 // message's tsvector, the words of all its blocks). Every word of the text
 // must occur as a word or the start of one, as with the SQLite backend's FTS5 query. It
 // first indexes every message waiting for search, whoever wrote it, so that it finds every
-// block committed before the call. A role that may only read (or a standby) cannot: it
-// searches what hosts that write have indexed.
+// message committed before the call. A role that may only read (or a standby) cannot: it
+// searches what hosts that write have indexed. Snippets are cut from the text of the hits'
+// bodies (cutSnippets): no copy of a message's text is kept beside its body.
 func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	if _, err := q.MatchExpression(); err != nil {
 		return nil, err

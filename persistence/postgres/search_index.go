@@ -11,18 +11,20 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// indexIdle is how long the writer must have committed nothing before blocks are indexed
+// indexIdle is how long the writer must have committed nothing before messages are indexed
 // for search in the background: while chunks stream, the server's CPU goes to commits.
 const indexIdle = 50 * time.Millisecond
 
-// idleIndexSlice is how many blocks one background statement indexes, so that it ends
-// soon after the writer becomes busy again: computing a vector costs the server about 3 ms
-// for W1's blocks (pg_stat_statements, on a loaded 2-core machine), so a slice about 100 ms.
-const idleIndexSlice = 32
+// idleIndexSlice is how many messages one background slice indexes, so that it ends soon
+// after the writer becomes busy again: computing a vector costs the server about 3 ms for
+// one of W1's blocks (pg_stat_statements, on a loaded 2-core machine), and a message holds
+// about two, so a slice about 100 ms.
+const idleIndexSlice = 16
 
-// waitedIndexSlice is the slice when a search waits for the index: it wants every block
-// indexed anyway, and fewer statements cost fewer round trips.
-const waitedIndexSlice = 4096
+// waitedIndexSlice is the slice when a search waits for the index: it wants every message
+// indexed anyway, and fewer statements cost fewer round trips; each slice brings its
+// messages' bodies to the client, so not more than about 10 MB of the bench's.
+const waitedIndexSlice = 1024
 
 // textVector is the search vector of the SQL text expression text, as migration 2 defined
 // it: the parser's lexemes plus those of the text with every run of non-alphanumerics made a
@@ -94,8 +96,8 @@ func storedSearchText(seq int64, body, layout, text any) (any, error) {
 	return messageSearchText(blocks), nil
 }
 
-// indexPending indexes every block waiting for search, whoever wrote it, so that a search
-// run after it finds every block committed before the call. It first indexes what no other
+// indexPending indexes every message waiting for search, whoever wrote it, so that a search
+// run after it finds every message committed before the call. It first indexes what no other
 // connection is indexing, then waits for the rest (slices that lock rows). Two hosts
 // waiting on each other's rows are a deadlock PostgreSQL breaks by failing one statement,
 // which is retried.
@@ -108,7 +110,7 @@ func indexPending(c conn) error {
 				continue
 			}
 			if err != nil {
-				return storageError("indexing blocks for search", err)
+				return storageError("indexing messages for search", err)
 			}
 			if n < waitedIndexSlice {
 				break
@@ -118,12 +120,12 @@ func indexPending(c conn) error {
 	return nil
 }
 
-// searchIndexer indexes blocks for search on a pool connection of its own, once the writer
+// searchIndexer indexes messages for search on a pool connection of its own, once the writer
 // has committed nothing for indexIdle, in slices that stop as soon as it commits again.
 // What it has not indexed yet, a search indexes before it queries (indexPending).
 type searchIndexer struct {
 	pool    *pgxpool.Pool
-	pending atomic.Bool   // blocks may be waiting to be indexed
+	pending atomic.Bool   // messages may be waiting to be indexed
 	commits chan struct{} // the writer committed a batch
 	ctx     context.Context
 	stop    context.CancelFunc
@@ -131,7 +133,7 @@ type searchIndexer struct {
 }
 
 // startSearchIndexer starts the background indexer of the store on pool. It looks for
-// blocks left waiting by a host that stopped before indexing them, once the store is idle.
+// messages left waiting by a host that stopped before indexing them, once the store is idle.
 func startSearchIndexer(pool *pgxpool.Pool) *searchIndexer {
 	ctx, stop := context.WithCancel(context.Background())
 	ix := &searchIndexer{pool: pool, commits: make(chan struct{}, 1), ctx: ctx, stop: stop, done: make(chan struct{})}
@@ -140,7 +142,7 @@ func startSearchIndexer(pool *pgxpool.Pool) *searchIndexer {
 	return ix
 }
 
-// noteCommit tells the indexer that the writer committed a batch, which stored blocks to
+// noteCommit tells the indexer that the writer committed a batch, which stored messages to
 // index when searchable is true. It never waits.
 func (ix *searchIndexer) noteCommit(searchable bool) {
 	if searchable {
@@ -152,7 +154,7 @@ func (ix *searchIndexer) noteCommit(searchable bool) {
 	}
 }
 
-// close stops the indexer, cancelling the slice it is running (rolled back: its blocks stay
+// close stops the indexer, cancelling the slice it is running (rolled back: its messages stay
 // waiting), and waits for it.
 func (ix *searchIndexer) close() {
 	ix.stop()
@@ -188,8 +190,8 @@ func (ix *searchIndexer) run() {
 }
 
 // indexWhileIdle indexes slices until none is waiting or the writer commits again. A slice
-// that fails leaves its blocks waiting for the next search, which reports the error, or for
-// the next commit of blocks; it is not retried here, so a broken server is not hammered.
+// that fails leaves its messages waiting for the next search, which reports the error, or for
+// the next commit of messages; it is not retried here, so a broken server is not hammered.
 func (ix *searchIndexer) indexWhileIdle() {
 	ix.pending.Store(false)
 	c := conn{ix.pool, ix.ctx}
