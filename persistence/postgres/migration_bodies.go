@@ -21,8 +21,8 @@ const settleBatch = 500
 // it moves and skipping those another host is moving, so that a kill at any point leaves
 // every message either moved or not (a rerun goes on where the store stands: nothing is
 // lost or moved twice), and readers, which read either form, never wait for it. Once a pass
-// over the store ends, it is recorded done and not run again. ctx cancelled stops it
-// between or inside batches.
+// over the store ends, it is recorded done and not run again, and the index it found its
+// messages by is dropped. ctx cancelled stops it between or inside batches.
 func settleBodies(ctx context.Context, pool *pgxpool.Pool, batch int) error {
 	var pending bool
 	err := pool.QueryRow(ctx, `SELECT count(*) > 0 FROM background_migrations WHERE name = 'bodies' AND done_at IS NULL`).Scan(&pending)
@@ -41,7 +41,13 @@ func settleBodies(ctx context.Context, pool *pgxpool.Pool, batch int) error {
 		after = last
 	}
 	_, err = pool.Exec(ctx, `UPDATE background_migrations SET done_at = $1 WHERE name = 'bodies'`, time.Now().UnixMilli())
-	return storageError("recording the move to bodies done", err)
+	if err != nil {
+		return storageError("recording the move to bodies done", err)
+	}
+	// The index that found the messages to move would cost every message written from now
+	// on an entry; CONCURRENTLY does not hold up the hosts writing meanwhile.
+	_, err = pool.Exec(ctx, `DROP INDEX CONCURRENTLY IF EXISTS messages_without_body`)
+	return storageError("dropping the index of the move to bodies", err)
 }
 
 // settleSlice moves, in one transaction, the messages without a body among the batch after

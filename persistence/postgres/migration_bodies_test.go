@@ -220,6 +220,10 @@ func TestBodiesMigrationResumes(t *testing.T) {
 			}
 			store := openAt(t, url) // goes on with the move
 			checkMoved(t, check, store, msgs, true)
+			var indexed bool
+			if err := check.QueryRow(context.Background(), `SELECT to_regclass('messages_without_body') IS NOT NULL`).Scan(&indexed); err != nil || indexed {
+				t.Errorf("the index of the move is kept after it ended (%v)", err)
+			}
 			// Every message with the word: those moved, and the one whose complete block it is in
 			// beside a partial one.
 			if got := countHits(t, session.NewManager(store), "osprey"); got != 3*9 {

@@ -22,7 +22,8 @@ var schemaV4 = []string{
 	END $$`,
 	`CREATE INDEX messages_search ON messages USING GIN (search)`,
 	`CREATE INDEX messages_unindexed ON messages(sid) WHERE search IS NULL AND (body IS NOT NULL OR search_text IS NOT NULL)`,
-	// The messages settleBodies still has to give a body, and the records that never get one.
+	// The messages settleBodies still has to give a body, and the records that never get
+	// one; dropped once it is done.
 	`CREATE INDEX messages_without_body ON messages(sid, seq) WHERE body IS NULL`,
 	`ALTER TABLE blocks DROP COLUMN search, DROP COLUMN search_text`, // drops blocks_search and blocks_unindexed
 	// The moves of rows a migration leaves to be done in batches after it, each done once a
