@@ -45,8 +45,12 @@ func (u toolUse) done(changed int64) { u.t.tools += changed }
 // blockKey names a block of the database.
 type blockKey struct{ sid, seq, idx int64 }
 
-// add gathers a block, replacing what the batch gathered for the same key.
+// add gathers a block, replacing what the batch gathered for the same key. A block of a
+// message that ended earlier in the batch (one that cannot go in its body) journals that
+// message's gathered blocks again: rows beside its body, which readers pass over, rather than
+// a block lost.
 func (r *blockRows) add(key blockKey, partial bool, body []byte, ownerMsg *string) {
+	delete(r.ended, messageKey{key.sid, key.seq})
 	if i, ok := r.at[key]; ok {
 		r.partial[i], r.body[i], r.ownerMsg[i] = partial, body, ownerMsg
 		return

@@ -67,6 +67,12 @@ func (b *batchWriter) endMessage(sid int64, op session.EndMessage) error {
 		return b.queueMessage(sid, begun.header, op.Status, op.Meta, op.Extra, op.Usage, ended, begun.mustFollow, begun.onDone)
 	}
 	u := op.Usage
+	if open == nil { // what is stored of its blocks and text stays as it is
+		return b.queue(nil, `UPDATE messages SET status = $1, meta = $2, extra = $3, input_tokens = $4, output_tokens = $5,
+			cache_read_tokens = $6, cache_creation_tokens = $7 WHERE sid = $8 AND seq = $9 AND ($10::text IS NULL OR uuid = $10)`,
+			op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens,
+			u.CacheCreationInputTokens, sid, op.Seq, uuid)
+	}
 	err := b.queue(nil, `UPDATE messages SET status = $1, meta = $2, extra = $3, input_tokens = $4, output_tokens = $5,
 		cache_read_tokens = $6, cache_creation_tokens = $7, body = $8, layout = $9, search_text = $10, search = NULL
 		WHERE sid = $11 AND seq = $12 AND ($13::text IS NULL OR uuid = $13)`,

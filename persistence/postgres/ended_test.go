@@ -174,3 +174,37 @@ func TestImportedBodiesArePackedWithTheDictionary(t *testing.T) {
 		t.Errorf("read back %d blocks, want the one imported", len(blocks))
 	}
 }
+
+// TestAnEndWithoutTheBlocksKeepsTheRows ends, through a second store on the same schema, a
+// message the first began and wrote a block of: the second's writer does not hold the
+// blocks, so the message keeps its block rows and its searchable text, and ends.
+func TestAnEndWithoutTheBlocksKeepsTheRows(t *testing.T) {
+	url := freshURL(t)
+	first, second := openAt(t, url), openAt(t, url)
+	s := newSession(t, session.NewManager(first))
+	first.Apply(session.BeginMessage{SessionID: s.ID(), Header: session.MessageHeader{Seq: 0,
+		UUID: "0190a0b0-0000-7000-8000-000000000300", Type: "assistant", Role: "assistant", CreatedAt: time.Now()}},
+		session.PutBlock{SessionID: s.ID(), Seq: 0, Index: 0, JSON: textBlock("dunlin before the end")})
+	if err := first.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	second.Apply(session.EndMessage{SessionID: s.ID(), Seq: 0, Status: session.MessageComplete})
+	if err := second.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if bodied, blocks := rowsOf(t, second, s.ID(), 0); bodied || blocks != 1 {
+		t.Errorf("ended without its blocks: body %v, %d block rows; want its row", bodied, blocks)
+	}
+	if got := countHits(t, session.NewManager(second), "dunlin"); got != 1 {
+		t.Errorf("search after the end: %d hits, want 1", got)
+	}
+	err := second.ScanMessages(s.ID(), func(m *session.StoredMessage) error {
+		if m.Status != session.MessageComplete || len(m.Blocks) != 1 {
+			t.Errorf("read as %s with %d blocks, want complete with 1", m.Status, len(m.Blocks))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
