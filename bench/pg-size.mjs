@@ -2,7 +2,7 @@
 // report.mjs's store-size target: the harness sizes a store by its folder, which on
 // PostgreSQL holds only the id map, so the server is asked for the schema's tables, their
 // indexes and TOAST (adapter-postgres.mjs's schemaSize) as the run left them, and for each
-// table's share (heap, TOAST, indexes) and the blocks table's columns as stored, which say
+// table's share (heap, TOAST, indexes) and the large columns as stored, which say
 // where a missed target's bytes are. The
 // SQLite file's is the harness's own figure (results.json's manifest). Writes pg-size.json.
 //
@@ -25,13 +25,15 @@ const tables = psql(`SELECT c.relname, pg_relation_size(c.oid), coalesce(pg_tota
     const [name, heap, toast, indexes] = line.split('|');
     return { name, heap: Number(heap), toast: Number(toast), indexes: Number(indexes) };
   });
-// The blocks table's columns as stored (compressed or not): the bodies, the text search
-// reads and its vectors.
-const [body, searchText, vectors] = psql(`SELECT coalesce(sum(pg_column_size(body)), 0), coalesce(sum(pg_column_size(search_text)), 0),
-    coalesce(sum(pg_column_size(search)), 0) FROM "${schema}".blocks`).trim().split('|').map(Number);
-const columns = { body, searchText, vectors };
+// The columns as stored (compressed or not): the messages' bodies, the text search reads
+// and its vectors, and the journal's block bodies (messages still streaming; none once the
+// run has ended).
+const [body, searchText, vectors, journal] = psql(`SELECT coalesce(sum(pg_column_size(body)), 0), coalesce(sum(pg_column_size(search_text)), 0),
+    coalesce(sum(pg_column_size(search)), 0), (SELECT coalesce(sum(pg_column_size(body)), 0) FROM "${schema}".blocks)
+    FROM "${schema}".messages`).trim().split('|').map(Number);
+const columns = { body, searchText, vectors, journal };
 fs.writeFileSync(path.join(data, 'pg-size.json'), JSON.stringify({ w23: bytes, tables, columns }, null, 2));
 const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
 console.log(`PostgreSQL W2/W3 sessions: ${mb(bytes)} (tables, indexes and TOAST); ${tables.map((t) =>
   `${t.name} ${mb(t.heap)} + TOAST ${mb(t.toast)} + indexes ${mb(t.indexes)}`).join('; ')}\n`
-  + `  blocks' columns as stored: bodies ${mb(body)}, search text ${mb(searchText)}, search vectors ${mb(vectors)}`);
+  + `  columns as stored: message bodies ${mb(body)}, search text ${mb(searchText)}, search vectors ${mb(vectors)}, journaled blocks ${mb(journal)}`);

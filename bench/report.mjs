@@ -138,8 +138,8 @@ if (pgSize?.tables) {
 }
 if (pgSize?.columns) {
   const c = pgSize.columns;
-  pgRows.push(['  … blocks\' columns as stored: bodies / search text / search vectors', '',
-    `${fmt(c.body / MB, 'MB')} / ${fmt(c.searchText / MB, 'MB')} / ${fmt(c.vectors / MB, 'MB')}`, '', '', '']);
+  pgRows.push(['  … columns as stored: message bodies / search text / search vectors / journaled blocks', '',
+    `${fmt(c.body / MB, 'MB')} / ${fmt(c.searchText / MB, 'MB')} / ${fmt(c.vectors / MB, 'MB')} / ${fmt((c.journal ?? 0) / MB, 'MB')}`, '', '', '']);
 }
 const pgHead = ['measure', 'SQLite file', 'PostgreSQL (loopback)', 'PostgreSQL / SQLite', 'target', ''];
 const pgTable = [pgHead, pgHead.map(() => '---'), ...pgRows].map((r) => `| ${r.join(' | ')} |`).join('\n');

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -46,8 +47,14 @@ type batchWriter struct {
 	blocks blockRows // blocks gathered for one statement (blocks_batch.go)
 	// whole names the messages inserted whole by their EndMessage, begins holds what their
 	// BeginMessage left for it (message_once.go).
-	whole   map[batchMessage]bool
-	begins  map[messageKey]beginning
+	whole  map[batchMessage]bool
+	begins map[messageKey]beginning
+	// completed are the messages still streaming that the batch completed blocks of, whose
+	// search text changes (streaming_text.go).
+	completed map[messageKey]bool
+	// ended are the messages this writer began before the batch that the batch ended, to be
+	// held open again when it fails (ended.go).
+	ended   []endedOpen
 	pending *pgx.Batch // statements queued for the next round trip (pipeline.go)
 	onDone  []func(changed int64)
 }
@@ -73,6 +80,9 @@ func (b *batchWriter) apply(batch []session.Op) error {
 		if err != nil {
 			return err
 		}
+	}
+	if err := b.queueStreamingTexts(); err != nil {
+		return err
 	}
 	// What was refused is known once the queued statements ran; touch counts what was not.
 	if err := b.send(); err != nil {
@@ -144,6 +154,7 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 		t.lastMessageAt, t.unsettled = h.CreatedAt.UnixMilli(), true
 		key := messageKey{sid, h.Seq}
 		b.w.begun[key] = h.UUID
+		b.w.open.Begin(sid, op, false)
 		// A message that follows one this writer began is stored only if that one was: once a
 		// message is refused for another writer's seq, the rest of this writer's turn in the
 		// session is refused with it, and the session keeps the other writer's messages only.
@@ -162,22 +173,11 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 			b.begins[key] = beginning{h, mustFollow, onDone} // inserted whole by its EndMessage
 			return nil
 		}
-		return b.queueMessage(sid, h, session.MessageStreaming, h.Meta, h.Extra, session.Usage{}, mustFollow, onDone)
+		return b.queueMessage(sid, h, session.MessageStreaming, h.Meta, h.Extra, session.Usage{}, endedBody{}, mustFollow, onDone)
 	case session.PutBlock:
 		return b.putBlock(sid, t, op)
 	case session.EndMessage:
-		u := op.Usage
-		key := messageKey{sid, op.Seq}
-		uuid := b.w.ownUUID(key)
-		delete(b.w.begun, key)
-		if begun, ok := b.begins[key]; ok {
-			delete(b.begins, key)
-			return b.queueMessage(sid, begun.header, op.Status, op.Meta, op.Extra, u, begun.mustFollow, begun.onDone)
-		}
-		return b.queue(nil, `UPDATE messages SET status = $1, meta = $2, extra = $3, input_tokens = $4, output_tokens = $5,
-			cache_read_tokens = $6, cache_creation_tokens = $7 WHERE sid = $8 AND seq = $9 AND ($10::text IS NULL OR uuid = $10)`,
-			op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens,
-			u.CacheCreationInputTokens, sid, op.Seq, uuid)
+		return b.endMessage(sid, op)
 	case session.SetTracker:
 		tr := op.Tracker
 		return b.queue(nil, `UPDATE sessions SET input_tokens = $1, output_tokens = $2, cache_read_tokens = $3,
@@ -254,26 +254,38 @@ func (b *batchWriter) sid(id string) (int64, error) {
 	return sid, err
 }
 
-// putBlock stores a block, or replaces a partial checkpoint of it, with its search text
-// once it is complete, and notes a tool_use for ToolUseSeq. Both only land in the message
-// this writer began: a message refused for another writer's seq keeps that writer's blocks.
+// putBlock stores a block, or replaces a partial checkpoint of it, and notes a tool_use for
+// ToolUseSeq. Both only land in the message this writer began: a message refused for
+// another writer's seq keeps that writer's blocks. A block of a message this writer has
+// open is held for its body (open_bodies.go) and journaled in a block row, unless the
+// message ends in this batch (message_once.go); a block of a message that has ended
+// rewrites its body (rewriteEnded).
 func (b *batchWriter) putBlock(sid int64, t *touched, op session.PutBlock) error {
-	var text any // NULL: nothing to search
-	if !op.Partial {
-		if t, ok := searchText(op.JSON); ok {
-			text = t
-			b.searchable = true
+	key := messageKey{sid, op.Seq}
+	uuid := b.w.ownUUID(key)
+	if b.w.open[msgbody.Key{SID: sid, Seq: op.Seq}] != nil {
+		b.w.open.Put(sid, op, false)
+	} else {
+		rewritten, err := b.rewriteEnded(sid, op)
+		if err != nil {
+			return err
+		}
+		if rewritten {
+			return b.queueToolUse(sid, t, op, uuid)
 		}
 	}
-	uuid := b.w.ownUUID(messageKey{sid, op.Seq})
-	if !b.careful {
-		b.blocks.add(blockKey{sid, op.Seq, int64(op.Index)}, op.Partial, op.JSON, textPtr(text), textPtr(uuid))
+	if _, whole := b.begins[key]; whole {
 		return b.queueToolUse(sid, t, op, uuid)
 	}
-	err := b.queue(nil, `INSERT INTO blocks(sid, seq, idx, partial, body, search_text)
-		SELECT $1, $2, $3, $4, $5, $6 WHERE $7::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND seq = $2 AND uuid = $7)
-		ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, search_text = excluded.search_text, search = NULL`,
-		sid, op.Seq, op.Index, op.Partial, op.JSON, text, uuid)
+	b.noteCompleted(key, op)
+	if !b.careful {
+		b.blocks.add(blockKey{sid, op.Seq, int64(op.Index)}, op.Partial, op.JSON, textPtr(uuid))
+		return b.queueToolUse(sid, t, op, uuid)
+	}
+	err := b.queue(nil, `INSERT INTO blocks(sid, seq, idx, partial, body)
+		SELECT $1, $2, $3, $4, $5 WHERE $6::text IS NULL OR EXISTS (SELECT 1 FROM messages WHERE sid = $1 AND seq = $2 AND uuid = $6)
+		ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body`,
+		sid, op.Seq, op.Index, op.Partial, op.JSON, uuid)
 	if err != nil {
 		return err
 	}

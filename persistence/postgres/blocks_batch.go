@@ -2,7 +2,8 @@ package postgres
 
 import "github.com/sessionkeep/sessionkeep/session"
 
-// blockRows are the blocks a batch stores, gathered so that they go to the server as one
+// blockRows are the blocks a batch journals (the blocks of messages that go on streaming
+// past it), gathered so that they go to the server as one
 // multi-row statement (INSERT … SELECT FROM unnest of one array per column) instead of one
 // statement per block: a streamed turn is mostly blocks, and the server's cost per statement
 // (bind, plan, execute, each block's own subquery) was most of a commit's. One row per block
@@ -14,9 +15,11 @@ type blockRows struct {
 	idx      []int64
 	partial  []bool
 	body     [][]byte
-	text     []*string // NULL: nothing to search
 	ownerMsg []*string // the uuid of the message the block must land in, NULL for none
 	toolUses []toolUse
+	// ended are the messages that ended after their blocks were gathered: their bodies hold
+	// the blocks, which are not journaled.
+	ended map[messageKey]bool
 }
 
 // toolUse is a tool_use block noted for ToolUseSeq, in the message this writer began when
@@ -42,10 +45,14 @@ func (u toolUse) done(changed int64) { u.t.tools += changed }
 // blockKey names a block of the database.
 type blockKey struct{ sid, seq, idx int64 }
 
-// add gathers a block, replacing what the batch gathered for the same key.
-func (r *blockRows) add(key blockKey, partial bool, body []byte, text, ownerMsg *string) {
+// add gathers a block, replacing what the batch gathered for the same key. A block of a
+// message that ended earlier in the batch (one that cannot go in its body) journals that
+// message's gathered blocks again: rows beside its body, which readers pass over, rather than
+// a block lost.
+func (r *blockRows) add(key blockKey, partial bool, body []byte, ownerMsg *string) {
+	delete(r.ended, messageKey{key.sid, key.seq})
 	if i, ok := r.at[key]; ok {
-		r.partial[i], r.body[i], r.text[i], r.ownerMsg[i] = partial, body, text, ownerMsg
+		r.partial[i], r.body[i], r.ownerMsg[i] = partial, body, ownerMsg
 		return
 	}
 	if r.at == nil {
@@ -54,33 +61,55 @@ func (r *blockRows) add(key blockKey, partial bool, body []byte, text, ownerMsg 
 	r.at[key] = len(r.sid)
 	r.sid, r.seq, r.idx = append(r.sid, key.sid), append(r.seq, key.seq), append(r.idx, key.idx)
 	r.partial, r.body = append(r.partial, partial), append(r.body, body)
-	r.text, r.ownerMsg = append(r.text, text), append(r.ownerMsg, ownerMsg)
+	r.ownerMsg = append(r.ownerMsg, ownerMsg)
+}
+
+// drop leaves the gathered blocks of a message that has ended unjournaled.
+func (r *blockRows) drop(key messageKey) {
+	if r.ended == nil {
+		r.ended = map[messageKey]bool{}
+	}
+	r.ended[key] = true
+}
+
+// journaled returns the gathered blocks but those of the messages dropped.
+func (r *blockRows) journaled() *blockRows {
+	if len(r.ended) == 0 {
+		return r
+	}
+	kept := &blockRows{}
+	for i := range r.sid {
+		if !r.ended[messageKey{r.sid[i], r.seq[i]}] {
+			kept.sid, kept.seq, kept.idx = append(kept.sid, r.sid[i]), append(kept.seq, r.seq[i]), append(kept.idx, r.idx[i])
+			kept.partial, kept.body = append(kept.partial, r.partial[i]), append(kept.body, r.body[i])
+			kept.ownerMsg = append(kept.ownerMsg, r.ownerMsg[i])
+		}
+	}
+	return kept
 }
 
 // insertBlocksSQL stores gathered blocks, each only in the message this writer began when it
 // names one (see putBlock), a partial checkpoint replaced by what follows it.
-const insertBlocksSQL = `INSERT INTO blocks(sid, seq, idx, partial, body, search_text)
-	SELECT b.sid, b.seq, b.idx, b.partial, b.body, b.search_text
-	FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::boolean[], $5::bytea[], $6::text[], $7::text[])
-		AS b(sid, seq, idx, partial, body, search_text, owner_uuid)
+const insertBlocksSQL = `INSERT INTO blocks(sid, seq, idx, partial, body)
+	SELECT b.sid, b.seq, b.idx, b.partial, b.body
+	FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::boolean[], $5::bytea[], $6::text[])
+		AS b(sid, seq, idx, partial, body, owner_uuid)
 	WHERE b.owner_uuid IS NULL OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = b.sid AND m.seq = b.seq AND m.uuid = b.owner_uuid)
-	ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body,
-		search_text = excluded.search_text, search = NULL`
+	ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body`
 
 // queueBlocks adds the gathered blocks to the pipeline as one statement, and the tool uses
 // noted with them, before whatever is queued next.
 func (b *batchWriter) queueBlocks() {
-	r := &b.blocks
-	if len(r.sid) > 0 {
-		b.pending.Queue(insertBlocksSQL, r.sid, r.seq, r.idx, r.partial, r.body, r.text, r.ownerMsg)
+	if r := b.blocks.journaled(); len(r.sid) > 0 {
+		b.pending.Queue(insertBlocksSQL, r.sid, r.seq, r.idx, r.partial, r.body, r.ownerMsg)
 		b.onDone = append(b.onDone, nil)
 	}
-	for _, use := range r.toolUses {
+	for _, use := range b.blocks.toolUses {
 		b.pending.Queue(insertToolUseSQL, storableArgs(use.args())...)
 		b.onDone = append(b.onDone, use.done)
 	}
 	// The pipeline holds the arrays until it is sent: fresh ones for the next blocks.
-	at := r.at
+	at := b.blocks.at
 	clear(at)
 	b.blocks = blockRows{at: at}
 }

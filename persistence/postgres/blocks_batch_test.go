@@ -13,19 +13,23 @@ import (
 // block keeps one row, in its first place, with what was gathered last.
 func TestBlockRowsKeepOneRowPerBlock(t *testing.T) {
 	var r blockRows
-	text := "done"
-	r.add(blockKey{1, 0, 0}, false, []byte(`a`), nil, nil)
-	r.add(blockKey{1, 0, 1}, true, []byte(`b partial`), nil, nil)
-	r.add(blockKey{2, 0, 1}, false, []byte(`other session`), nil, nil)
-	r.add(blockKey{1, 0, 1}, false, []byte(`b complete`), &text, nil)
+	r.add(blockKey{1, 0, 0}, false, []byte(`a`), nil)
+	r.add(blockKey{1, 0, 1}, true, []byte(`b partial`), nil)
+	r.add(blockKey{2, 0, 1}, false, []byte(`other session`), nil)
+	r.add(blockKey{1, 0, 1}, false, []byte(`b complete`), nil)
 	if len(r.sid) != 3 {
 		t.Fatalf("%d rows, want 3", len(r.sid))
 	}
-	if r.partial[1] || string(r.body[1]) != `b complete` || r.text[1] == nil || *r.text[1] != "done" {
-		t.Errorf("row 1 is %v %q %v, want the complete block", r.partial[1], r.body[1], r.text[1])
+	if r.partial[1] || string(r.body[1]) != `b complete` {
+		t.Errorf("row 1 is %v %q, want the complete block", r.partial[1], r.body[1])
 	}
 	if string(r.body[2]) != `other session` || r.sid[2] != 2 {
 		t.Errorf("row 2 is session %d %q, want session 2's block", r.sid[2], r.body[2])
+	}
+	// A message that ended after its blocks were gathered is not journaled.
+	r.drop(messageKey{1, 0})
+	if kept := r.journaled(); len(kept.sid) != 1 || kept.sid[0] != 2 {
+		t.Errorf("after session 1's message ended, %d rows journaled (%v), want session 2's only", len(kept.sid), kept.sid)
 	}
 }
 

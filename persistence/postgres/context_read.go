@@ -17,8 +17,8 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 		var m tokens.ContextMessage
 		current := int64(-1)
 		err := c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.turn, m.status, m.provider, m.meta, m.extra,
-				m.tokens, m.pruned_tokens, m.token_source, b.body, m.is_sidechain
-			FROM messages m LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
+				m.tokens, m.pruned_tokens, m.token_source, b.body, m.is_sidechain, m.body, m.layout
+			FROM messages m LEFT JOIN blocks b ON m.body IS NULL AND b.sid = m.sid AND b.seq = m.seq
 			WHERE m.sid = $1 AND m.seq >= $2 AND m.seq <= $3 ORDER BY m.seq, b.idx`, []any{sid, from, to},
 			func(row []any) error {
 				if seq := row[0].(int64); seq != current {
@@ -29,6 +29,11 @@ func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.Co
 					}
 					current = seq
 					m = scanContextMessage(row, sessionID, m.Blocks[:0])
+					if body, ok := row[14].([]byte); ok {
+						var err error
+						_, _, m.Blocks, err = bodyBlocks(body, row[15].([]byte), m.Blocks, m.Seq)
+						return err
+					}
 				}
 				if body, ok := row[12].([]byte); ok {
 					m.Blocks = append(m.Blocks, body)

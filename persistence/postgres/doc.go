@@ -10,6 +10,12 @@
 // after each commit sends a NOTIFY on the store's channel naming the sessions it wrote, so
 // that other processes can follow a session (Watch) without polling.
 //
+// What a commit writes follows SQLite's write-once model (schema_bodies.go): a message that
+// has ended is one row of messages with its body and layout (persistence/msgbody), and the
+// blocks table only journals the messages still streaming, so that the durability bound
+// holds mid-message; reads take a message's blocks from its body, or from its block rows
+// when it has none.
+//
 // Who writes a session: each store's writer holds a session-level advisory lock (its owner
 // key) on its connection for as long as it runs. A session records the owner key of the
 // last writer; a session whose owner's lock is not held any more (the process exited or

@@ -1,6 +1,9 @@
 package postgres
 
 import (
+	"bytes"
+
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -11,14 +14,17 @@ import (
 var forkCopies = []string{
 	// $1 is the origin, $2 the fork.
 	`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
-			meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, is_sidechain, continues)
+			meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, is_sidechain, continues,
+			body, layout, search_text, search)
 		SELECT $2, f.new - 1, r.uuid, r.parent_uuid, r.type, r.role, r.turn,
 			CASE r.status WHEN 'streaming' THEN 'interrupted' ELSE r.status END, r.created_at, r.provider, r.request_id,
-			r.meta, r.extra, r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_creation_tokens, r.is_sidechain, r.continues
+			r.meta, r.extra, r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_creation_tokens, r.is_sidechain, r.continues,
+			r.body, r.layout, r.search_text, r.search
 		FROM unnest($3::bigint[]) WITH ORDINALITY f(old, new) JOIN messages r ON r.sid = $1 AND r.seq = f.old ORDER BY f.new`,
-	// A copied block keeps its search vector, or waits to be indexed as its origin does.
-	`INSERT INTO blocks(sid, seq, idx, partial, body, search_text, search)
-		SELECT $2, f.new - 1, r.idx, r.partial, r.body, r.search_text, r.search
+	// A copied message keeps its search vector, or waits to be indexed as its origin does;
+	// one without a body, its block rows.
+	`INSERT INTO blocks(sid, seq, idx, partial, body)
+		SELECT $2, f.new - 1, r.idx, r.partial, r.body
 		FROM unnest($3::bigint[]) WITH ORDINALITY f(old, new) JOIN blocks r ON r.sid = $1 AND r.seq = f.old ORDER BY f.new, r.idx`,
 	`INSERT INTO tool_uses(sid, tool_use_id, seq)
 		SELECT $2, r.tool_use_id, f.new - 1 FROM unnest($3::bigint[]) WITH ORDINALITY f(old, new)
@@ -49,11 +55,14 @@ func (b *batchWriter) fork(op session.ForkSession) error {
 	if !ok {
 		return errConflict
 	}
-	b.searchable = true // the copied blocks may be waiting to be indexed
+	b.searchable = true // the copied messages may be waiting to be indexed
 	for _, copy := range forkCopies {
 		if _, err := b.exec(copy, from, to, op.Seqs); err != nil {
 			return err
 		}
+	}
+	if err := b.renameForkBodies(to, op.From, op.Info.ID); err != nil {
+		return err
 	}
 	origin := op.Info.ForkedFrom
 	t := op.Tracker
@@ -63,5 +72,34 @@ func (b *batchWriter) fork(op session.ForkSession) error {
 			last_message_at = coalesce((SELECT created_at FROM messages WHERE sid = $9 ORDER BY seq DESC LIMIT 1), 0)
 		WHERE sid = $9`, origin.SessionID, origin.UUID, len(op.Seqs),
 		t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, to)
+	return err
+}
+
+// renameForkBodies gives the bodies a fork copied the fork's id as their sessionId
+// (msgbody.Renamed), each kept in its stored form: one statement reads them, one stores them.
+func (b *batchWriter) renameForkBodies(sid int64, from, to string) error {
+	oldField, newField := msgbody.SessionIDField(from), msgbody.SessionIDField(to)
+	var seqs []int64
+	var bodies, layouts [][]byte
+	err := b.query(`SELECT seq, body, layout FROM messages WHERE sid = $1 AND body IS NOT NULL`, []any{sid}, func(row []any) error {
+		seq, stored := row[0].(int64), row[1].([]byte)
+		plain, err := msgbody.Unpacked(nil, stored, seq)
+		if err != nil {
+			return err
+		}
+		renamed, layout, err := msgbody.Renamed(plain, row[2].([]byte), oldField, newField)
+		if err != nil {
+			return msgbody.Unreadable(seq)
+		}
+		seqs, layouts = append(seqs, seq), append(layouts, layout)
+		bodies = append(bodies, bytes.Clone(b.w.bodies.StoredLike(renamed, stored)))
+		return nil
+	})
+	if err != nil || len(seqs) == 0 {
+		return err
+	}
+	_, err = b.exec(`UPDATE messages m SET body = f.body, layout = f.layout
+		FROM unnest($2::bigint[], $3::bytea[], $4::bytea[]) AS f(seq, body, layout) WHERE m.sid = $1 AND m.seq = f.seq`,
+		sid, seqs, bodies, layouts)
 	return err
 }

@@ -25,6 +25,7 @@ var migrations = []migration{
 	{1, "sessions, messages, blocks, search, context cache, hosted-agent state, branches, file snapshots", schemaV1},
 	{2, "search finds the words of paths and URLs", schemaV2},
 	{3, "search vectors filled off the writer's commits", schemaV3},
+	{4, "a message that has ended is its body; block rows only journal what streams", schemaV4},
 }
 
 // migrate creates the store's schema when it is missing and brings its tables up to the

@@ -81,17 +81,23 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 	return s.ScanMessagesFrom(sessionID, 0, fn)
 }
 
-// ScanEncoded is ScanMessagesFrom: this store keeps no pre-encoded bodies, and whole
-// messages are what the contract allows in their place.
+// ScanEncoded is ScanMessagesFrom, but a message that has a body comes as that body
+// (Encoded), which a restore copies rather than encoding the message again.
 func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
-	return s.ScanMessagesFrom(sessionID, fromSeq, fn)
+	err := s.readByID(sessionID, "reading messages", func(c conn) (bool, error) {
+		return scanFrom(c, sessionID, fromSeq, math.MaxInt64, true, fn)
+	})
+	if errors.Is(err, session.StopScan) {
+		return nil
+	}
+	return err
 }
 
 // ScanMessagesFrom is ScanMessages from message fromSeq on, through the primary key. fn
 // ends the scan early by returning session.StopScan.
 func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
 	err := s.readByID(sessionID, "reading messages", func(c conn) (bool, error) {
-		return scanFrom(c, sessionID, fromSeq, math.MaxInt64, fn)
+		return scanFrom(c, sessionID, fromSeq, math.MaxInt64, false, fn)
 	})
 	if errors.Is(err, session.StopScan) {
 		return nil
@@ -100,15 +106,17 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 }
 
 // scanFrom calls fn for each message of session sessionID from seq fromSeq to toSeq, in
-// order, with its blocks, and reports whether the session exists: one statement, which finds
-// the session's key itself (a read of a few messages pays one round trip, not two).
-func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, fn func(*session.StoredMessage) error) (found bool, err error) {
+// order, with its blocks (from its body, or its block rows when it has none; encoded, a
+// message with a body comes as that body), and reports whether the session exists: one
+// statement, which finds the session's key itself (a read of a few messages pays one round
+// trip, not two).
+func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded bool, fn func(*session.StoredMessage) error) (found bool, err error) {
 	var m session.StoredMessage
 	current := int64(-1)
-	err = c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
-			m.provider, m.request_id, m.meta, m.extra, b.body, m.is_sidechain, m.continues
+	const at = messageColumnCount
+	err = c.query(`SELECT `+messageColumns+`, m.body, m.layout, b.body
 		FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND m.seq <= $3
-			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
+			LEFT JOIN blocks b ON m.body IS NULL AND b.sid = m.sid AND b.seq = m.seq
 		WHERE s.id = $1 ORDER BY m.seq, b.idx`, []any{sessionID, fromSeq, toSeq}, func(row []any) error {
 		found = true
 		seq, ok := row[0].(int64)
@@ -122,15 +130,24 @@ func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, fn func(*session.S
 				}
 			}
 			current = seq
-			m = session.StoredMessage{
-				Seq: seq, UUID: row[1].(string), ParentUUID: row[2].(string), SessionID: sessionID,
-				Type: row[3].(string), Role: row[4].(string), Turn: row[5].(int64), Status: row[6].(string),
-				CreatedAt: time.UnixMilli(row[7].(int64)), Provider: row[8].(string), RequestID: row[9].(string),
-				Meta: row[10].([]byte), Extra: row[11].([]byte), Blocks: m.Blocks[:0],
-				IsSidechain: row[13].(bool), Continues: row[14].(bool),
+			blocks := m.Blocks[:0]
+			m = messageOfRow(row, sessionID)
+			if body, ok := row[at].([]byte); ok {
+				plain, messageAt, blocks, err := bodyBlocks(body, row[at+1].([]byte), blocks, seq)
+				if err != nil {
+					return err
+				}
+				if encoded {
+					m = session.StoredMessage{Seq: m.Seq, Role: m.Role, IsSidechain: m.IsSidechain, Continues: m.Continues,
+						Encoded: [][]byte{plain}, MessageAt: messageAt}
+				} else {
+					m.Blocks = blocks
+				}
+				return nil
 			}
+			m.Blocks = blocks
 		}
-		if body, ok := row[12].([]byte); ok {
+		if body, ok := row[at+2].([]byte); ok {
 			m.Blocks = append(m.Blocks, body)
 		}
 		return nil
@@ -148,9 +165,9 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 	err := s.readByID(sessionID, "reading messages", func(c conn) (found bool, err error) {
 		var m session.StoredMessage
 		current := int64(-1)
-		err = c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.created_at, b.body
+		err = c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.created_at, b.body, m.body, m.layout
 			FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND NOT m.is_sidechain
-				LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
+				LEFT JOIN blocks b ON m.body IS NULL AND b.sid = m.sid AND b.seq = m.seq
 			WHERE s.id = $1 ORDER BY m.seq DESC, b.idx`, []any{sessionID, fromSeq}, func(row []any) error {
 			found = true
 			seq, ok := row[0].(int64)
@@ -164,6 +181,11 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 				current = seq
 				m = session.StoredMessage{Seq: seq, UUID: row[1].(string), SessionID: sessionID, Type: row[2].(string),
 					Role: row[3].(string), CreatedAt: time.UnixMilli(row[4].(int64)).UTC(), Blocks: m.Blocks[:0]}
+				if body, ok := row[6].([]byte); ok {
+					var err error
+					_, _, m.Blocks, err = bodyBlocks(body, row[7].([]byte), m.Blocks, seq)
+					return err
+				}
 			}
 			if body, ok := row[5].([]byte); ok {
 				m.Blocks = append(m.Blocks, body)
@@ -189,7 +211,8 @@ func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 		return c.query(`SELECT turn, MIN(pos), MAX(pos) FROM (
 				SELECT turn, SUM(CASE WHEN continues THEN 0 ELSE 1 END) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) - 1 AS pos
 				FROM messages m WHERE sid = $1 AND NOT is_sidechain AND role <> ''
-					AND NOT (status = 'interrupted' AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq))) t
+					AND NOT (status = 'interrupted' AND body IS NULL
+						AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq))) t
 			GROUP BY turn ORDER BY turn`, []any{sid}, func(row []any) error {
 			turns = append(turns, session.Turn{Index: row[0].(int64), StartIndex: row[1].(int64), EndIndex: row[2].(int64)})
 			return nil

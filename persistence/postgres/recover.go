@@ -30,7 +30,8 @@ func markInterrupted(c conn) ([]RecoveredSession, error) {
 }
 
 // markInterruptedWhere is markInterrupted for the sessions s that also meet the SQL
-// condition where, with args as its parameters.
+// condition where, with args as its parameters. The messages it marks then get their bodies
+// (settleInterrupted).
 func markInterruptedWhere(c conn, where string, args ...any) ([]RecoveredSession, error) {
 	recovered := []RecoveredSession{}
 	err := c.query(`WITH orphans AS (
@@ -48,6 +49,13 @@ func markInterruptedWhere(c conn, where string, args ...any) ([]RecoveredSession
 				Title: row[2].(string), InterruptedMessages: row[3].(int64)})
 			return nil
 		})
+	if err == nil && len(recovered) > 0 {
+		ids := make([]string, len(recovered))
+		for i, r := range recovered {
+			ids[i] = r.ID
+		}
+		err = settleInterrupted(c, ids)
+	}
 	return recovered, storageError("recovering interrupted sessions", err)
 }
 

@@ -8,10 +8,11 @@ package postgres
 //     values out of line itself (TOAST). Only file-snapshot contents go to the blobs table,
 //     stored once by hash, since one file is snapshotted many times.
 //   - No pre-encoded message bodies: a message is read from its rows, which
-//     session.MessageLog's ScanEncoded allows.
+//     session.MessageLog's ScanEncoded allows. (Migration 4, schema_bodies.go, added them.)
 //   - Search is a tsvector column generated from the block's searchable text (extracted by
 //     the writer, see searchText, and kept for snippets) with a GIN index, not FTS5.
-//     Migration 3 (schema_search_later.go) made it a column filled off the writer's commits.
+//     Migration 3 (schema_search_later.go) made it a column filled off the writer's commits,
+//     migration 4 a column of each message, filled from its body.
 //   - What SQLite's triggers keep per message (last message, tool count, open) the writer
 //     keeps once per session per batch; a trigger keeps only the branched flag.
 var schemaV1 = []string{

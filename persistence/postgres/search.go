@@ -18,12 +18,13 @@ const (
 	markStop  = "\x02"
 )
 
-// Search returns the messages whose text matches q, best first (ts_rank over the blocks'
-// tsvectors, each message at its best block), each message once. Every word of the text
+// Search returns the messages whose text matches q, best first (ts_rank over each
+// message's tsvector, the words of all its blocks). Every word of the text
 // must occur as a word or the start of one, as with the SQLite backend's FTS5 query. It
-// first indexes every block waiting for search, whoever wrote it, so that it finds every
-// block committed before the call. A role that may only read (or a standby) cannot: it
-// searches what hosts that write have indexed.
+// first indexes every message waiting for search, whoever wrote it, so that it finds every
+// message committed before the call. A role that may only read (or a standby) cannot: it
+// searches what hosts that write have indexed. Snippets are cut from the text of the hits'
+// bodies (cutSnippets): no copy of a message's text is kept beside its body.
 func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	if _, err := q.MatchExpression(); err != nil {
 		return nil, err
@@ -31,38 +32,60 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	if err := s.IndexForSearch(); err != nil && !errors.Is(err, session.ErrReadOnly) {
 		return nil, err
 	}
-	query := `WITH q AS (SELECT to_tsquery('simple', $1) AS tsq),
-		best AS (
-			SELECT DISTINCT ON (b.sid, b.seq) b.sid, b.seq, b.search_text, ts_rank(b.search, q.tsq) AS rank
-			FROM blocks b, q WHERE b.search @@ q.tsq AND NOT b.partial
-			ORDER BY b.sid, b.seq, rank DESC, b.idx)
-		SELECT s.id, m.uuid, ts_headline('simple', best.search_text, q.tsq,
-				'StartSel=` + markStart + `, StopSel=` + markStop + `, MaxWords=16, MinWords=8, HighlightAll=false'),
-			m.role, m.created_at, s.title, s.project_path
-		FROM best, q, messages m, sessions s
-		WHERE m.sid = best.sid AND m.seq = best.seq AND s.sid = best.sid`
+	// The vectors are stripped of positions (search_index.go), which a phrase cannot match: the
+	// parts of a word the parser splits ("src/auth.go:42") are required each, in any order.
+	query := `WITH q AS (SELECT regexp_replace(to_tsquery('simple', $1)::text, ' <[0-9]*-?> ', ' & ', 'g')::tsquery AS tsq)
+		SELECT s.id, m.uuid, m.role, m.created_at, s.title, s.project_path, m.body, m.layout, m.search_text, m.seq,
+			ts_rank(m.search, q.tsq) AS rank
+		FROM q, messages m, sessions s
+		WHERE m.search @@ q.tsq AND s.sid = m.sid`
 	args := []any{tsQuery(q.Text)}
 	if q.ProjectPath != "" {
 		query += ` AND s.project_path = $2`
 		args = append(args, q.ProjectPath)
 	}
-	query += ` ORDER BY best.rank DESC, best.sid, best.seq`
+	query += ` ORDER BY rank DESC, m.sid, m.seq`
 	if q.Limit > 0 {
 		query += ` LIMIT ` + strconv.Itoa(q.Limit)
 	}
-	marks := strings.NewReplacer(markStart, q.Highlight[0], markStop, q.Highlight[1])
 	hits := []catalog.SearchHit{}
+	var texts []*string
 	err := s.read(func(c conn) error {
-		return c.query(query, args, func(row []any) error {
+		err := c.query(query, args, func(row []any) error {
+			text, err := storedSearchText(row[9].(int64), row[6], row[7], row[8])
+			if err != nil {
+				return err
+			}
+			texts = append(texts, textPtr(text))
 			hits = append(hits, catalog.SearchHit{
-				SessionID: row[0].(string), MessageUUID: row[1].(string), Snippet: marks.Replace(row[2].(string)),
-				Role: row[3].(string), Timestamp: time.UnixMilli(row[4].(int64)).UTC(), SessionTitle: row[5].(string),
-				ProjectPath: row[6].(string),
+				SessionID: row[0].(string), MessageUUID: row[1].(string), Role: row[2].(string),
+				Timestamp: time.UnixMilli(row[3].(int64)).UTC(), SessionTitle: row[4].(string), ProjectPath: row[5].(string),
 			})
 			return nil
 		})
+		if err != nil || len(hits) == 0 {
+			return err
+		}
+		return cutSnippets(c, args[0], texts, q.Highlight, hits)
 	})
 	return hits, storageError("searching for "+q.Text, err)
+}
+
+// cutSnippets sets the snippet of each hit from its message's search text (texts, in the
+// hits' order): ts_headline over the block that matches best, in one statement for all.
+func cutSnippets(c conn, tsq any, texts []*string, highlight [2]string, hits []catalog.SearchHit) error {
+	marks := strings.NewReplacer(markStart, highlight[0], markStop, highlight[1])
+	return c.query(`WITH q AS (SELECT to_tsquery('simple', $1) AS tsq)
+		SELECT h.i, (SELECT ts_headline('simple', p.text, q.tsq,
+				'StartSel=`+markStart+`, StopSel=`+markStop+`, MaxWords=16, MinWords=8, HighlightAll=false')
+			FROM unnest(string_to_array(h.text, E'`+blockTextSeparator+`')) WITH ORDINALITY AS p(text, idx)
+			ORDER BY ts_rank(`+textVector("p.text")+`, q.tsq) DESC, p.idx LIMIT 1)
+		FROM q, unnest($2::text[]) WITH ORDINALITY AS h(text, i)`, []any{tsq, texts}, func(row []any) error {
+		if snippet, ok := row[1].(string); ok {
+			hits[row[0].(int64)-1].Snippet = marks.Replace(snippet)
+		}
+		return nil
+	})
 }
 
 // tsQuery turns what a person typed into a to_tsquery expression: each word quoted (so

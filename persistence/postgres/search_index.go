@@ -6,51 +6,98 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// indexIdle is how long the writer must have committed nothing before blocks are indexed
+// indexIdle is how long the writer must have committed nothing before messages are indexed
 // for search in the background: while chunks stream, the server's CPU goes to commits.
 const indexIdle = 50 * time.Millisecond
 
-// idleIndexSlice is how many blocks one background statement indexes, so that it ends
-// soon after the writer becomes busy again: computing a vector costs the server about 3 ms
-// for W1's blocks (pg_stat_statements, on a loaded 2-core machine), so a slice about 100 ms.
-const idleIndexSlice = 32
+// idleIndexSlice is how many messages one background slice indexes, so that it ends soon
+// after the writer becomes busy again: computing a vector costs the server about 3 ms for
+// one of W1's blocks (pg_stat_statements, on a loaded 2-core machine), and a message holds
+// about two, so a slice about 100 ms.
+const idleIndexSlice = 16
 
-// waitedIndexSlice is the slice when a search waits for the index: it wants every block
-// indexed anyway, and fewer statements cost fewer round trips.
-const waitedIndexSlice = 4096
+// waitedIndexSlice is the slice when a search waits for the index: it wants every message
+// indexed anyway, and fewer statements cost fewer round trips; each slice brings its
+// messages' bodies to the client, so not more than about 10 MB of the bench's.
+const waitedIndexSlice = 1024
 
-// searchVector is the search vector of a block's search_text, as migration 2 defined it:
-// the parser's lexemes plus those of the text with every run of non-alphanumerics made a
+// textVector is the search vector of the SQL text expression text, as migration 2 defined
+// it: the parser's lexemes plus those of the text with every run of non-alphanumerics made a
 // space, so that "src/auth.ts" is found by "auth" as well as by itself.
-const searchVector = `to_tsvector('simple', search_text) ||
-	to_tsvector('simple', regexp_replace(search_text, '[^[:alnum:]]+', ' ', 'g'))`
+func textVector(text string) string {
+	return `to_tsvector('simple', ` + text + `) || to_tsvector('simple', regexp_replace(` + text + `, '[^[:alnum:]]+', ' ', 'g'))`
+}
 
-// indexSliceStatement fills the search vector of at most $1 blocks waiting for it, which
-// blocks_unindexed finds. Rows another connection is indexing are skipped (SKIP LOCKED) or
-// waited for (then, already indexed, passed over), so hosts indexing at once never fail nor
-// index a row twice. A row rewritten meanwhile is indexed by a later slice, since its ctid
-// changed.
-func indexSliceStatement(skipLocked bool) string {
+// A message waits to be indexed while its search vector is NULL and it has a body, or the
+// search text of a message without one (its complete blocks, while it streams or when it
+// ended without a whole body): messages_unindexed finds them without reading the table.
+// The text of a message with a body is not kept: the indexer cuts it from the body, as a
+// search cuts its snippets (search.go). A message without text gets an empty vector. The
+// vector is stripped of its positions (strip), which halved the vectors of the bench's
+// W2/W3 sessions (103 to 56 MB for half its messages, the largest part of the store after
+// the bodies): search matches words and prefixes and ranks by them; it needs no positions.
+
+// indexSlice indexes, in one transaction of its own, at most slice messages waiting for it
+// and returns how many it indexed. Rows another connection is indexing are skipped (SKIP
+// LOCKED) or waited for (then, indexed meanwhile, passed over), so hosts indexing at once
+// never fail nor index a row twice.
+func indexSlice(c conn, slice int, skipLocked bool) (int64, error) {
+	tx, err := c.q.(interface {
+		Begin(ctx context.Context) (pgx.Tx, error)
+	}).Begin(c.ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback(c.ctx)
 	lock := `FOR UPDATE`
 	if skipLocked {
 		lock += ` SKIP LOCKED`
 	}
-	return `UPDATE blocks SET search = ` + searchVector + `
-		WHERE ctid = ANY(ARRAY(SELECT ctid FROM blocks WHERE search IS NULL AND search_text IS NOT NULL LIMIT $1 ` + lock + `))`
+	var sids, seqs []int64
+	var texts []*string
+	t := conn{tx, c.ctx}
+	err = t.query(`SELECT m.sid, m.seq, m.body, m.layout, m.search_text FROM messages m
+		WHERE m.search IS NULL AND (m.body IS NOT NULL OR m.search_text IS NOT NULL) LIMIT $1 `+lock, []any{slice},
+		func(row []any) error {
+			text, err := storedSearchText(row[1].(int64), row[2], row[3], row[4])
+			if err != nil {
+				return err
+			}
+			sids, seqs, texts = append(sids, row[0].(int64)), append(seqs, row[1].(int64)), append(texts, textPtr(text))
+			return nil
+		})
+	if err != nil || len(sids) == 0 {
+		return 0, err
+	}
+	if _, err := t.exec(`UPDATE messages m SET search = strip(coalesce(`+textVector("f.text")+`, ''::tsvector))
+		FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS f(sid, seq, text) WHERE m.sid = f.sid AND m.seq = f.seq`,
+		sids, seqs, texts); err != nil {
+		return 0, err
+	}
+	return int64(len(sids)), tx.Commit(c.ctx)
 }
 
-// indexSlice indexes one slice of waiting blocks in its own transaction and returns how
-// many it indexed.
-func indexSlice(c conn, slice int, skipLocked bool) (int64, error) {
-	return c.exec(indexSliceStatement(skipLocked), slice)
+// storedSearchText is the search text of message seq from its columns body, layout and
+// search_text: cut from its body when it has one, else search_text; nil when it has none.
+func storedSearchText(seq int64, body, layout, text any) (any, error) {
+	b, ok := body.([]byte)
+	if !ok {
+		return text, nil
+	}
+	_, _, blocks, err := bodyBlocks(b, layout.([]byte), nil, seq)
+	if err != nil {
+		return nil, err
+	}
+	return messageSearchText(blocks), nil
 }
 
-// indexPending indexes every block waiting for search, whoever wrote it, so that a search
-// run after it finds every block committed before the call. It first indexes what no other
+// indexPending indexes every message waiting for search, whoever wrote it, so that a search
+// run after it finds every message committed before the call. It first indexes what no other
 // connection is indexing, then waits for the rest (slices that lock rows). Two hosts
 // waiting on each other's rows are a deadlock PostgreSQL breaks by failing one statement,
 // which is retried.
@@ -63,7 +110,7 @@ func indexPending(c conn) error {
 				continue
 			}
 			if err != nil {
-				return storageError("indexing blocks for search", err)
+				return storageError("indexing messages for search", err)
 			}
 			if n < waitedIndexSlice {
 				break
@@ -73,12 +120,12 @@ func indexPending(c conn) error {
 	return nil
 }
 
-// searchIndexer indexes blocks for search on a pool connection of its own, once the writer
+// searchIndexer indexes messages for search on a pool connection of its own, once the writer
 // has committed nothing for indexIdle, in slices that stop as soon as it commits again.
 // What it has not indexed yet, a search indexes before it queries (indexPending).
 type searchIndexer struct {
 	pool    *pgxpool.Pool
-	pending atomic.Bool   // blocks may be waiting to be indexed
+	pending atomic.Bool   // messages may be waiting to be indexed
 	commits chan struct{} // the writer committed a batch
 	ctx     context.Context
 	stop    context.CancelFunc
@@ -86,7 +133,7 @@ type searchIndexer struct {
 }
 
 // startSearchIndexer starts the background indexer of the store on pool. It looks for
-// blocks left waiting by a host that stopped before indexing them, once the store is idle.
+// messages left waiting by a host that stopped before indexing them, once the store is idle.
 func startSearchIndexer(pool *pgxpool.Pool) *searchIndexer {
 	ctx, stop := context.WithCancel(context.Background())
 	ix := &searchIndexer{pool: pool, commits: make(chan struct{}, 1), ctx: ctx, stop: stop, done: make(chan struct{})}
@@ -95,7 +142,7 @@ func startSearchIndexer(pool *pgxpool.Pool) *searchIndexer {
 	return ix
 }
 
-// noteCommit tells the indexer that the writer committed a batch, which stored blocks to
+// noteCommit tells the indexer that the writer committed a batch, which stored messages to
 // index when searchable is true. It never waits.
 func (ix *searchIndexer) noteCommit(searchable bool) {
 	if searchable {
@@ -107,7 +154,7 @@ func (ix *searchIndexer) noteCommit(searchable bool) {
 	}
 }
 
-// close stops the indexer, cancelling the slice it is running (rolled back: its blocks stay
+// close stops the indexer, cancelling the slice it is running (rolled back: its messages stay
 // waiting), and waits for it.
 func (ix *searchIndexer) close() {
 	ix.stop()
@@ -143,8 +190,8 @@ func (ix *searchIndexer) run() {
 }
 
 // indexWhileIdle indexes slices until none is waiting or the writer commits again. A slice
-// that fails leaves its blocks waiting for the next search, which reports the error, or for
-// the next commit of blocks; it is not retried here, so a broken server is not hammered.
+// that fails leaves its messages waiting for the next search, which reports the error, or for
+// the next commit of messages; it is not retried here, so a broken server is not hammered.
 func (ix *searchIndexer) indexWhileIdle() {
 	ix.pending.Store(false)
 	c := conn{ix.pool, ix.ctx}

@@ -21,12 +21,12 @@ func countHits(t *testing.T, m *session.Manager, text string) int {
 	return len(hits)
 }
 
-// waitingBlocks is how many blocks of the store wait to be indexed for search.
-func waitingBlocks(t *testing.T, s *Store) int64 {
+// waitingMessages is how many messages of the store wait to be indexed for search.
+func waitingMessages(t *testing.T, s *Store) int64 {
 	t.Helper()
 	var n int64
 	err := s.read(func(c conn) error {
-		return c.query(`SELECT count(*) FROM blocks WHERE search IS NULL AND search_text IS NOT NULL`, nil, func(row []any) error {
+		return c.query(`SELECT count(*) FROM messages WHERE search IS NULL AND (body IS NOT NULL OR search_text IS NOT NULL)`, nil, func(row []any) error {
 			n = row[0].(int64)
 			return nil
 		})
@@ -62,14 +62,14 @@ func TestSearchRightAfterAWrite(t *testing.T) {
 	if err := store.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if n := waitingBlocks(t, store); n != 1 {
-		t.Fatalf("%d blocks waiting after the write, want 1: the writer must not index", n)
+	if n := waitingMessages(t, store); n != 1 {
+		t.Fatalf("%d messages waiting after the write, want 1: the writer must not index", n)
 	}
 	if got := countHits(t, m, "flamingo"); got != 1 {
 		t.Errorf("search right after the write: %d hits, want 1", got)
 	}
-	if n := waitingBlocks(t, store); n != 0 {
-		t.Errorf("%d blocks still waiting after a search", n)
+	if n := waitingMessages(t, store); n != 0 {
+		t.Errorf("%d messages still waiting after a search", n)
 	}
 }
 
@@ -102,9 +102,9 @@ func TestIndexedWhenIdle(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for waitingBlocks(t, store) > 0 {
+	for waitingMessages(t, store) > 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d blocks still waiting 10 s after the last write", waitingBlocks(t, store))
+			t.Fatalf("%d messages still waiting 10 s after the last write", waitingMessages(t, store))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -139,47 +139,6 @@ func TestARewrittenBlockIsSearchedByItsNewText(t *testing.T) {
 		if got := countHits(t, m, text); got != want {
 			t.Errorf("after rewriting, search %q: %d hits, want %d", text, got, want)
 		}
-	}
-}
-
-// TestMigrationKeepsVectors makes a store as migration 2 left it, with a block indexed by
-// the generated column, then opens it: migration 3 keeps the vector, so the block is not
-// waiting to be indexed again and is found.
-func TestMigrationKeepsVectors(t *testing.T) {
-	url := freshURL(t)
-	cfg, err := pgx.ParseConfig(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	c, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	schema := firstSchema(cfg.RuntimeParams["search_path"])
-	setup := []string{`CREATE SCHEMA ` + pgx.Identifier{schema}.Sanitize(),
-		`CREATE TABLE schema_version (version BIGINT PRIMARY KEY, description TEXT NOT NULL, applied_at BIGINT NOT NULL)`}
-	for _, m := range migrations[:2] {
-		setup = append(setup, m.statements...)
-		setup = append(setup, `INSERT INTO schema_version VALUES (`+strconv.FormatInt(m.version, 10)+`, '', 0)`)
-	}
-	setup = append(setup,
-		`INSERT INTO sessions(id, created_at, updated_at) VALUES ('old', 0, 0)`,
-		`INSERT INTO messages(sid, seq, uuid, type, role, turn, status, created_at) SELECT sid, 0, 'u0', 'user', 'user', 0, 'complete', 0 FROM sessions`,
-		`INSERT INTO blocks(sid, seq, idx, body, search_text) SELECT sid, 0, 0, '{}', 'osprey nests' FROM sessions`)
-	for _, stmt := range setup {
-		if _, err := c.Exec(ctx, stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
-	store := openAt(t, url)
-	store.indexer.close()
-	if n := waitingBlocks(t, store); n != 0 {
-		t.Errorf("%d blocks waiting after migration 3, want their vectors kept", n)
-	}
-	if got := countHits(t, session.NewManager(store), "osprey"); got != 1 {
-		t.Errorf("search for a block indexed before migration 3: %d hits, want 1", got)
 	}
 }
 
@@ -249,7 +208,7 @@ func TestHostsIndexAtOnce(t *testing.T) {
 			t.Errorf("indexing at once: %v", err)
 		}
 	}
-	if n := waitingBlocks(t, writer); n != 0 {
-		t.Errorf("%d blocks still waiting after every host indexed", n)
+	if n := waitingMessages(t, writer); n != 0 {
+		t.Errorf("%d messages still waiting after every host indexed", n)
 	}
 }

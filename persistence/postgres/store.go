@@ -69,7 +69,8 @@ func IsURL(name string) bool {
 // Open opens the store at a postgres:// URL: a pool with the URL's settings (pgxpool's
 // pool_max_conns, pool_min_conns, pool_max_conn_lifetime, pool_max_conn_idle_time and
 // libpq's connect_timeout), the schema its search_path names created and migrated when
-// needed, and sessions left open by writers that are gone marked interrupted.
+// needed, sessions left open by writers that are gone marked interrupted, and the messages of
+// a store written before migration 4 moved into bodies (settleBodies, once).
 func Open(url string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -97,6 +98,10 @@ func Open(url string) (*Store, error) {
 		return nil, err
 	}
 	if s.recovered, err = markInterrupted(conn{pool, ctx}); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := settleBodies(ctx, pool, settleBatch); err != nil {
 		s.Close()
 		return nil, err
 	}

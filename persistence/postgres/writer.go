@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/sessionkeep/sessionkeep/persistence/commitqueue"
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -38,12 +39,14 @@ type writer struct {
 	// lastBegun holds, per session, the uuid of the last message this writer began: a
 	// message that follows it is stored only if it was (see parentCondition).
 	lastBegun map[int64]string
+	open      msgbody.OpenBodies // the blocks of the messages in begun, for their bodies
+	bodies    msgbody.Builder
 }
 
 func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string, indexer *searchIndexer) (*writer, error) {
 	id := rand.Int64()
 	w := &writer{cfg: cfg.ConnConfig.Copy(), channel: channel, indexer: indexer, ownerID: id, owner: strconv.FormatInt(id, 10),
-		sids: map[string]int64{}, begun: map[messageKey]string{}, lastBegun: map[int64]string{}}
+		sids: map[string]int64{}, begun: map[messageKey]string{}, lastBegun: map[int64]string{}, open: msgbody.OpenBodies{}}
 	if err := w.connect(ctx); err != nil {
 		return nil, err
 	}
@@ -67,8 +70,9 @@ func (w *writer) connect(ctx context.Context) error {
 	return nil
 }
 
-// enqueue queues ops; it never waits on the network.
-func (w *writer) enqueue(ops []session.Op) { w.q.Enqueue(ops) }
+// enqueue queues ops; it never waits on the network. An imported record's body is put in
+// its stored form on the caller's goroutine (msgbody.PrepareImported), not the writer's.
+func (w *writer) enqueue(ops []session.Op) { w.q.Enqueue(msgbody.PrepareImported(ops)) }
 
 // sync waits until every Op queued before the call is committed, or a fresh attempt fails.
 func (w *writer) sync() error { return w.q.Sync() }
@@ -132,12 +136,14 @@ func (w *writer) commit(batch []session.Op, careful bool) error {
 	b := &batchWriter{w: w, tx: tx, c: conn{tx, ctx}, careful: careful, sessions: map[int64]*touched{}, pending: &pgx.Batch{}}
 	if err := b.apply(batch); err != nil {
 		tx.Rollback(ctx)
+		b.reopenEnded()
 		if refused(err) {
 			return err // retried at once, op by op (see batchWriter.apply)
 		}
 		return w.lost(storageError("writing", err))
 	}
 	if err := tx.Commit(ctx); err != nil {
+		b.reopenEnded()
 		return w.lost(storageError("committing", err))
 	}
 	w.indexer.noteCommit(b.searchable)
@@ -165,6 +171,7 @@ func (w *writer) ownUUID(key messageKey) any {
 // forgetBegun drops the messages of session sid still open: they will not end here.
 func (w *writer) forgetBegun(sid int64) {
 	delete(w.lastBegun, sid)
+	w.open.Forget(sid)
 	for key := range w.begun {
 		if key.sid == sid {
 			delete(w.begun, key)
