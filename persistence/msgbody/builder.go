@@ -19,6 +19,16 @@ type Builder struct {
 // which the caller reads the body's fields by (StoredMeta, StoredExtra over Plain) without
 // decoding it again.
 func (bb *Builder) Build(m *session.StoredMessage, imported bool) (stored, lay []byte, l Layout) {
+	plain, lay, l := bb.BuildPlain(m)
+	if !imported {
+		return bb.stored(plain, bodycodec.LivePackAbove), lay, l
+	}
+	return bb.storedImported(plain), lay, l
+}
+
+// BuildPlain encodes m as Build does but leaves the body unpacked (Plain), for a store
+// whose column compresses what it holds itself (PostgreSQL's lz4).
+func (bb *Builder) BuildPlain(m *session.StoredMessage) (body, lay []byte, l Layout) {
 	head, at := session.AppendEnvelopeHead(nil, m)
 	buf := jsonenc.AppendASCII(bb.buf[:0], head)
 	l = Layout{MessageAt: at + asciiGrowth(head[:at]), Blocks: make([]Span, len(m.Blocks))}
@@ -33,10 +43,7 @@ func (bb *Builder) Build(m *session.StoredMessage, imported bool) (stored, lay [
 	buf = jsonenc.AppendASCII(buf, session.AppendMessageTail(nil, m))
 	buf = append(buf, '}')
 	bb.buf = buf
-	if !imported {
-		return bb.stored(buf, bodycodec.LivePackAbove), l.Encode(), l
-	}
-	return bb.storedImported(buf), l.Encode(), l
+	return buf, l.Encode(), l
 }
 
 // Plain returns the body that the last Build encoded, before packing: what the meta and

@@ -28,11 +28,12 @@ import (
 // layout: plain, or packed with the dictionary when imported (msgbody.Builder), in storage
 // of its own, since a queued statement holds it until the batch is sent.
 func encodeBody(bb *msgbody.Builder, m *session.StoredMessage, imported bool) (body, layout []byte) {
-	stored, layout, _ := bb.Build(m, imported)
-	if !imported {
-		stored = bb.Plain()
+	if imported {
+		body, layout, _ = bb.Build(m, true)
+	} else {
+		body, layout, _ = bb.BuildPlain(m)
 	}
-	return bytes.Clone(stored), layout
+	return bytes.Clone(body), layout
 }
 
 // bodyBlocks appends to blocks the JSON of each block of message seq's stored body, whose
