@@ -14,8 +14,7 @@ import (
 // is skipped and reported through Flush, as on SQLite.
 var errConflict = errors.New("conflict")
 
-// messageKey names a message of the database.
-type messageKey struct{ sid, seq int64 }
+// msgbody.Key names a message of the database.
 
 // touched is what a batch changed of one session's listing (see the SQLite backend's
 // apply.go, whose rules this follows).
@@ -48,10 +47,10 @@ type batchWriter struct {
 	// whole names the messages inserted whole by their EndMessage, begins holds what their
 	// BeginMessage left for it (message_once.go).
 	whole  map[batchMessage]bool
-	begins map[messageKey]beginning
+	begins map[msgbody.Key]beginning
 	// completed are the messages still streaming that the batch completed blocks of, whose
 	// search text changes (streaming_text.go).
-	completed map[messageKey]bool
+	completed map[msgbody.Key]bool
 	// ended are the messages this writer began before the batch that the batch ended, to be
 	// held open again when it fails (ended.go).
 	ended   []endedOpen
@@ -64,7 +63,7 @@ type batchWriter struct {
 // store, a constraint) is skipped and reported rather than failing the batch for ever.
 func (b *batchWriter) apply(batch []session.Op) error {
 	if !b.careful {
-		b.whole, b.begins = endingWhole(batch), map[messageKey]beginning{}
+		b.whole, b.begins = endingWhole(batch), map[msgbody.Key]beginning{}
 	}
 	for _, op := range batch {
 		var err error
@@ -152,7 +151,7 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 		t.interrupted = false
 		h := op.Header
 		t.lastMessageAt, t.unsettled = h.CreatedAt.UnixMilli(), true
-		key := messageKey{sid, h.Seq}
+		key := msgbody.Key{SID: sid, Seq: h.Seq}
 		b.w.begun[key] = h.UUID
 		b.w.open.Begin(sid, op, false)
 		// A message that follows one this writer began is stored only if that one was: once a
@@ -261,9 +260,9 @@ func (b *batchWriter) sid(id string) (int64, error) {
 // message ends in this batch (message_once.go); a block of a message that has ended
 // rewrites its body (rewriteEnded).
 func (b *batchWriter) putBlock(sid int64, t *touched, op session.PutBlock) error {
-	key := messageKey{sid, op.Seq}
+	key := msgbody.Key{SID: sid, Seq: op.Seq}
 	uuid := b.w.ownUUID(key)
-	if b.w.open[msgbody.Key{SID: sid, Seq: op.Seq}] != nil {
+	if b.w.open[key] != nil {
 		b.w.open.Put(sid, op, false)
 	} else {
 		rewritten, err := b.rewriteEnded(sid, op)
@@ -344,14 +343,6 @@ func (b *batchWriter) settle(sid int64) error {
 	}
 	t.unsettled = false
 	return b.queue(nil, `UPDATE sessions SET last_message_at = $1, archived_at = 0, is_open = true WHERE sid = $2`, t.lastMessageAt, sid)
-}
-
-// jsonObject returns obj, or an empty JSON object for nil: meta and extra are never NULL.
-func jsonObject(obj []byte) []byte {
-	if len(obj) == 0 {
-		return []byte("{}")
-	}
-	return obj
 }
 
 // nullable is s, or NULL when s is empty.

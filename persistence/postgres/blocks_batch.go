@@ -1,6 +1,9 @@
 package postgres
 
-import "github.com/sessionkeep/sessionkeep/session"
+import (
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/session"
+)
 
 // blockRows are the blocks a batch journals (the blocks of messages that go on streaming
 // past it), gathered so that they go to the server as one
@@ -19,7 +22,7 @@ type blockRows struct {
 	toolUses []toolUse
 	// ended are the messages that ended after their blocks were gathered: their bodies hold
 	// the blocks, which are not journaled.
-	ended map[messageKey]bool
+	ended map[msgbody.Key]bool
 }
 
 // toolUse is a tool_use block noted for ToolUseSeq, in the message this writer began when
@@ -50,7 +53,7 @@ type blockKey struct{ sid, seq, idx int64 }
 // message's gathered blocks again: rows beside its body, which readers pass over, rather than
 // a block lost.
 func (r *blockRows) add(key blockKey, partial bool, body []byte, ownerMsg *string) {
-	delete(r.ended, messageKey{key.sid, key.seq})
+	delete(r.ended, msgbody.Key{SID: key.sid, Seq: key.seq})
 	if i, ok := r.at[key]; ok {
 		r.partial[i], r.body[i], r.ownerMsg[i] = partial, body, ownerMsg
 		return
@@ -65,9 +68,9 @@ func (r *blockRows) add(key blockKey, partial bool, body []byte, ownerMsg *strin
 }
 
 // drop leaves the gathered blocks of a message that has ended unjournaled.
-func (r *blockRows) drop(key messageKey) {
+func (r *blockRows) drop(key msgbody.Key) {
 	if r.ended == nil {
-		r.ended = map[messageKey]bool{}
+		r.ended = map[msgbody.Key]bool{}
 	}
 	r.ended[key] = true
 }
@@ -79,7 +82,7 @@ func (r *blockRows) journaled() *blockRows {
 	}
 	kept := &blockRows{}
 	for i := range r.sid {
-		if !r.ended[messageKey{r.sid[i], r.seq[i]}] {
+		if !r.ended[msgbody.Key{SID: r.sid[i], Seq: r.seq[i]}] {
 			kept.sid, kept.seq, kept.idx = append(kept.sid, r.sid[i]), append(kept.seq, r.seq[i]), append(kept.idx, r.idx[i])
 			kept.partial, kept.body = append(kept.partial, r.partial[i]), append(kept.body, r.body[i])
 			kept.ownerMsg = append(kept.ownerMsg, r.ownerMsg[i])

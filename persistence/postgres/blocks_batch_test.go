@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -27,7 +28,7 @@ func TestBlockRowsKeepOneRowPerBlock(t *testing.T) {
 		t.Errorf("row 2 is session %d %q, want session 2's block", r.sid[2], r.body[2])
 	}
 	// A message that ended after its blocks were gathered is not journaled.
-	r.drop(messageKey{1, 0})
+	r.drop(msgbody.Key{SID: 1, Seq: 0})
 	if kept := r.journaled(); len(kept.sid) != 1 || kept.sid[0] != 2 {
 		t.Errorf("after session 1's message ended, %d rows journaled (%v), want session 2's only", len(kept.sid), kept.sid)
 	}

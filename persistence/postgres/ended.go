@@ -39,7 +39,7 @@ func (b *batchWriter) textOf(blocks [][]byte) any {
 // block rows, and readers read it from them; search finds the text of its complete blocks
 // that the writer holds.
 func (b *batchWriter) endMessage(sid int64, op session.EndMessage) error {
-	key := messageKey{sid, op.Seq}
+	key := msgbody.Key{SID: sid, Seq: op.Seq}
 	uuid := b.w.ownUUID(key)
 	delete(b.w.begun, key)
 	open := b.w.open.Take(sid, op.Seq)
@@ -70,13 +70,13 @@ func (b *batchWriter) endMessage(sid int64, op session.EndMessage) error {
 	if open == nil { // what is stored of its blocks and text stays as it is
 		return b.queue(nil, `UPDATE messages SET status = $1, meta = $2, extra = $3, input_tokens = $4, output_tokens = $5,
 			cache_read_tokens = $6, cache_creation_tokens = $7 WHERE sid = $8 AND seq = $9 AND ($10::text IS NULL OR uuid = $10)`,
-			op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens,
+			op.Status, msgbody.JSONObject(op.Meta), msgbody.JSONObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens,
 			u.CacheCreationInputTokens, sid, op.Seq, uuid)
 	}
 	err := b.queue(nil, `UPDATE messages SET status = $1, meta = $2, extra = $3, input_tokens = $4, output_tokens = $5,
 		cache_read_tokens = $6, cache_creation_tokens = $7, body = $8, layout = $9, search_text = $10, search = NULL
 		WHERE sid = $11 AND seq = $12 AND ($13::text IS NULL OR uuid = $13)`,
-		op.Status, jsonObject(op.Meta), jsonObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens,
+		op.Status, msgbody.JSONObject(op.Meta), msgbody.JSONObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens,
 		u.CacheCreationInputTokens, ended.body, ended.layout, ended.text, sid, op.Seq, uuid)
 	if err != nil || ended.body == nil {
 		return err
@@ -88,10 +88,10 @@ func (b *batchWriter) endMessage(sid int64, op session.EndMessage) error {
 
 // journalOpen gathers the blocks of a message that began in this batch and ends without a
 // whole body, to be journaled after its row is inserted.
-func (b *batchWriter) journalOpen(key messageKey, open *msgbody.OpenBody, uuid any) {
+func (b *batchWriter) journalOpen(key msgbody.Key, open *msgbody.OpenBody, uuid any) {
 	for i, block := range open.Blocks {
 		if block != nil {
-			b.blocks.add(blockKey{key.sid, key.seq, int64(i)}, open.Partial[i], block, textPtr(uuid))
+			b.blocks.add(blockKey{key.SID, key.Seq, int64(i)}, open.Partial[i], block, textPtr(uuid))
 		}
 	}
 }
@@ -131,7 +131,7 @@ func (b *batchWriter) rewriteEnded(sid int64, op session.PutBlock) (bool, error)
 // endedOpen is a message a batch ended: its key, the uuid it was begun with and what the
 // writer held of its body.
 type endedOpen struct {
-	key  messageKey
+	key  msgbody.Key
 	uuid string
 	open *msgbody.OpenBody
 }
@@ -142,7 +142,7 @@ func (b *batchWriter) reopenEnded() {
 	for _, e := range b.ended {
 		b.w.begun[e.key] = e.uuid
 		if e.open != nil {
-			b.w.open[msgbody.Key{SID: e.key.sid, Seq: e.key.seq}] = e.open
+			b.w.open[e.key] = e.open
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package postgres
 
-import "github.com/sessionkeep/sessionkeep/session"
+import (
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/session"
+)
 
 // A message that begins and ends within one group commit, its blocks between and nothing
 // else touching its session's messages or blocks in between, is inserted once, whole, by the
@@ -70,6 +73,6 @@ const insertMessageSQL = `INSERT INTO messages(sid, seq, uuid, parent_uuid, type
 func (b *batchWriter) queueMessage(sid int64, h session.MessageHeader, status string, meta, extra []byte, u session.Usage,
 	body endedBody, mustFollow any, onDone func(changed int64)) error {
 	return b.queue(onDone, insertMessageSQL, sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, status,
-		h.CreatedAt.UnixMilli(), h.Provider, h.RequestID, h.IsSidechain, h.Continues, jsonObject(meta), jsonObject(extra),
+		h.CreatedAt.UnixMilli(), h.Provider, h.RequestID, h.IsSidechain, h.Continues, msgbody.JSONObject(meta), msgbody.JSONObject(extra),
 		u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, body.body, body.layout, body.text, mustFollow)
 }

@@ -29,7 +29,7 @@ func settleBodies(ctx context.Context, pool *pgxpool.Pool, batch int) error {
 	if err != nil || !pending {
 		return storageError("reading the state of the move to bodies", err)
 	}
-	after := messageKey{-1, -1}
+	after := msgbody.Key{SID: -1, Seq: -1}
 	for {
 		n, last, err := settleSlice(ctx, pool, after, batch)
 		if err != nil {
@@ -53,14 +53,14 @@ func settleBodies(ctx context.Context, pool *pgxpool.Pool, batch int) error {
 // settleSlice moves, in one transaction, the messages without a body among the batch after
 // key after that no other transaction holds, and returns how many it looked at and the key
 // of the last.
-func settleSlice(ctx context.Context, pool *pgxpool.Pool, after messageKey, batch int) (n int, last messageKey, err error) {
+func settleSlice(ctx context.Context, pool *pgxpool.Pool, after msgbody.Key, batch int) (n int, last msgbody.Key, err error) {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return 0, last, err
 	}
 	defer tx.Rollback(ctx)
 	n, last, err = settleRows(conn{tx, ctx}, `SELECT m.sid, m.seq FROM messages m WHERE m.body IS NULL AND (m.sid, m.seq) > ($1, $2)
-		ORDER BY m.sid, m.seq LIMIT $3 FOR UPDATE SKIP LOCKED`, after.sid, after.seq, batch)
+		ORDER BY m.sid, m.seq LIMIT $3 FOR UPDATE SKIP LOCKED`, after.SID, after.Seq, batch)
 	if err != nil {
 		return n, last, err
 	}
@@ -92,7 +92,7 @@ func settleInterrupted(c conn, ids []string) error {
 // block rows are deleted; one whose blocks are not whole keeps them, its complete blocks'
 // text made searchable. Either waits for the indexer. It returns how many messages slice selected and the
 // key of the last, in key order.
-func settleRows(c conn, slice string, args ...any) (n int, last messageKey, err error) {
+func settleRows(c conn, slice string, args ...any) (n int, last msgbody.Key, err error) {
 	var moved struct {
 		sid, seq     []int64
 		body, layout [][]byte
@@ -108,7 +108,7 @@ func settleRows(c conn, slice string, args ...any) (n int, last messageKey, err 
 		ORDER BY m.sid, m.seq`, args, func(row []any) error {
 		n++
 		m := messageOfRow(row, row[at+1].(string))
-		last = messageKey{row[at].(int64), m.Seq}
+		last = msgbody.Key{SID: row[at].(int64), Seq: m.Seq}
 		if !row[at+2].(bool) {
 			return nil // streaming, or not a message: it keeps its rows
 		}
@@ -125,7 +125,7 @@ func settleRows(c conn, slice string, args ...any) (n int, last messageKey, err 
 		if body == nil && text == "" {
 			return nil
 		}
-		moved.sid, moved.seq = append(moved.sid, last.sid), append(moved.seq, last.seq)
+		moved.sid, moved.seq = append(moved.sid, last.SID), append(moved.seq, last.Seq)
 		moved.body, moved.layout = append(moved.body, body), append(moved.layout, layout)
 		moved.text = append(moved.text, textPtr(nullable(text)))
 		return nil

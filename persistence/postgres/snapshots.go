@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -13,7 +14,7 @@ func (b *batchWriter) putFileSnapshot(sid int64, snap session.FileSnapshot) erro
 	fsid := int64(-1)
 	err := b.query(`INSERT INTO file_snapshots(sid, id, message_uuid, root, is_update, created_at, extra)
 		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (sid, id) DO NOTHING RETURNING fsid`,
-		[]any{sid, snap.ID, snap.MessageUUID, snap.Root, snap.IsUpdate, snap.CreatedAt.UnixMilli(), jsonObject(snap.Source)},
+		[]any{sid, snap.ID, snap.MessageUUID, snap.Root, snap.IsUpdate, snap.CreatedAt.UnixMilli(), msgbody.JSONObject(snap.Source)},
 		func(row []any) error {
 			fsid = row[0].(int64)
 			return nil
@@ -33,7 +34,7 @@ func (b *batchWriter) putFileSnapshot(sid int64, snap session.FileSnapshot) erro
 		}
 		if _, err := b.exec(`INSERT INTO snapshot_files(fsid, path, state, hash, size, mode, blob_id, extra)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-			fsid, f.Path, f.State, f.Hash, size, int64(f.Mode), blobID, jsonObject(f.Source)); err != nil {
+			fsid, f.Path, f.State, f.Hash, size, int64(f.Mode), blobID, msgbody.JSONObject(f.Source)); err != nil {
 			return err
 		}
 	}

@@ -12,12 +12,12 @@ import (
 // batch. Partial checkpoints, most of a stream's writes, change nothing.
 
 // noteCompleted notes that op completed a block of a message still open.
-func (b *batchWriter) noteCompleted(key messageKey, op session.PutBlock) {
-	if op.Partial || b.w.open[msgbody.Key{SID: key.sid, Seq: key.seq}] == nil {
+func (b *batchWriter) noteCompleted(key msgbody.Key, op session.PutBlock) {
+	if op.Partial || b.w.open[key] == nil {
 		return
 	}
 	if b.completed == nil {
-		b.completed = map[messageKey]bool{}
+		b.completed = map[msgbody.Key]bool{}
 	}
 	b.completed[key] = true
 }
@@ -28,7 +28,7 @@ func (b *batchWriter) queueStreamingTexts() error {
 	var sids, seqs []int64
 	var uuids, texts []*string
 	for key := range b.completed {
-		open := b.w.open[msgbody.Key{SID: key.sid, Seq: key.seq}]
+		open := b.w.open[key]
 		if open == nil {
 			continue
 		}
@@ -36,7 +36,7 @@ func (b *batchWriter) queueStreamingTexts() error {
 		if text == nil {
 			continue
 		}
-		sids, seqs = append(sids, key.sid), append(seqs, key.seq)
+		sids, seqs = append(sids, key.SID), append(seqs, key.Seq)
 		uuids, texts = append(uuids, textPtr(b.w.ownUUID(key))), append(texts, textPtr(text))
 	}
 	clear(b.completed)

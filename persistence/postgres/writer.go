@@ -35,7 +35,7 @@ type writer struct {
 	sids    map[string]int64
 	// begun holds the uuid of each message this writer began and has not ended, so that its
 	// blocks and its end land only in that message, never in another writer's at the same seq.
-	begun map[messageKey]string
+	begun map[msgbody.Key]string
 	// lastBegun holds, per session, the uuid of the last message this writer began: a
 	// message that follows it is stored only if it was (see parentCondition).
 	lastBegun map[int64]string
@@ -46,7 +46,7 @@ type writer struct {
 func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string, indexer *searchIndexer) (*writer, error) {
 	id := rand.Int64()
 	w := &writer{cfg: cfg.ConnConfig.Copy(), channel: channel, indexer: indexer, ownerID: id, owner: strconv.FormatInt(id, 10),
-		sids: map[string]int64{}, begun: map[messageKey]string{}, lastBegun: map[int64]string{}, open: msgbody.OpenBodies{}}
+		sids: map[string]int64{}, begun: map[msgbody.Key]string{}, lastBegun: map[int64]string{}, open: msgbody.OpenBodies{}}
 	if err := w.connect(ctx); err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func (w *writer) lost(err error) error {
 }
 
 // ownUUID is the uuid of message key if this writer began it, else nil: no condition.
-func (w *writer) ownUUID(key messageKey) any {
+func (w *writer) ownUUID(key msgbody.Key) any {
 	if uuid, ok := w.begun[key]; ok {
 		return uuid
 	}
@@ -173,7 +173,7 @@ func (w *writer) forgetBegun(sid int64) {
 	delete(w.lastBegun, sid)
 	w.open.Forget(sid)
 	for key := range w.begun {
-		if key.sid == sid {
+		if key.SID == sid {
 			delete(w.begun, key)
 		}
 	}
