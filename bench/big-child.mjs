@@ -31,12 +31,13 @@ const sampler = setInterval(sample, 20);
 if (step === 'import') {
   const [file, db, format] = args;
   const store = openStore(db);
-  const marks = []; // [seconds, bytesDone] as the import goes
+  const marks = []; // [seconds, bytesDone, CPU seconds of the process] as the import goes
   let profiled = !process.env.BIG_HEAP_PROFILE;
   const result = await store.import(file, {
     format,
     onProgress: (p) => {
-      marks.push([(performance.now() - started) / 1000, p.bytesDone]);
+      const cpu = process.cpuUsage();
+      marks.push([(performance.now() - started) / 1000, p.bytesDone, (cpu.user + cpu.system) / 1e6]);
       process.stdout.write(`P ${p.bytesDone} ${p.bytesTotal}\n`); // for big.mjs to kill it half way
       if (!profiled && p.bytesDone >= p.bytesTotal * 0.9) {
         profiled = true;

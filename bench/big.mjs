@@ -2,7 +2,8 @@
 // and a Codex rollout of each size in --sizes (MB), generated from the real fixtures' shapes
 // with fresh ids (bench/big-transcript.mjs, into --data, never committed), are imported each in
 // a process of its own: its peak RSS (Node and the Go addon together) and Node's and Go's
-// own peaks, MB/s over each 256 MB slice of the file, and an import killed once half the
+// own peaks, MB/s over each 256 MB slice of the file (by the wall clock and by the process's
+// CPU seconds), and an import killed once half the
 // bytes are stored then run again (records afterwards against a clean import's: no
 // duplicates); --formats picks which of the two. Then a 100 MB tool output and a 50 MB image are ingested,
 // restored and exported, each step's peak RSS in its own process. Prints one table; the
@@ -56,17 +57,19 @@ function run(args, { killAtBytes } = {}) {
 
 /**
  * slices is MB/s over each slice of sliceMB of the bytes (the last one shorter), from the
- * progress marks: a streamed import reports bytes as it stores them.
+ * progress marks: a streamed import reports bytes as it stores them. clock is the mark's
+ * element to divide by: 0 the wall clock, 2 the process's CPU seconds (what the import
+ * costs, whatever else the machine runs meanwhile).
  */
-function slices(marks, bytes, sliceMB = 256) {
+function slices(marks, bytes, clock = 0, sliceMB = 256) {
   const step = Math.min(sliceMB * 1048576, bytes / 4);
   const rates = [];
-  let prev = marks.find(([, b]) => b > 0) ?? [0, 0]; // the first reading (a streamed file's) is before it
-  prev = [prev[0], 0];
+  let prev = marks.find(([, b]) => b > 0) ?? [0, 0, 0]; // the first reading (a streamed file's) is before it
+  prev = [prev[0], 0, prev[2]];
   for (let edge = step; prev[1] < bytes; edge += step) {
     const m = marks.find(([, b]) => b >= Math.min(edge, bytes)) ?? marks.at(-1);
     if (m[1] <= prev[1]) break;
-    rates.push(+(((m[1] - prev[1]) / 1048576) / Math.max(m[0] - prev[0], 1e-3)).toFixed(1));
+    rates.push(+(((m[1] - prev[1]) / 1048576) / Math.max(m[clock] - prev[clock], 1e-3)).toFixed(1));
     prev = m;
   }
   return rates;
@@ -95,6 +98,7 @@ for (const mb of values.sizes.split(',').map(Number)) {
     const row = {
       format, mb: +(bytes / 1048576).toFixed(0), seconds: +clean.seconds.toFixed(1), mbPerSec: +(bytes / 1048576 / clean.seconds).toFixed(1),
       firstReading: +(clean.marks.find(([, b]) => b > 0)?.[0] ?? 0).toFixed(1), slices: slices(clean.marks, bytes),
+      cpuSlices: slices(clean.marks, bytes, 2),
       maxRssMB: clean.maxRssMB, nodeMB: clean.nodeMB, goMB: clean.goMB, rssPerFileMB: +(clean.maxRssMB / (bytes / 1048576)).toFixed(2),
       records: clean.records, killedHalfWay: killed.killed === true, rerunExisting: again.existing, rerunRecords: again.records + again.existing,
       duplicates: again.records + again.existing - clean.records,
@@ -119,8 +123,10 @@ for (const [kind, mb] of [['tool output', 100], ['image', 50]]) {
 fs.writeFileSync(path.join(data, 'big.json'), JSON.stringify(results, null, 2));
 
 console.log('\nimport        MB      s  MB/s  1st reading s  MB/s by 256 MB slice         peak MB: RSS / Node / Go  RSS/file  records  killed half way: kept, duplicates');
+console.log('              MB per CPU second by 256 MB slice (the import alone, whatever else runs)');
 for (const r of results.imports) {
   console.log(`${r.format.padEnd(11)} ${String(r.mb).padStart(5)} ${String(r.seconds).padStart(6)} ${String(r.mbPerSec).padStart(5)} ${String(r.firstReading).padStart(14)}  ${r.slices.join(' / ').padEnd(28)} ${`${r.maxRssMB} / ${r.nodeMB} / ${r.goMB}`.padStart(24)} ${String(r.rssPerFileMB).padStart(9)} ${String(r.records).padStart(8)}  ${r.killedHalfWay ? `${r.rerunExisting} kept` : 'finished first'}, ${r.duplicates}`);
+  console.log(`${''.padEnd(14)}${r.cpuSlices.join(' / ')}`);
 }
 console.log('\npayload          MB  peak RSS MB: ingest / restore / export   Node MB            Go MB              seconds: ingest / restore / export');
 for (const r of results.payloads) {

@@ -1,6 +1,8 @@
 package claudecode
 
 import (
+	"strings"
+
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/blocks"
 	"github.com/sessionkeep/sessionkeep/session/importing"
@@ -12,18 +14,31 @@ func (c *converter) link(recs []importing.Record, agentCalls map[string]string) 
 	for i := range recs {
 		carriers.note(&c.infos[i], i)
 	}
-	lk := newLinker(carriers)
+	lk := newLinker(carriers.lastOnes(len(recs)))
 	for i := range recs {
 		c.linkRecord(lk, recs, c.infos, 0, i, agentCalls)
 	}
 }
 
-// linker is what linking the records of a file keeps from one record to the next.
+// linker is what linking the records of a file keeps from one record to the next. What it
+// holds is bounded, whatever the file's length: a chain of an inline sidechain that no
+// later record can reach any more (its uuids left chainOf) is forgotten.
 type linker struct {
-	lastOnChain map[string]chainEnd // chain → its last message
-	chainOf     *recentChains       // uuid of a sidechain record → its chain
-	callOfChain map[string]string   // chain → the tool call that ran it
-	carriers    responseCarriers    // where each API response's usage is kept
+	chains  map[string]*chain // chain key → what linking knows of it
+	chainOf *recentChains     // uuid of a sidechain record → its chain
+	waiting map[string]int    // chain → its last message, while that may still give up its usage (final)
+	lasts   carrierSet        // the records that keep their API response's usage
+	kept    int               // the first record of chainOf's current generation
+}
+
+// chain is what linking knows of one chain: its last message, the tool call that ran it,
+// and the last record put on it.
+type chain struct {
+	end     chainEnd
+	ended   bool // end holds a message
+	call    string
+	called  bool // call is known
+	touched int
 }
 
 // chainEnd is the last message of a chain so far: the record and what linking knows of
@@ -63,17 +78,45 @@ func (rc *recentChains) get(uuid string) (string, bool) {
 	return chain, ok
 }
 
-func (rc *recentChains) put(uuid, chain string) {
+// put notes uuid's chain, and reports whether it began a generation (the oldest went).
+func (rc *recentChains) put(uuid, chain string) (began bool) {
 	if len(rc.now) >= recentChainsKept {
 		rc.before, rc.now = rc.now, make(map[string]string, recentChainsKept)
+		began = true
 	}
 	rc.now[uuid] = chain
+	return began
 }
 
-// newLinker returns a linker that keeps each API response's usage on the record carriers
+// newLinker returns a linker that keeps each API response's usage on the records lasts
 // names (a reading of the whole file made it).
-func newLinker(carriers responseCarriers) *linker {
-	return &linker{lastOnChain: map[string]chainEnd{}, chainOf: &recentChains{now: map[string]string{}}, callOfChain: map[string]string{}, carriers: carriers}
+func newLinker(lasts carrierSet) *linker {
+	return &linker{chains: map[string]*chain{}, chainOf: &recentChains{now: map[string]string{}}, waiting: map[string]int{}, lasts: lasts}
+}
+
+// chainNamed returns the chain key names, made if it is new, and notes that record i is on it.
+func (lk *linker) chainNamed(key string, i int) *chain {
+	ch, ok := lk.chains[key]
+	if !ok {
+		ch = &chain{}
+		lk.chains[key] = ch
+	}
+	ch.touched = i
+	return ch
+}
+
+// forgetUnreachable drops the chains of inline sidechains (rootPrefix) whose records all
+// left chainOf: no later record can name one of them as its parent, so none can join.
+// Record i began chainOf's new generation, on chain joining (found by its parent before
+// the oldest generation went); the generation before it began at lk.kept.
+func (lk *linker) forgetUnreachable(i int, joining string) {
+	for key, ch := range lk.chains {
+		if ch.touched < lk.kept && key != joining && strings.HasPrefix(key, rootPrefix) {
+			delete(lk.chains, key)
+			delete(lk.waiting, key)
+		}
+	}
+	lk.kept = i
 }
 
 // linkRecord finishes record i of the file, recs[i-base] (recs and infos hold the file's
@@ -86,26 +129,32 @@ func newLinker(carriers responseCarriers) *linker {
 func (c *converter) linkRecord(lk *linker, recs []importing.Record, infos []recordInfo, base, i int, agentCalls map[string]string) {
 	r, info := &recs[i-base], &infos[i-base]
 	r.Usage = info.usage
-	chain := ""
+	key := ""
 	if r.IsSidechain {
-		chain = sidechainKey(r, info, lk.chainOf)
-		call, seen := lk.callOfChain[chain]
-		if !seen {
-			call = c.callOf(info, agentCalls)
-			lk.callOfChain[chain] = call
+		key = lk.sidechainKey(r, info, i)
+	}
+	ch := lk.chainNamed(key, i)
+	if r.IsSidechain {
+		if !ch.called {
+			ch.call, ch.called = c.callOf(info, agentCalls), true
 		}
-		r.ParentToolUseID, info.extra.ParentToolUseID = call, call
+		r.ParentToolUseID, info.extra.ParentToolUseID = ch.call, ch.call
 	}
 	if r.Role != "" {
-		if end, ok := lk.lastOnChain[chain]; ok && continues(&end.rec, &end.info, r, info) {
+		if ch.ended && continues(&ch.end.rec, &ch.end.info, r, info) {
 			r.Continues = true
-			if r.Role == "assistant" && end.index >= base {
-				recs[end.index-base].Usage = nil // the same request: its usage counts once, on the last line
+			if r.Role == "assistant" && ch.end.index >= base {
+				recs[ch.end.index-base].Usage = nil // the same request: its usage counts once, on the last line
 			}
 		}
-		lk.lastOnChain[chain] = endOf(r, info, i)
+		ch.end, ch.ended = endOf(r, info, i), true
+		if r.Role == "assistant" && info.usage != nil {
+			lk.waiting[key] = i
+		} else {
+			delete(lk.waiting, key)
+		}
 	}
-	lk.carriers.countOnce(r, info, i)
+	lk.lasts.countOnce(r, info, i)
 	info.extra.Source = blocks.MustJSON(info.source)
 	r.Extra = info.extra.Encode()
 }
@@ -117,10 +166,12 @@ func (c *converter) linkRecord(lk *linker, recs []importing.Record, infos []reco
 // that ended) is taken as ended.
 func (lk *linker) final(base, n, limit int) int {
 	earliest, latest := base+n, base
-	for _, end := range lk.lastOnChain {
-		if end.index >= base && end.rec.Role == "assistant" && end.info.usage != nil {
-			earliest, latest = min(earliest, end.index), max(latest, end.index)
+	for key, index := range lk.waiting {
+		if index < base { // handed on already: nothing can change it now
+			delete(lk.waiting, key)
+			continue
 		}
+		earliest, latest = min(earliest, index), max(latest, index)
 	}
 	if base+n-earliest > limit {
 		return latest - base
@@ -128,20 +179,26 @@ func (lk *linker) final(base, n, limit int) int {
 	return earliest - base
 }
 
-// sidechainKey names the chain of a sidechain record: its subagent's id, or for records of
-// an older Claude Code that wrote sidechains inline without one, the chain's first record.
-func sidechainKey(r *importing.Record, info *recordInfo, chainOf *recentChains) string {
+// sidechainKey names the chain of sidechain record i, r: its subagent's id, or for records
+// of an older Claude Code that wrote sidechains inline without one, the chain's first
+// record (rootPrefix and its uuid).
+func (lk *linker) sidechainKey(r *importing.Record, info *recordInfo, i int) string {
 	key := "agent:" + info.extra.AgentID
 	if info.extra.AgentID == "" {
-		if parentChain, ok := chainOf.get(r.ParentUUID); ok {
+		if parentChain, ok := lk.chainOf.get(r.ParentUUID); ok {
 			key = parentChain
 		} else {
-			key = "root:" + r.UUID
+			key = rootPrefix + r.UUID
 		}
 	}
-	chainOf.put(r.UUID, key)
+	if lk.chainOf.put(r.UUID, key) {
+		lk.forgetUnreachable(i, key)
+	}
 	return key
 }
+
+// rootPrefix begins the key of an inline sidechain's chain.
+const rootPrefix = "root:"
 
 // callOf finds the tool call that ran the sidechain whose first record is info: by the
 // subagent's id in the tool results of the parent transcript or of this one, else (inline

@@ -33,7 +33,7 @@ func Stream(r io.ReadSeeker, path string, agentCalls map[string]string, sink tra
 	}
 	conv := &converter{sessionID: first.sessionID, lastCwd: first.firstCwd, taskPrompts: first.taskPrompts, agentCalls: first.agentCalls, whole: true}
 	occurrences := transcript.Occurrences{}
-	lk := newLinker(first.carriers)
+	lk := newLinker(first.lasts)
 	fill := transcript.TimeFill{Prev: target.Info.CreatedAt}
 	var recs []importing.Record
 	base, pending := 0, 0
@@ -76,7 +76,7 @@ type firstReading struct {
 	*converter
 	firstCwd string
 	span     transcript.TimeSpan
-	carriers responseCarriers // the last record carrying each API response's usage
+	lasts    carrierSet // the records that keep their API response's usage
 }
 
 // learnTranscript reads the transcript r once, converting every line and keeping only
@@ -85,7 +85,8 @@ type firstReading struct {
 func learnTranscript(r io.Reader, path string) (firstReading, error) {
 	t := &Transcript{File: transcript.File{Path: path}}
 	conv := &converter{taskPrompts: map[string]string{}}
-	first := firstReading{converter: conv, carriers: responseCarriers{}}
+	first := firstReading{converter: conv}
+	carriers := responseCarriers{}
 	read := 0 // records converted: the place of the next in the second reading
 	occurrences := transcript.Occurrences{}
 	err := t.eachLine(r, nil, func(l line) error {
@@ -97,7 +98,7 @@ func learnTranscript(r io.Reader, path string) (firstReading, error) {
 		}
 		if rec, err := conv.record(l, occurrences); err == nil {
 			first.span.Note(rec.CreatedAt)
-			first.carriers.note(&conv.infos[len(conv.infos)-1], read)
+			carriers.note(&conv.infos[len(conv.infos)-1], read)
 			read++
 		}
 		conv.infos = conv.infos[:0]
@@ -109,5 +110,6 @@ func learnTranscript(r io.Reader, path string) (firstReading, error) {
 	if conv.sessionID == "" {
 		conv.sessionID = sessionOf(nil, path)
 	}
+	first.lasts = carriers.lastOnes(read)
 	return first, err
 }

@@ -43,9 +43,27 @@ func (rc responseCarriers) note(info *recordInfo, i int) {
 	}
 }
 
+// lastOnes returns which of the first n records read are the last carrier of their
+// response: one bit a record, where the map holds an entry for every response.
+func (rc responseCarriers) lastOnes(n int) carrierSet {
+	set := make(carrierSet, (n+63)/64)
+	for _, i := range rc {
+		if i < n {
+			set[i/64] |= 1 << (i % 64)
+		}
+	}
+	return set
+}
+
+// carrierSet holds, a bit each, the records that keep their API response's usage.
+type carrierSet []uint64
+
+// has reports whether record i keeps its response's usage.
+func (s carrierSet) has(i int) bool { return i/64 < len(s) && s[i/64]&(1<<(i%64)) != 0 }
+
 // countOnce takes record i's usage off unless it is its response's last carrier.
-func (rc responseCarriers) countOnce(r *importing.Record, info *recordInfo, i int) {
-	if info.response.named && r.Usage != nil && rc[info.response.id] != i {
+func (s carrierSet) countOnce(r *importing.Record, info *recordInfo, i int) {
+	if info.response.named && r.Usage != nil && !s.has(i) {
 		r.Usage = nil
 	}
 }

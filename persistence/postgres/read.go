@@ -234,18 +234,6 @@ func (s *Store) ToolUseSeq(sessionID, toolUseID string) (seq int64, found bool, 
 	return seq, found, storageError("looking up a tool use", err)
 }
 
-// MessageUUIDs returns the uuids of a session's messages and records.
-func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
-	uuids := map[string]struct{}{}
-	err := s.readSession(sessionID, "reading the records", func(c conn, sid int64) error {
-		return c.query(`SELECT uuid FROM messages WHERE sid = $1`, []any{sid}, func(row []any) error {
-			uuids[row[0].(string)] = struct{}{}
-			return nil
-		})
-	})
-	return uuids, err
-}
-
 // Branched reports whether a session may hold records off the branch that ends at its
 // newest main-chain record.
 func (s *Store) Branched(sessionID string) (bool, error) {

@@ -165,20 +165,3 @@ func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 	})
 	return turns, err
 }
-
-// MessageUUIDs returns the uuids of a session's messages and records.
-func (s *Store) MessageUUIDs(sessionID string) (map[string]struct{}, error) {
-	uuids := map[string]struct{}{}
-	err := s.read(func(c *conn) error {
-		sid, err := lookupSID(c, sessionID)
-		if err != nil {
-			return notFound(sessionID, err)
-		}
-		err = c.query(`SELECT uuid FROM messages WHERE sid = ?`, []any{sid}, func(row []driver.Value) error {
-			uuids[row[0].(string)] = struct{}{}
-			return nil
-		})
-		return storageError("reading the records of session "+sessionID, err)
-	})
-	return uuids, err
-}

@@ -74,21 +74,23 @@ func Import(m *session.Manager, target ImportTarget, recs []Record) (ImportCount
 // (recorded before, or earlier in this import), else the head's. A record of the main
 // conversation is numbered by Append, as a live message would be; sidechainTurn returns 0
 // for it.
-func sidechainTurn(st Store, sessionID string, w *session.RecordWriter, r *Record, turnOfCall map[string]int64) (int64, error) {
+func sidechainTurn(st Store, sessionID string, w *session.RecordWriter, r *Record, calls *callTurns) (int64, error) {
 	if !r.IsSidechain {
 		return 0, nil
 	}
 	if r.ParentToolUseID == "" {
 		return w.LastTurn(), nil
 	}
-	if turn, ok := turnOfCall[r.ParentToolUseID]; ok {
+	if turn, ok := calls.get(r.ParentToolUseID); ok {
 		return turn, nil
 	}
 	turn, found, err := toolUseTurn(st, sessionID, r.ParentToolUseID)
-	if !found {
+	if found {
+		calls.put(r.ParentToolUseID, turn)
+	} else {
 		turn = w.LastTurn()
+		calls.putUnheld(r.ParentToolUseID, turn)
 	}
-	turnOfCall[r.ParentToolUseID] = turn
 	return turn, err
 }
 

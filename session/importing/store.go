@@ -13,8 +13,8 @@ import (
 // session.Store.
 type Store interface {
 	session.MessageLog
-	// MessageUUIDs returns the uuids of a session's messages and records.
-	MessageUUIDs(sessionID string) (map[string]struct{}, error)
+	// HeldUUIDs returns which of uuids the session holds a message or record of.
+	HeldUUIDs(sessionID string, uuids []string) (map[string]struct{}, error)
 	// FileSnapshots returns the file snapshots of a session in the order they were put,
 	// each with its files in path order, without their content.
 	FileSnapshots(sessionID string) ([]session.FileSnapshot, error)

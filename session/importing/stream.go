@@ -13,15 +13,15 @@ import (
 // batch to the next, so the result is the same as one Import of every record. Each batch
 // is appended under the session's lock of its own.
 type Stream struct {
-	st         Store
-	s          *session.Session
-	target     ImportTarget
-	count      ImportCount
-	before     time.Time // when the session was last active before the import
-	known      *uuidSet  // read when the first batch comes
-	turnOfCall map[string]int64
-	snaps      *snapshotImport
-	last       time.Time // the time of the last record added
+	st     Store
+	s      *session.Session
+	target ImportTarget
+	count  ImportCount
+	before time.Time // when the session was last active before the import
+	loaded bool      // the first batch has read when the session was last active
+	calls  *callTurns
+	snaps  *snapshotImport
+	last   time.Time // the time of the last record added
 }
 
 // Begin opens (or creates) the session target names for a Stream of its records.
@@ -37,7 +37,7 @@ func Begin(m *session.Manager, target ImportTarget) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Stream{st: st, s: s, target: target, count: ImportCount{Created: created}, turnOfCall: map[string]int64{},
+	return &Stream{st: st, s: s, target: target, count: ImportCount{Created: created}, calls: newCallTurns(),
 		snaps: &snapshotImport{st: st, id: s.ID()}}, nil
 }
 
@@ -47,25 +47,30 @@ func Begin(m *session.Manager, target ImportTarget) (*Stream, error) {
 // at the most.
 func (in *Stream) Add(recs []Record) error {
 	return in.s.WriteRecords(func(w *session.RecordWriter) error {
-		if in.known == nil {
+		if !in.loaded {
 			if err := in.load(); err != nil {
 				return err
 			}
 		} else if err := in.st.Sync(); err != nil {
 			return err
 		}
+		in.calls.beginBatch()
+		held, err := in.heldOf(recs)
+		if err != nil {
+			return err
+		}
 		for i := range recs {
 			r := &recs[i]
 			in.last = r.CreatedAt
-			if in.known.has(r.UUID) {
+			if _, ok := held[r.UUID]; ok {
 				in.count.Existing++
 				if err := in.snaps.putMissing(r); err != nil {
 					return err
 				}
 				continue
 			}
-			in.known.add(r.UUID)
-			turn, err := sidechainTurn(in.st, in.s.ID(), w, r, in.turnOfCall)
+			held[r.UUID] = struct{}{}
+			turn, err := sidechainTurn(in.st, in.s.ID(), w, r, in.calls)
 			if err != nil {
 				return err
 			}
@@ -75,7 +80,7 @@ func (in *Stream) Add(recs []Record) error {
 			}
 			for _, b := range r.Blocks {
 				if b.ToolUseID != "" {
-					in.turnOfCall[b.ToolUseID] = turn
+					in.calls.put(b.ToolUseID, turn)
 				}
 			}
 			in.count.Added++
@@ -84,8 +89,19 @@ func (in *Stream) Add(recs []Record) error {
 	})
 }
 
-// load reads, under the session's lock, when the session was last active and the uuids
-// of the records it holds.
+// heldOf returns which of the uuids of recs the session holds: every batch before this one
+// is committed (Add syncs first), so the store knows them all, and a record met twice in
+// this batch is added to the set as it is appended. Nothing of the uuids stays in memory
+// from one batch to the next.
+func (in *Stream) heldOf(recs []Record) (map[string]struct{}, error) {
+	uuids := make([]string, len(recs))
+	for i := range recs {
+		uuids[i] = recs[i].UUID
+	}
+	return in.st.HeldUUIDs(in.s.ID(), uuids)
+}
+
+// load reads, under the session's lock, when the session was last active.
 func (in *Stream) load() error {
 	if err := in.st.Sync(); err != nil {
 		return err
@@ -94,12 +110,7 @@ func (in *Stream) load() error {
 	if err != nil {
 		return err
 	}
-	in.before = state.Info.UpdatedAt
-	held, err := in.st.MessageUUIDs(in.s.ID())
-	if err != nil {
-		return err
-	}
-	in.known = newUUIDSet(held)
+	in.before, in.loaded = state.Info.UpdatedAt, true
 	return nil
 }
 
