@@ -61,3 +61,17 @@ func TestASidechainLongAfterItsCallTakesTheCallsTurn(t *testing.T) {
 			turns["s-elsewhere-0"], turns["s-elsewhere-1"], turns["c1-0"])
 	}
 }
+
+func TestARecordMetAgainInALaterBatchOfANewSessionIsAddedOnce(t *testing.T) {
+	e := sessiontest.NewEnv(t)
+	in := sessiontest.Must(importing.Begin(e.Mgr, target("imp-twice")))
+	if err := in.Add([]importing.Record{rec("a", "", "user", "user", 0, `{"type":"text","text":"a"}`), rec("b", "a", "user", "user", 1, `{"type":"text","text":"b"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Add([]importing.Record{rec("b", "a", "user", "user", 1, `{"type":"text","text":"b"}`), rec("c", "b", "user", "user", 2, `{"type":"text","text":"c"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if count := sessiontest.Must(in.Close()); count.Added != 3 || count.Existing != 1 {
+		t.Errorf("import = %+v, want 3 added and the second b found", count)
+	}
+}

@@ -17,8 +17,9 @@ type Stream struct {
 	s      *session.Session
 	target ImportTarget
 	count  ImportCount
-	before time.Time // when the session was last active before the import
-	loaded bool      // the first batch has read when the session was last active
+	before time.Time    // when the session was last active before the import
+	loaded bool         // the first batch has read when the session was last active
+	added  *addedFilter // the uuids added, when the session held nothing before the import
 	calls  *callTurns
 	snaps  *snapshotImport
 	last   time.Time // the time of the last record added
@@ -37,8 +38,12 @@ func Begin(m *session.Manager, target ImportTarget) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Stream{st: st, s: s, target: target, count: ImportCount{Created: created}, calls: newCallTurns(),
-		snaps: &snapshotImport{st: st, id: s.ID()}}, nil
+	in := &Stream{st: st, s: s, target: target, count: ImportCount{Created: created}, calls: newCallTurns(),
+		snaps: &snapshotImport{st: st, id: s.ID()}}
+	if created {
+		in.added = newAddedFilter()
+	}
+	return in, nil
 }
 
 // Add appends the records of recs the session does not hold yet. It first waits until the
@@ -70,6 +75,9 @@ func (in *Stream) Add(recs []Record) error {
 				continue
 			}
 			held[r.UUID] = struct{}{}
+			if in.added != nil {
+				in.added.add(r.UUID)
+			}
 			turn, err := sidechainTurn(in.st, in.s.ID(), w, r, in.calls)
 			if err != nil {
 				return err
@@ -89,16 +97,18 @@ func (in *Stream) Add(recs []Record) error {
 	})
 }
 
-// heldOf returns which of the uuids of recs the session holds: every batch before this one
-// is committed (Add syncs first), so the store knows them all, and a record met twice in
-// this batch is added to the set as it is appended. Nothing of the uuids stays in memory
-// from one batch to the next.
+// heldOf returns which of the uuids of recs the session holds, asking the store (every
+// batch before this one is committed: Add syncs first) for those it may hold: all, unless
+// the import created the session, when only those its filter of what it added may hold. A
+// record met twice in this batch is added to the set as it is appended.
 func (in *Stream) heldOf(recs []Record) (map[string]struct{}, error) {
-	uuids := make([]string, len(recs))
+	ask := make([]string, 0, len(recs))
 	for i := range recs {
-		uuids[i] = recs[i].UUID
+		if in.added == nil || in.added.mayHold(recs[i].UUID) {
+			ask = append(ask, recs[i].UUID)
+		}
 	}
-	return in.st.HeldUUIDs(in.s.ID(), uuids)
+	return in.st.HeldUUIDs(in.s.ID(), ask)
 }
 
 // load reads, under the session's lock, when the session was last active.

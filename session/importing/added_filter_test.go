@@ -1,0 +1,36 @@
+package importing
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestTheAddedFilterNeverMissesAUUIDAndRarelyClaimsOne(t *testing.T) {
+	f := newAddedFilter()
+	const added = 3 * firstFilterCapacity // two parts, both full
+	for i := range added {
+		f.add(fmt.Sprintf("added-%d", i))
+	}
+	for i := range added {
+		if !f.mayHold(fmt.Sprintf("added-%d", i)) {
+			t.Fatalf("uuid %d was added and the filter says it was not: the import would add it twice", i)
+		}
+	}
+	claimed := 0
+	const others = 200000
+	for i := range others {
+		if f.mayHold(fmt.Sprintf("other-%d", i)) {
+			claimed++
+		}
+	}
+	if rate := float64(claimed) / others; rate > 0.005 {
+		t.Errorf("%d of %d uuids never added may be held (%.2f %%): the store is asked too often", claimed, others, 100*rate)
+	}
+	bytes := 0
+	for _, p := range f.parts {
+		bytes += 8 * len(p.bits)
+	}
+	if len(f.parts) != 2 || bytes > 2*added {
+		t.Errorf("%d parts, %d bytes for %d uuids; want 2 parts of two bytes a uuid", len(f.parts), bytes, added)
+	}
+}
