@@ -123,6 +123,8 @@ func (w *writer) commit(batch []session.Op, careful bool) error {
 		return nil
 	}
 	ctx := context.Background()
+	w.indexer.noteWriting(true)
+	defer w.indexer.noteWriting(false)
 	if w.c == nil || w.c.IsClosed() {
 		w.c = nil
 		if err := w.connect(ctx); err != nil {
