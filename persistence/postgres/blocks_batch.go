@@ -100,17 +100,19 @@ const insertBlocksSQL = `INSERT INTO blocks(sid, seq, idx, partial, body)
 	WHERE b.owner_uuid IS NULL OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = b.sid AND m.seq = b.seq AND m.uuid = b.owner_uuid)
 	ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body`
 
-// queueBlocks adds the gathered blocks to the pipeline as one statement, and the tool uses
-// noted with them, before whatever is queued next.
+// queueBlocks adds the gathered blocks to the pipeline as one statement, after the gathered
+// messages, and the tool uses and trackers noted with them, before whatever is queued next.
 func (b *batchWriter) queueBlocks() {
+	b.queueMessages() // the blocks' messages first
 	if r := b.blocks.journaled(); len(r.sid) > 0 {
 		b.pending.Queue(insertBlocksSQL, r.sid, r.seq, r.idx, r.partial, r.body, r.ownerMsg)
-		b.onDone = append(b.onDone, nil)
+		b.results = append(b.results, pipelined{})
 	}
 	for _, use := range b.blocks.toolUses {
 		b.pending.Queue(insertToolUseSQL, storableArgs(use.args())...)
-		b.onDone = append(b.onDone, use.done)
+		b.results = append(b.results, pipelined{done: use.done})
 	}
+	b.queueTrackers()
 	// The pipeline holds the arrays until it is sent: fresh ones for the next blocks.
 	at := b.blocks.at
 	clear(at)
