@@ -54,10 +54,15 @@ const insertToolUsesSQL = `INSERT INTO tool_uses(sid, tool_use_id, seq)
 	ORDER BY u.ord
 	ON CONFLICT DO NOTHING RETURNING sid`
 
-// queueToolUses adds tool uses to the pipeline as one statement (W1 notes 1,000, one
-// statement each before), counting those inserted in their sessions' listings.
+// queueToolUses adds tool uses to the pipeline, as one statement when there are multiRowFrom
+// or more (W1 notes 1,000, one statement each before), counting those inserted in their
+// sessions' listings.
 func (b *batchWriter) queueToolUses(uses []toolUse) {
-	if len(uses) == 0 {
+	if len(uses) < multiRowFrom {
+		for _, use := range uses {
+			b.pending.Queue(insertToolUseSQL, storableArgs(use.args())...)
+			b.results = append(b.results, pipelined{done: use.done})
+		}
 		return
 	}
 	var sids, seqs []int64
