@@ -8,9 +8,9 @@ import (
 
 // messageRows are the messages a batch inserts (begun, or begun and ended whole), gathered
 // so that a run of them goes to the server as one multi-row statement (insertMessagesSQL)
-// instead of one INSERT each: W1's 2,000 inserts cost the server 0.25-0.3 ms apiece, most of
-// it the statement's own cost, not the row's. A run ends at the first other statement
-// queued (batchWriter.queue), which may need the rows, and at each send.
+// instead of one INSERT each: W1's 2,000 messages cost the server 0.35-0.5 ms apiece one
+// by one, 0.13-0.25 ms in runs of hundreds. A run ends at the first other statement queued
+// (batchWriter.queue), which may need the rows, and at each send.
 type messageRows struct {
 	sid, seq, turn, createdAt, input, output, cacheRead, cacheCreation []int64
 	uuid, parentUUID, typ, role, status, provider, requestID           []string
