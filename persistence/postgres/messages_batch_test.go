@@ -21,14 +21,7 @@ func TestMessagesInOneStatementKeepTheirRefusals(t *testing.T) {
 	url := freshURL(t)
 	first, second := openAt(t, url), openAt(t, url)
 	m := session.NewManager(first)
-	one, err := m.Create(session.CreateOptions{Title: "contended"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := m.Create(session.CreateOptions{Title: "beside it"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	one, other := newSession(t, m), newSession(t, m)
 	message := func(id string, seq int64, uuid, parent string) []session.Op {
 		return []session.Op{
 			session.BeginMessage{SessionID: id, Header: session.MessageHeader{Seq: seq, UUID: uuid, ParentUUID: parent,

@@ -18,14 +18,7 @@ func TestADeadlockIsRetriedInSilence(t *testing.T) {
 	url := freshURL(t)
 	store := openAt(t, url)
 	m := session.NewManager(store)
-	first, err := m.Create(session.CreateOptions{Title: "first"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := m.Create(session.CreateOptions{Title: "second"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	first, second := newSession(t, m), newSession(t, m)
 	if err := store.Flush(); err != nil {
 		t.Fatal(err)
 	}
