@@ -43,7 +43,9 @@ type batchWriter struct {
 	// indexer (search_index.go).
 	searchable bool
 
-	blocks blockRows // blocks gathered for one statement (blocks_batch.go)
+	blocks   blockRows                      // blocks gathered for one statement (blocks_batch.go)
+	messages messageRows                    // messages gathered for one statement (messages_batch.go)
+	trackers map[int64]session.TokenTracker // the last tracker of each session (tracker.go)
 	// whole names the messages inserted whole by their EndMessage, begins holds what their
 	// BeginMessage left for it (message_once.go).
 	whole  map[batchMessage]bool
@@ -55,7 +57,7 @@ type batchWriter struct {
 	// held open again when it fails (ended.go).
 	ended   []endedOpen
 	pending *pgx.Batch // statements queued for the next round trip (pipeline.go)
-	onDone  []func(changed int64)
+	results []pipelined
 }
 
 // apply applies every Op, then updates the listings and notifies watchers. A careful
@@ -178,10 +180,7 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 	case session.EndMessage:
 		return b.endMessage(sid, op)
 	case session.SetTracker:
-		tr := op.Tracker
-		return b.queue(nil, `UPDATE sessions SET input_tokens = $1, output_tokens = $2, cache_read_tokens = $3,
-			cache_creation_tokens = $4, context_tokens = $5 WHERE sid = $6`,
-			tr.InputTokens, tr.OutputTokens, tr.CacheReadInputTokens, tr.CacheCreationInputTokens, tr.ContextTokens, sid)
+		return b.setTracker(sid, op.Tracker)
 	case session.SetTitle:
 		// A title made from the first prompt never replaces one the user gave.
 		return b.queue(nil, `UPDATE sessions SET title = $1 WHERE sid = $2 AND title = ''`, op.Title, sid)

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"github.com/jackc/pgx/v5"
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -44,6 +45,47 @@ func (u toolUse) args() []any { return []any{u.sid, u.id, u.seq, u.uuid} }
 
 // done counts the tool use in its session's listing once it was inserted.
 func (u toolUse) done(changed int64) { u.t.tools += changed }
+
+// insertToolUsesSQL notes gathered tool uses as insertToolUseSQL notes one, in their order;
+// RETURNING names the session of each row inserted, which counts in its listing.
+const insertToolUsesSQL = `INSERT INTO tool_uses(sid, tool_use_id, seq)
+	SELECT u.sid, u.id, u.seq FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[]) WITH ORDINALITY AS u(sid, id, seq, uuid, ord)
+	WHERE u.uuid IS NULL OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = u.sid AND m.seq = u.seq AND m.uuid = u.uuid)
+	ORDER BY u.ord
+	ON CONFLICT DO NOTHING RETURNING sid`
+
+// queueToolUses adds tool uses to the pipeline, as one statement when there are multiRowFrom
+// or more (W1 notes 1,000, one statement each before), counting those inserted in their
+// sessions' listings.
+func (b *batchWriter) queueToolUses(uses []toolUse) {
+	if len(uses) < multiRowFrom {
+		for _, use := range uses {
+			b.pending.Queue(insertToolUseSQL, storableArgs(use.args())...)
+			b.results = append(b.results, pipelined{done: use.done})
+		}
+		return
+	}
+	var sids, seqs []int64
+	var ids []string
+	var uuids []*string
+	touched := map[int64]*touched{}
+	for _, use := range uses {
+		sids, ids, seqs = append(sids, use.sid), append(ids, storableText(use.id)), append(seqs, use.seq)
+		uuids = append(uuids, textPtr(use.uuid))
+		touched[use.sid] = use.t
+	}
+	b.pending.Queue(insertToolUsesSQL, sids, ids, seqs, uuids)
+	b.results = append(b.results, pipelined{rows: func(rows pgx.Rows) error {
+		for rows.Next() {
+			var sid int64
+			if err := rows.Scan(&sid); err != nil {
+				return err
+			}
+			touched[sid].tools++
+		}
+		return rows.Err()
+	}})
+}
 
 // blockKey names a block of the database.
 type blockKey struct{ sid, seq, idx int64 }
@@ -100,17 +142,16 @@ const insertBlocksSQL = `INSERT INTO blocks(sid, seq, idx, partial, body)
 	WHERE b.owner_uuid IS NULL OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = b.sid AND m.seq = b.seq AND m.uuid = b.owner_uuid)
 	ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body`
 
-// queueBlocks adds the gathered blocks to the pipeline as one statement, and the tool uses
-// noted with them, before whatever is queued next.
+// queueBlocks adds the gathered blocks to the pipeline as one statement, after the gathered
+// messages, and the tool uses and trackers noted with them, before whatever is queued next.
 func (b *batchWriter) queueBlocks() {
+	b.queueMessages() // the blocks' messages first
 	if r := b.blocks.journaled(); len(r.sid) > 0 {
 		b.pending.Queue(insertBlocksSQL, r.sid, r.seq, r.idx, r.partial, r.body, r.ownerMsg)
-		b.onDone = append(b.onDone, nil)
+		b.results = append(b.results, pipelined{})
 	}
-	for _, use := range b.blocks.toolUses {
-		b.pending.Queue(insertToolUseSQL, storableArgs(use.args())...)
-		b.onDone = append(b.onDone, use.done)
-	}
+	b.queueToolUses(b.blocks.toolUses)
+	b.queueTrackers()
 	// The pipeline holds the arrays until it is sent: fresh ones for the next blocks.
 	at := b.blocks.at
 	clear(at)

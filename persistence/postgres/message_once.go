@@ -69,9 +69,14 @@ const insertMessageSQL = `INSERT INTO messages(sid, seq, uuid, parent_uuid, type
 	ON CONFLICT DO NOTHING`
 
 // queueMessage queues the insert of a message with status, meta, extra, usage and, for one
-// that has ended whole, its body (ended.go).
+// that has ended whole, its body (ended.go): gathered with the messages around it for one
+// statement (messages_batch.go), or at once in a careful batch.
 func (b *batchWriter) queueMessage(sid int64, h session.MessageHeader, status string, meta, extra []byte, u session.Usage,
 	body endedBody, mustFollow any, onDone func(changed int64)) error {
+	if !b.careful {
+		b.messages.add(sid, h, status, meta, extra, u, body, mustFollow, onDone)
+		return nil
+	}
 	return b.queue(onDone, insertMessageSQL, sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, status,
 		h.CreatedAt.UnixMilli(), h.Provider, h.RequestID, h.IsSidechain, h.Continues, msgbody.JSONObject(meta), msgbody.JSONObject(extra),
 		u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, body.body, body.layout, body.text, mustFollow)

@@ -24,9 +24,17 @@ func (b *batchWriter) queue(onDone func(changed int64), sql string, args ...any)
 		}
 		return err
 	}
+	b.queueMessages() // the statement may need them
 	b.pending.Queue(sql, storableArgs(args)...)
-	b.onDone = append(b.onDone, onDone)
+	b.results = append(b.results, pipelined{done: onDone})
 	return nil
+}
+
+// pipelined is what is done with the result of a statement of the pipeline: done, unless
+// nil, is given the rows it changed; rows, for a statement that returns rows, reads them.
+type pipelined struct {
+	done func(changed int64)
+	rows func(rows pgx.Rows) error
 }
 
 // send runs the queued statements in one round trip and hands each its result. The first
@@ -38,24 +46,34 @@ func (b *batchWriter) send() error {
 	}
 	results := b.tx.SendBatch(b.c.ctx, b.pending)
 	var failed error
-	for _, done := range b.onDone {
-		tag, err := results.Exec()
-		if err != nil {
-			if failed == nil {
-				failed = err
-			}
-			continue
-		}
-		if done != nil {
-			done(tag.RowsAffected())
+	for _, p := range b.results {
+		if err := p.read(results); err != nil && failed == nil {
+			failed = err
 		}
 	}
 	closed := results.Close()
-	b.pending, b.onDone = &pgx.Batch{}, nil
+	b.pending, b.results = &pgx.Batch{}, nil
 	if failed != nil {
 		return failed
 	}
 	return closed
+}
+
+// read reads the result of its statement from results.
+func (p pipelined) read(results pgx.BatchResults) error {
+	if p.rows != nil {
+		rows, err := results.Query()
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		return p.rows(rows)
+	}
+	tag, err := results.Exec()
+	if err == nil && p.done != nil {
+		p.done(tag.RowsAffected())
+	}
+	return err
 }
 
 // exec runs a statement now, after what is queued, and returns the rows it changed.

@@ -121,11 +121,13 @@ func indexPending(c conn) error {
 }
 
 // searchIndexer indexes messages for search on a pool connection of its own, once the writer
-// has committed nothing for indexIdle, in slices that stop as soon as it commits again.
+// has committed nothing for indexIdle and has no batch in flight, in slices that stop as
+// soon as it commits or starts a batch again.
 // What it has not indexed yet, a search indexes before it queries (indexPending).
 type searchIndexer struct {
 	pool    *pgxpool.Pool
 	pending atomic.Bool   // messages may be waiting to be indexed
+	writing atomic.Int32  // batches in flight: while one is, the writer is not idle, however long since it last committed
 	commits chan struct{} // the writer committed a batch
 	ctx     context.Context
 	stop    context.CancelFunc
@@ -154,6 +156,19 @@ func (ix *searchIndexer) noteCommit(searchable bool) {
 	}
 }
 
+// noteWriting tells the indexer that the writer started (true) or finished (false) a batch.
+// A batch can take longer than indexIdle (W1's 2,000 messages arrive faster than the
+// server stores them, so the writer's batches grow to hundreds of milliseconds): counted as
+// idle, the writer had the indexer's slices compete with it for the server and lock the rows
+// its token counts update, which wait for the slice's commit.
+func (ix *searchIndexer) noteWriting(on bool) {
+	if on {
+		ix.writing.Add(1)
+	} else {
+		ix.writing.Add(-1)
+	}
+}
+
 // close stops the indexer, cancelling the slice it is running (rolled back: its messages stay
 // waiting), and waits for it.
 func (ix *searchIndexer) close() {
@@ -174,13 +189,13 @@ func (ix *searchIndexer) run() {
 		if !ix.pending.Load() {
 			continue
 		}
-		// Wait until the writer has committed nothing for indexIdle.
+		// Wait until the writer has committed nothing for indexIdle and has no batch in flight.
 		for idle := false; !idle; {
 			quiet.Reset(indexIdle)
 			select {
 			case <-ix.commits: // Reset drops the timer's pending tick (Go 1.23 timers)
 			case <-quiet.C:
-				idle = true
+				idle = ix.writing.Load() == 0
 			case <-ix.ctx.Done():
 				return
 			}
@@ -200,7 +215,7 @@ func (ix *searchIndexer) indexWhileIdle() {
 		if err != nil || n < idleIndexSlice {
 			return
 		}
-		if len(ix.commits) > 0 {
+		if len(ix.commits) > 0 || ix.writing.Load() > 0 {
 			ix.pending.Store(true) // the writer is busy again: go on once it is idle
 			return
 		}
