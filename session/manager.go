@@ -118,7 +118,7 @@ func (m *Manager) acquire(id string) (*Session, error) {
 		return nil, err
 	}
 	s := newSession(m, state)
-	if err := s.learnResumedCalls(); err != nil {
+	if err := s.learnResumedCalls(state.Branched); err != nil {
 		return nil, err
 	}
 	m.live[id] = s

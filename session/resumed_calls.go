@@ -14,15 +14,11 @@ const resumedCallsScan = 16
 // turn, which are what an agent that resumes answers first: so the first tool_result after
 // a resume is known without reading the store on the JS thread while ingesting (see
 // knownToolUse). It reads the main conversation's last records back to the last prompt, at
-// most resumedCallsScan; a session that branched is left to knownToolUse, which knows the
-// branch. The session is new and not shared yet.
-func (s *Session) learnResumedCalls() error {
-	if s.chain.nextSeq == 0 {
+// most resumedCallsScan; a session that branched (as loaded) is left to knownToolUse, which
+// knows the branch. The session is new and not shared yet.
+func (s *Session) learnResumedCalls(branched bool) error {
+	if s.chain.nextSeq == 0 || branched {
 		return nil
-	}
-	branched, err := s.mgr.store.Branched(s.id)
-	if err != nil || branched {
-		return err
 	}
 	return s.mgr.store.ScanMessagesBackward(s.id, max(0, s.chain.nextSeq-resumedCallsScan), func(m *StoredMessage) bool {
 		if m.Role == "assistant" {

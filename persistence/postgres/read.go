@@ -37,15 +37,16 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 }
 
 // loadState reads session id into st in one statement: its listing, the seq after its last
-// message and its head (the newest main-chain record, unless a rewind moved the head after
-// that record was written). It returns the session's key, -1 when there is none, and whether
+// message, its head (the newest main-chain record, unless a rewind moved the head after
+// that record was written) and whether it branched. It returns the session's key, -1 when there is none, and whether
 // a writer other than own holds it open or streaming.
 func loadState(c conn, id, own string, st *session.SessionState) (sid int64, othersOpen bool, err error) {
 	sid = -1
 	err = c.query(`SELECT s.sid, `+allInfo.SQL()+`,
 			(SELECT MAX(m.seq) FROM messages m WHERE m.sid = s.sid),
 			h.head_uuid, h.head_turn, rw.rewind_uuid, rw.rewind_turn,
-			s.owner <> $2 AND (s.is_open OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming'))
+			s.owner <> $2 AND (s.is_open OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming')),
+			s.branched
 		FROM sessions s
 		LEFT JOIN LATERAL (SELECT m.seq AS head_seq, m.uuid AS head_uuid, m.turn AS head_turn FROM messages m
 			WHERE m.sid = s.sid AND NOT m.is_sidechain ORDER BY m.seq DESC LIMIT 1) h ON true
@@ -70,7 +71,7 @@ func loadState(c conn, id, own string, st *session.SessionState) (sid int64, oth
 				st.LastTurn = turn
 			}
 		}
-		othersOpen = row[n+5].(bool)
+		othersOpen, st.Branched = row[n+5].(bool), row[n+6].(bool)
 		return nil
 	})
 	return sid, othersOpen, err
@@ -84,20 +85,36 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 // ScanEncoded is ScanMessagesFrom, but a message that has a body comes as that body
 // (Encoded), which a restore copies rather than encoding the message again.
 func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
-	err := s.readByID(sessionID, "reading messages", func(c conn) (bool, error) {
-		return scanFrom(c, sessionID, fromSeq, math.MaxInt64, true, fn)
+	_, err := s.scanEncoded(sessionID, fromSeq, false, fn)
+	return err
+}
+
+// ScanEncodedUnbranched is ScanEncoded for a session that never branched, in the same one
+// statement: a session that branched is reported without fn being called, so that a tail
+// of a session that never branched (most) asks and reads in one round trip.
+func (s *Store) ScanEncodedUnbranched(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) (branched bool, err error) {
+	return s.scanEncoded(sessionID, fromSeq, true, fn)
+}
+
+// scanEncoded is ScanEncoded, which with unlessBranched reads nothing of a session that
+// branched and reports it.
+func (s *Store) scanEncoded(sessionID string, fromSeq int64, unlessBranched bool, fn func(*session.StoredMessage) error) (branched bool, err error) {
+	err = s.readByID(sessionID, "reading messages", func(c conn) (found bool, err error) {
+		found, branched, err = scanFrom(c, sessionID, fromSeq, math.MaxInt64, true, unlessBranched, fn)
+		return found, err
 	})
 	if errors.Is(err, session.StopScan) {
-		return nil
+		return branched, nil
 	}
-	return err
+	return branched, err
 }
 
 // ScanMessagesFrom is ScanMessages from message fromSeq on, through the primary key. fn
 // ends the scan early by returning session.StopScan.
 func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
 	err := s.readByID(sessionID, "reading messages", func(c conn) (bool, error) {
-		return scanFrom(c, sessionID, fromSeq, math.MaxInt64, false, fn)
+		found, _, err := scanFrom(c, sessionID, fromSeq, math.MaxInt64, false, false, fn)
+		return found, err
 	})
 	if errors.Is(err, session.StopScan) {
 		return nil
@@ -109,16 +126,17 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 // order, with its blocks (from its body, or its block rows when it has none; encoded, a
 // message with a body comes as that body), and reports whether the session exists: one
 // statement, which finds the session's key itself (a read of a few messages pays one round
-// trip, not two).
-func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded bool, fn func(*session.StoredMessage) error) (found bool, err error) {
+// trip, not two). With unlessBranched it reads no message of a session that branched, and
+// reports that it did.
+func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded, unlessBranched bool, fn func(*session.StoredMessage) error) (found, branched bool, err error) {
 	var m session.StoredMessage
 	current := int64(-1)
 	const at = messageColumnCount
-	err = c.query(`SELECT `+messageColumns+`, m.body, m.layout, b.body
-		FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND m.seq <= $3
+	err = c.query(`SELECT `+messageColumns+`, m.body, m.layout, b.body, s.branched
+		FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND m.seq <= $3 AND NOT (s.branched AND $4::boolean)
 			LEFT JOIN blocks b ON m.body IS NULL AND b.sid = m.sid AND b.seq = m.seq
-		WHERE s.id = $1 ORDER BY m.seq, b.idx`, []any{sessionID, fromSeq, toSeq}, func(row []any) error {
-		found = true
+		WHERE s.id = $1 ORDER BY m.seq, b.idx`, []any{sessionID, fromSeq, toSeq, unlessBranched}, func(row []any) error {
+		found, branched = true, unlessBranched && row[at+3].(bool)
 		seq, ok := row[0].(int64)
 		if !ok { // the session, without messages in the range
 			return nil
@@ -155,7 +173,7 @@ func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded bool, fn f
 	if err == nil && current >= 0 {
 		err = fn(&m)
 	}
-	return found, err
+	return found, branched, err
 }
 
 // ScanMessagesBackward calls fn for the messages of a session's main conversation (not its

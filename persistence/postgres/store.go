@@ -188,7 +188,8 @@ func (s *Store) Close() error {
 	return err
 }
 
-// read runs fn on the pool, unless the store is closed.
+// read runs fn on the pool, unless the store is closed; the background search indexer
+// yields to it.
 func (s *Store) read(fn func(c conn) error) error {
 	s.mu.Lock()
 	if s.closed {
@@ -197,12 +198,14 @@ func (s *Store) read(fn func(c conn) error) error {
 	}
 	s.reads++
 	s.mu.Unlock()
+	s.indexer.readBegins()
 	defer s.endRead()
 	return fn(conn{s.pool, context.Background()})
 }
 
 // endRead counts a read out, and closes the pool when it was the last of a closed store.
 func (s *Store) endRead() {
+	s.indexer.readEnds()
 	s.mu.Lock()
 	s.reads--
 	last := s.closed && s.reads == 0
