@@ -8,7 +8,7 @@
 //
 // DIST_DIR is a build's dist folder (its index.js); no NAME=DIST_DIR measures this
 // checkout's. The reads (statements on the pool: what the caller waits for, one round trip
-// each once prepared) are counted apart from the writer's (its transactions and their
+// each once prepared, but statements sent in one pgx batch share one) are counted apart from the writer's (its transactions and their
 // statements, which commit in the background: the access and close records of the open and
 // close). The store is left idle first (the token counter and the search indexer done).
 import fs from 'node:fs';
@@ -103,7 +103,7 @@ function report(label, n, statements) {
   const reads = statements.filter((s) => kind(s.query) === 'read');
   const writer = statements.filter((s) => kind(s.query) === 'writer' && !/^(begin|commit)$/i.test(s.query));
   const commits = statements.filter((s) => /^commit$/i.test(s.query));
-  console.log(`  ${label}, per iteration: ${per(reads)} reads waited for (round trips), ` +
+  console.log(`  ${label}, per iteration: ${per(reads)} read statements waited for, ` +
     `${per(writer)} statements of the writer in ${per(commits)} transactions (in the background)`);
   for (const s of statements) console.log(`    ${(s.calls / n).toFixed(2)}  ${kind(s.query).padEnd(6)} ${s.query.slice(0, 150)}`);
 }

@@ -36,45 +36,56 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	return st, err
 }
 
-// loadState reads session id into st in one statement: its listing, the seq after its last
-// message, its head (the newest main-chain record, unless a rewind moved the head after
-// that record was written) and whether it branched. It returns the session's key, -1 when there is none, and whether
-// a writer other than own holds it open or streaming.
+// loadState reads session id into st in one statement (loadStateSQL). It returns the
+// session's key, -1 when there is none, and whether a writer other than own holds it open or
+// streaming.
 func loadState(c conn, id, own string, st *session.SessionState) (sid int64, othersOpen bool, err error) {
 	sid = -1
-	err = c.query(`SELECT s.sid, `+allInfo.SQL()+`,
-			(SELECT MAX(m.seq) FROM messages m WHERE m.sid = s.sid),
-			h.head_uuid, h.head_turn, rw.rewind_uuid, rw.rewind_turn,
-			s.owner <> $2 AND (s.is_open OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming')),
-			s.branched
-		FROM sessions s
-		LEFT JOIN LATERAL (SELECT m.seq AS head_seq, m.uuid AS head_uuid, m.turn AS head_turn FROM messages m
-			WHERE m.sid = s.sid AND NOT m.is_sidechain ORDER BY m.seq DESC LIMIT 1) h ON true
-		LEFT JOIN LATERAL (SELECT r.uuid AS rewind_uuid,
-				(SELECT m.turn FROM messages m WHERE m.uuid = r.uuid AND m.sid = r.sid ORDER BY m.seq LIMIT 1) AS rewind_turn
-			FROM rewinds r WHERE r.sid = s.sid AND r.at_seq > coalesce(h.head_seq, -1) ORDER BY r.rid DESC LIMIT 1) rw ON true
-		WHERE s.id = $1`, []any{id, own}, func(row []any) error {
-		sid = row[0].(int64)
-		n := 1 + len(allInfo)
-		st.Info = scanInfo(allInfo, row[1:n])
-		st.Tracker = st.Info.Tokens
-		if last, ok := row[n].(int64); ok {
-			st.NextSeq = last + 1
-		}
-		// The next message continues the main conversation, whatever sidechain came last.
-		if uuid, ok := row[n+1].(string); ok {
-			st.LastUUID, st.LastTurn = uuid, row[n+2].(int64)
-		}
-		if uuid, ok := row[n+3].(string); ok {
-			st.LastUUID = uuid
-			if turn, ok := row[n+4].(int64); ok {
-				st.LastTurn = turn
-			}
-		}
-		othersOpen, st.Branched = row[n+5].(bool), row[n+6].(bool)
+	err = c.query(loadStateSQL, []any{id, own}, func(row []any) error {
+		sid, othersOpen = loadStateRow(row, st)
 		return nil
 	})
 	return sid, othersOpen, err
+}
+
+// loadStateSQL reads a session with $1 as id: its listing, the seq of its last message, its
+// head (the newest main-chain record, unless a rewind moved the head after that record was
+// written), whether a writer other than $2 holds it open or streaming and whether it
+// branched.
+var loadStateSQL = `SELECT s.sid, ` + allInfo.SQL() + `,
+		(SELECT MAX(m.seq) FROM messages m WHERE m.sid = s.sid),
+		h.head_uuid, h.head_turn, rw.rewind_uuid, rw.rewind_turn,
+		s.owner <> $2 AND (s.is_open OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming')),
+		s.branched
+	FROM sessions s
+	LEFT JOIN LATERAL (SELECT m.seq AS head_seq, m.uuid AS head_uuid, m.turn AS head_turn FROM messages m
+		WHERE m.sid = s.sid AND NOT m.is_sidechain ORDER BY m.seq DESC LIMIT 1) h ON true
+	LEFT JOIN LATERAL (SELECT r.uuid AS rewind_uuid,
+			(SELECT m.turn FROM messages m WHERE m.uuid = r.uuid AND m.sid = r.sid ORDER BY m.seq LIMIT 1) AS rewind_turn
+		FROM rewinds r WHERE r.sid = s.sid AND r.at_seq > coalesce(h.head_seq, -1) ORDER BY r.rid DESC LIMIT 1) rw ON true
+	WHERE s.id = $1`
+
+// loadStateRow reads the row of loadStateSQL into st and returns the session's key and
+// whether another writer holds it open or streaming.
+func loadStateRow(row []any, st *session.SessionState) (sid int64, othersOpen bool) {
+	n := 1 + len(allInfo)
+	st.Info = scanInfo(allInfo, row[1:n])
+	st.Tracker = st.Info.Tokens
+	if last, ok := row[n].(int64); ok {
+		st.NextSeq = last + 1
+	}
+	// The next message continues the main conversation, whatever sidechain came last.
+	if uuid, ok := row[n+1].(string); ok {
+		st.LastUUID, st.LastTurn = uuid, row[n+2].(int64)
+	}
+	if uuid, ok := row[n+3].(string); ok {
+		st.LastUUID = uuid
+		if turn, ok := row[n+4].(int64); ok {
+			st.LastTurn = turn
+		}
+	}
+	st.Branched = row[n+6].(bool)
+	return row[0].(int64), row[n+5].(bool)
 }
 
 // ScanMessages calls fn for each message of a session, in order.
@@ -181,37 +192,16 @@ func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded, unlessBra
 // scanFrom.
 func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*session.StoredMessage) bool) error {
 	err := s.readByID(sessionID, "reading messages", func(c conn) (found bool, err error) {
-		var m session.StoredMessage
-		current := int64(-1)
-		err = c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.created_at, b.body, m.body, m.layout
+		r := backwardReader{sessionID: sessionID, fn: fn, current: -1}
+		err = c.query(`SELECT `+backwardColumns+`
 			FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND NOT m.is_sidechain
 				LEFT JOIN blocks b ON m.body IS NULL AND b.sid = m.sid AND b.seq = m.seq
 			WHERE s.id = $1 ORDER BY m.seq DESC, b.idx`, []any{sessionID, fromSeq}, func(row []any) error {
 			found = true
-			seq, ok := row[0].(int64)
-			if !ok {
-				return nil
-			}
-			if seq != current {
-				if current >= 0 && !fn(&m) {
-					return session.StopScan
-				}
-				current = seq
-				m = session.StoredMessage{Seq: seq, UUID: row[1].(string), SessionID: sessionID, Type: row[2].(string),
-					Role: row[3].(string), CreatedAt: time.UnixMilli(row[4].(int64)).UTC(), Blocks: m.Blocks[:0]}
-				if body, ok := row[6].([]byte); ok {
-					var err error
-					_, _, m.Blocks, err = bodyBlocks(body, row[7].([]byte), m.Blocks, seq)
-					return err
-				}
-			}
-			if body, ok := row[5].([]byte); ok {
-				m.Blocks = append(m.Blocks, body)
-			}
-			return nil
+			return r.row(row)
 		})
-		if err == nil && current >= 0 {
-			fn(&m)
+		if err == nil {
+			r.end()
 		}
 		return found, err
 	})
@@ -219,6 +209,53 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 		return nil
 	}
 	return err
+}
+
+// backwardColumns are the columns of a message m, with its block rows b, that a
+// backwardReader reads.
+const backwardColumns = `m.seq, m.uuid, m.type, m.role, m.created_at, b.body, m.body, m.layout`
+
+// backwardReader turns the rows of a backward scan (backwardColumns, newest message first,
+// each message's blocks in order) into messages, calling fn with each until it returns
+// false.
+type backwardReader struct {
+	sessionID string
+	fn        func(*session.StoredMessage) bool
+	m         session.StoredMessage
+	current   int64 // the seq of m, -1 before the first message
+}
+
+// row reads one row, a NULL message (a session without messages) passed over; it returns
+// session.StopScan once fn returned false.
+func (r *backwardReader) row(row []any) error {
+	seq, ok := row[0].(int64)
+	if !ok {
+		return nil
+	}
+	if seq != r.current {
+		if r.current >= 0 && !r.fn(&r.m) {
+			return session.StopScan
+		}
+		r.current = seq
+		r.m = session.StoredMessage{Seq: seq, UUID: row[1].(string), SessionID: r.sessionID, Type: row[2].(string),
+			Role: row[3].(string), CreatedAt: time.UnixMilli(row[4].(int64)).UTC(), Blocks: r.m.Blocks[:0]}
+		if body, ok := row[6].([]byte); ok {
+			var err error
+			_, _, r.m.Blocks, err = bodyBlocks(body, row[7].([]byte), r.m.Blocks, seq)
+			return err
+		}
+	}
+	if body, ok := row[5].([]byte); ok {
+		r.m.Blocks = append(r.m.Blocks, body)
+	}
+	return nil
+}
+
+// end calls fn with the last message read, if any.
+func (r *backwardReader) end() {
+	if r.current >= 0 {
+		r.fn(&r.m)
+	}
 }
 
 // Turns returns a session's turns as positions in its main conversation (see the SQLite
