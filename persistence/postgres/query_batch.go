@@ -42,15 +42,5 @@ func readRows(results pgx.BatchResults, fn func(row []any) error) error {
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		row, err := rows.Values()
-		if err != nil {
-			return err
-		}
-		if err := fn(row); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachRow(rows, fn)
 }

@@ -159,7 +159,7 @@ func (s *Store) TakeWriteError() error { return s.w.takeError() }
 // search. A bulk import calls it, so that the first search after it does not pay for the
 // whole import.
 func (s *Store) IndexForSearch() error {
-	return s.read(indexPending)
+	return s.readIndexing(indexPending)
 }
 
 // Close commits what is queued and closes the writer's connection and the pool. Closing
@@ -191,6 +191,14 @@ func (s *Store) Close() error {
 // read runs fn on the pool, unless the store is closed; the background search indexer
 // yields to it.
 func (s *Store) read(fn func(c conn) error) error {
+	s.indexer.readBegins()
+	defer s.indexer.readEnds()
+	return s.readIndexing(fn)
+}
+
+// readIndexing is read for indexing messages for search, which the background indexer
+// does not yield to but helps with, as a second connection.
+func (s *Store) readIndexing(fn func(c conn) error) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -198,14 +206,12 @@ func (s *Store) read(fn func(c conn) error) error {
 	}
 	s.reads++
 	s.mu.Unlock()
-	s.indexer.readBegins()
 	defer s.endRead()
 	return fn(conn{s.pool, context.Background()})
 }
 
 // endRead counts a read out, and closes the pool when it was the last of a closed store.
 func (s *Store) endRead() {
-	s.indexer.readEnds()
 	s.mu.Lock()
 	s.reads--
 	last := s.closed && s.reads == 0
