@@ -33,6 +33,12 @@ func (s *Session) currentBranch() (*tree, []bool, error) {
 	if err != nil || !branched {
 		return nil, nil, err
 	}
+	return s.branchedTree()
+}
+
+// branchedTree returns the tree of a session that branched and the records on the branch
+// that ends at the head, worked out again only after a write or a rewind.
+func (s *Session) branchedTree() (*tree, []bool, error) {
 	if err := s.lock(); err != nil {
 		return nil, nil, err
 	}

@@ -11,7 +11,7 @@ import (
 // anything, so a bad chunk returns an error (ErrInvalidChunk, ErrUnknownToolUse) and leaves
 // the session as it was. It never waits on disk but for a tool_result answering a call the
 // session does not know of (knownToolUse), the one path that reads the store: the calls it
-// made, and those of its last turn when it was opened (learnResumedCalls), it knows; an
+// made, and those of its last turn when it was opened (loadResumed), it knows; an
 // older call's result, or one to a subagent's call or in a session that branched, made by
 // an earlier process, is looked up.
 func (s *Session) Ingest(c stream.Chunk) error {

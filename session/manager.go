@@ -113,12 +113,8 @@ func (m *Manager) acquire(id string) (*Session, error) {
 	if err := m.syncForLoad(); err != nil {
 		return nil, err
 	}
-	state, err := m.store.LoadSession(id)
+	s, err := m.loadResumed(id)
 	if err != nil {
-		return nil, err
-	}
-	s := newSession(m, state)
-	if err := s.learnResumedCalls(); err != nil {
 		return nil, err
 	}
 	m.live[id] = s

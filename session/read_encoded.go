@@ -3,20 +3,23 @@ package session
 import "github.com/sessionkeep/sessionkeep/session/jsonenc"
 
 // scanBranchEncoded calls fn for each of the last n records (all when n < 0) of the branch
-// that ends at the head, in order, as the store's ScanEncoded gives them.
+// that ends at the head, in order, as the store's ScanEncoded gives them. A session that
+// never branched (most) is asked and read in one go (ScanEncodedUnbranched); one that
+// branched is read through its tree.
 func (s *Session) scanBranchEncoded(n int, fn func(*StoredMessage) error) error {
-	t, on, err := s.currentBranch()
-	if err != nil {
+	s.mu.Lock()
+	from := int64(0)
+	if n >= 0 {
+		from = max(0, s.chain.nextSeq-int64(n))
+	}
+	s.mu.Unlock()
+	branched, err := s.mgr.store.ScanEncodedUnbranched(s.id, from, skipEmptyInterrupted(fn))
+	if err != nil || !branched {
 		return err
 	}
-	if t == nil {
-		s.mu.Lock()
-		from := int64(0)
-		if n >= 0 {
-			from = max(0, s.chain.nextSeq-int64(n))
-		}
-		s.mu.Unlock()
-		return s.mgr.store.ScanEncoded(s.id, from, skipEmptyInterrupted(fn))
+	t, on, err := s.branchedTree()
+	if err != nil {
+		return err
 	}
 	seqs := t.seqs(on)
 	if n >= 0 && n < len(seqs) {

@@ -21,6 +21,9 @@ type Store interface {
 	// newest main-chain record: it was rewound, or a record's parent is not the main-chain
 	// record written before it. A session that never branched is read without its tree.
 	Branched(sessionID string) (bool, error)
+	// ScanEncodedUnbranched is ScanEncoded for a session that never branched, asked and read
+	// in one go: when the session branched it reports so and calls fn for nothing.
+	ScanEncodedUnbranched(sessionID string, fromSeq int64, fn func(*StoredMessage) error) (branched bool, err error)
 	// ScanLinks calls fn for each record of a session, in order, with its place in the
 	// tree. The Link is valid only during the call.
 	ScanLinks(sessionID string, fn func(*Link) error) error
@@ -74,4 +77,5 @@ type SessionState struct {
 	NextSeq  int64  // the seq the next message gets
 	LastUUID string // the head: the main-chain record the next message follows
 	LastTurn int64
+	Branched bool // the session's Branched when it was loaded
 }

@@ -37,6 +37,11 @@ func (c conn) query(sql string, args []any, fn func(row []any) error) error {
 	if err != nil {
 		return err
 	}
+	return eachRow(rows, fn)
+}
+
+// eachRow calls fn with each row of rows, and closes them.
+func eachRow(rows pgx.Rows, fn func(row []any) error) error {
 	defer rows.Close()
 	for rows.Next() {
 		row, err := rows.Values()

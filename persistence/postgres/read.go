@@ -36,44 +36,56 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	return st, err
 }
 
-// loadState reads session id into st in one statement: its listing, the seq after its last
-// message and its head (the newest main-chain record, unless a rewind moved the head after
-// that record was written). It returns the session's key, -1 when there is none, and whether
-// a writer other than own holds it open or streaming.
+// loadState reads session id into st in one statement (loadStateSQL). It returns the
+// session's key, -1 when there is none, and whether a writer other than own holds it open or
+// streaming.
 func loadState(c conn, id, own string, st *session.SessionState) (sid int64, othersOpen bool, err error) {
 	sid = -1
-	err = c.query(`SELECT s.sid, `+allInfo.SQL()+`,
-			(SELECT MAX(m.seq) FROM messages m WHERE m.sid = s.sid),
-			h.head_uuid, h.head_turn, rw.rewind_uuid, rw.rewind_turn,
-			s.owner <> $2 AND (s.is_open OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming'))
-		FROM sessions s
-		LEFT JOIN LATERAL (SELECT m.seq AS head_seq, m.uuid AS head_uuid, m.turn AS head_turn FROM messages m
-			WHERE m.sid = s.sid AND NOT m.is_sidechain ORDER BY m.seq DESC LIMIT 1) h ON true
-		LEFT JOIN LATERAL (SELECT r.uuid AS rewind_uuid,
-				(SELECT m.turn FROM messages m WHERE m.uuid = r.uuid AND m.sid = r.sid ORDER BY m.seq LIMIT 1) AS rewind_turn
-			FROM rewinds r WHERE r.sid = s.sid AND r.at_seq > coalesce(h.head_seq, -1) ORDER BY r.rid DESC LIMIT 1) rw ON true
-		WHERE s.id = $1`, []any{id, own}, func(row []any) error {
-		sid = row[0].(int64)
-		n := 1 + len(allInfo)
-		st.Info = scanInfo(allInfo, row[1:n])
-		st.Tracker = st.Info.Tokens
-		if last, ok := row[n].(int64); ok {
-			st.NextSeq = last + 1
-		}
-		// The next message continues the main conversation, whatever sidechain came last.
-		if uuid, ok := row[n+1].(string); ok {
-			st.LastUUID, st.LastTurn = uuid, row[n+2].(int64)
-		}
-		if uuid, ok := row[n+3].(string); ok {
-			st.LastUUID = uuid
-			if turn, ok := row[n+4].(int64); ok {
-				st.LastTurn = turn
-			}
-		}
-		othersOpen = row[n+5].(bool)
+	err = c.query(loadStateSQL, []any{id, own}, func(row []any) error {
+		sid, othersOpen = loadStateRow(row, st)
 		return nil
 	})
 	return sid, othersOpen, err
+}
+
+// loadStateSQL reads a session with $1 as id: its listing, the seq of its last message, its
+// head (the newest main-chain record, unless a rewind moved the head after that record was
+// written), whether a writer other than $2 holds it open or streaming and whether it
+// branched.
+var loadStateSQL = `SELECT s.sid, ` + allInfo.SQL() + `,
+		(SELECT MAX(m.seq) FROM messages m WHERE m.sid = s.sid),
+		h.head_uuid, h.head_turn, rw.rewind_uuid, rw.rewind_turn,
+		s.owner <> $2 AND (s.is_open OR EXISTS (SELECT 1 FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming')),
+		s.branched
+	FROM sessions s
+	LEFT JOIN LATERAL (SELECT m.seq AS head_seq, m.uuid AS head_uuid, m.turn AS head_turn FROM messages m
+		WHERE m.sid = s.sid AND NOT m.is_sidechain ORDER BY m.seq DESC LIMIT 1) h ON true
+	LEFT JOIN LATERAL (SELECT r.uuid AS rewind_uuid,
+			(SELECT m.turn FROM messages m WHERE m.uuid = r.uuid AND m.sid = r.sid ORDER BY m.seq LIMIT 1) AS rewind_turn
+		FROM rewinds r WHERE r.sid = s.sid AND r.at_seq > coalesce(h.head_seq, -1) ORDER BY r.rid DESC LIMIT 1) rw ON true
+	WHERE s.id = $1`
+
+// loadStateRow reads the row of loadStateSQL into st and returns the session's key and
+// whether another writer holds it open or streaming.
+func loadStateRow(row []any, st *session.SessionState) (sid int64, othersOpen bool) {
+	n := 1 + len(allInfo)
+	st.Info = scanInfo(allInfo, row[1:n])
+	st.Tracker = st.Info.Tokens
+	if last, ok := row[n].(int64); ok {
+		st.NextSeq = last + 1
+	}
+	// The next message continues the main conversation, whatever sidechain came last.
+	if uuid, ok := row[n+1].(string); ok {
+		st.LastUUID, st.LastTurn = uuid, row[n+2].(int64)
+	}
+	if uuid, ok := row[n+3].(string); ok {
+		st.LastUUID = uuid
+		if turn, ok := row[n+4].(int64); ok {
+			st.LastTurn = turn
+		}
+	}
+	st.Branched = row[n+6].(bool)
+	return row[0].(int64), row[n+5].(bool)
 }
 
 // ScanMessages calls fn for each message of a session, in order.
@@ -84,20 +96,36 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 // ScanEncoded is ScanMessagesFrom, but a message that has a body comes as that body
 // (Encoded), which a restore copies rather than encoding the message again.
 func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
-	err := s.readByID(sessionID, "reading messages", func(c conn) (bool, error) {
-		return scanFrom(c, sessionID, fromSeq, math.MaxInt64, true, fn)
+	_, err := s.scanEncoded(sessionID, fromSeq, false, fn)
+	return err
+}
+
+// ScanEncodedUnbranched is ScanEncoded for a session that never branched, in the same one
+// statement: a session that branched is reported without fn being called, so that a tail
+// of a session that never branched (most) asks and reads in one round trip.
+func (s *Store) ScanEncodedUnbranched(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) (branched bool, err error) {
+	return s.scanEncoded(sessionID, fromSeq, true, fn)
+}
+
+// scanEncoded is ScanEncoded, which with unlessBranched reads nothing of a session that
+// branched and reports it.
+func (s *Store) scanEncoded(sessionID string, fromSeq int64, unlessBranched bool, fn func(*session.StoredMessage) error) (branched bool, err error) {
+	err = s.readByID(sessionID, "reading messages", func(c conn) (found bool, err error) {
+		found, branched, err = scanFrom(c, sessionID, fromSeq, math.MaxInt64, true, unlessBranched, fn)
+		return found, err
 	})
 	if errors.Is(err, session.StopScan) {
-		return nil
+		return branched, nil
 	}
-	return err
+	return branched, err
 }
 
 // ScanMessagesFrom is ScanMessages from message fromSeq on, through the primary key. fn
 // ends the scan early by returning session.StopScan.
 func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
 	err := s.readByID(sessionID, "reading messages", func(c conn) (bool, error) {
-		return scanFrom(c, sessionID, fromSeq, math.MaxInt64, false, fn)
+		found, _, err := scanFrom(c, sessionID, fromSeq, math.MaxInt64, false, false, fn)
+		return found, err
 	})
 	if errors.Is(err, session.StopScan) {
 		return nil
@@ -109,16 +137,17 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 // order, with its blocks (from its body, or its block rows when it has none; encoded, a
 // message with a body comes as that body), and reports whether the session exists: one
 // statement, which finds the session's key itself (a read of a few messages pays one round
-// trip, not two).
-func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded bool, fn func(*session.StoredMessage) error) (found bool, err error) {
+// trip, not two). With unlessBranched it reads no message of a session that branched, and
+// reports that it did.
+func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded, unlessBranched bool, fn func(*session.StoredMessage) error) (found, branched bool, err error) {
 	var m session.StoredMessage
 	current := int64(-1)
 	const at = messageColumnCount
-	err = c.query(`SELECT `+messageColumns+`, m.body, m.layout, b.body
-		FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND m.seq <= $3
+	err = c.query(`SELECT `+messageColumns+`, m.body, m.layout, b.body, s.branched
+		FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND m.seq <= $3 AND NOT (s.branched AND $4::boolean)
 			LEFT JOIN blocks b ON m.body IS NULL AND b.sid = m.sid AND b.seq = m.seq
-		WHERE s.id = $1 ORDER BY m.seq, b.idx`, []any{sessionID, fromSeq, toSeq}, func(row []any) error {
-		found = true
+		WHERE s.id = $1 ORDER BY m.seq, b.idx`, []any{sessionID, fromSeq, toSeq, unlessBranched}, func(row []any) error {
+		found, branched = true, unlessBranched && row[at+3].(bool)
 		seq, ok := row[0].(int64)
 		if !ok { // the session, without messages in the range
 			return nil
@@ -155,7 +184,7 @@ func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded bool, fn f
 	if err == nil && current >= 0 {
 		err = fn(&m)
 	}
-	return found, err
+	return found, branched, err
 }
 
 // ScanMessagesBackward calls fn for the messages of a session's main conversation (not its
@@ -163,37 +192,16 @@ func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded bool, fn f
 // scanFrom.
 func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*session.StoredMessage) bool) error {
 	err := s.readByID(sessionID, "reading messages", func(c conn) (found bool, err error) {
-		var m session.StoredMessage
-		current := int64(-1)
-		err = c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.created_at, b.body, m.body, m.layout
+		r := backwardReader{sessionID: sessionID, fn: fn, current: -1}
+		err = c.query(`SELECT `+backwardColumns+`
 			FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND NOT m.is_sidechain
 				LEFT JOIN blocks b ON m.body IS NULL AND b.sid = m.sid AND b.seq = m.seq
 			WHERE s.id = $1 ORDER BY m.seq DESC, b.idx`, []any{sessionID, fromSeq}, func(row []any) error {
 			found = true
-			seq, ok := row[0].(int64)
-			if !ok {
-				return nil
-			}
-			if seq != current {
-				if current >= 0 && !fn(&m) {
-					return session.StopScan
-				}
-				current = seq
-				m = session.StoredMessage{Seq: seq, UUID: row[1].(string), SessionID: sessionID, Type: row[2].(string),
-					Role: row[3].(string), CreatedAt: time.UnixMilli(row[4].(int64)).UTC(), Blocks: m.Blocks[:0]}
-				if body, ok := row[6].([]byte); ok {
-					var err error
-					_, _, m.Blocks, err = bodyBlocks(body, row[7].([]byte), m.Blocks, seq)
-					return err
-				}
-			}
-			if body, ok := row[5].([]byte); ok {
-				m.Blocks = append(m.Blocks, body)
-			}
-			return nil
+			return r.row(row)
 		})
-		if err == nil && current >= 0 {
-			fn(&m)
+		if err == nil {
+			r.end()
 		}
 		return found, err
 	})
@@ -201,6 +209,53 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 		return nil
 	}
 	return err
+}
+
+// backwardColumns are the columns of a message m, with its block rows b, that a
+// backwardReader reads.
+const backwardColumns = `m.seq, m.uuid, m.type, m.role, m.created_at, b.body, m.body, m.layout`
+
+// backwardReader turns the rows of a backward scan (backwardColumns, newest message first,
+// each message's blocks in order) into messages, calling fn with each until it returns
+// false.
+type backwardReader struct {
+	sessionID string
+	fn        func(*session.StoredMessage) bool
+	m         session.StoredMessage
+	current   int64 // the seq of m, -1 before the first message
+}
+
+// row reads one row, a NULL message (a session without messages) passed over; it returns
+// session.StopScan once fn returned false.
+func (r *backwardReader) row(row []any) error {
+	seq, ok := row[0].(int64)
+	if !ok {
+		return nil
+	}
+	if seq != r.current {
+		if r.current >= 0 && !r.fn(&r.m) {
+			return session.StopScan
+		}
+		r.current = seq
+		r.m = session.StoredMessage{Seq: seq, UUID: row[1].(string), SessionID: r.sessionID, Type: row[2].(string),
+			Role: row[3].(string), CreatedAt: time.UnixMilli(row[4].(int64)).UTC(), Blocks: r.m.Blocks[:0]}
+		if body, ok := row[6].([]byte); ok {
+			var err error
+			_, _, r.m.Blocks, err = bodyBlocks(body, row[7].([]byte), r.m.Blocks, seq)
+			return err
+		}
+	}
+	if body, ok := row[5].([]byte); ok {
+		r.m.Blocks = append(r.m.Blocks, body)
+	}
+	return nil
+}
+
+// end calls fn with the last message read, if any.
+func (r *backwardReader) end() {
+	if r.current >= 0 {
+		r.fn(&r.m)
+	}
 }
 
 // Turns returns a session's turns as positions in its main conversation (see the SQLite

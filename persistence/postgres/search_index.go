@@ -11,8 +11,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// indexIdle is how long the writer must have committed nothing before messages are indexed
-// for search in the background: while chunks stream, the server's CPU goes to commits.
+// indexIdle is how long the writer must have committed nothing, and the store served no
+// read, before messages are indexed for search in the background: while chunks stream, the
+// server's CPU goes to commits, and while a reader reads (W3's tails one after another), to
+// its reads.
 const indexIdle = 50 * time.Millisecond
 
 // idleIndexSlice is how many messages one background slice indexes, so that it ends soon
@@ -121,24 +123,26 @@ func indexPending(c conn) error {
 }
 
 // searchIndexer indexes messages for search on a pool connection of its own, once the writer
-// has committed nothing for indexIdle and has no batch in flight, in slices that stop as
-// soon as it commits or starts a batch again.
+// has committed nothing, has no batch in flight and no read has run for indexIdle, in slices
+// that stop as soon as the writer commits or starts a batch again or a read begins, as
+// SQLite's indexer waits for an idle store.
 // What it has not indexed yet, a search indexes before it queries (indexPending).
 type searchIndexer struct {
-	pool    *pgxpool.Pool
-	pending atomic.Bool   // messages may be waiting to be indexed
-	writing atomic.Int32  // batches in flight: while one is, the writer is not idle, however long since it last committed
-	commits chan struct{} // the writer committed a batch
-	ctx     context.Context
-	stop    context.CancelFunc
-	done    chan struct{}
+	pool     *pgxpool.Pool
+	pending  atomic.Bool   // messages may be waiting to be indexed
+	writing  atomic.Int32  // batches in flight: while one is, the writer is not idle, however long since it last committed
+	reading  atomic.Int64  // reads of the store running
+	activity chan struct{} // the writer committed a batch, or a read began or ended
+	ctx      context.Context
+	stop     context.CancelFunc
+	done     chan struct{}
 }
 
 // startSearchIndexer starts the background indexer of the store on pool. It looks for
 // messages left waiting by a host that stopped before indexing them, once the store is idle.
 func startSearchIndexer(pool *pgxpool.Pool) *searchIndexer {
 	ctx, stop := context.WithCancel(context.Background())
-	ix := &searchIndexer{pool: pool, commits: make(chan struct{}, 1), ctx: ctx, stop: stop, done: make(chan struct{})}
+	ix := &searchIndexer{pool: pool, activity: make(chan struct{}, 1), ctx: ctx, stop: stop, done: make(chan struct{})}
 	ix.noteCommit(true)
 	go ix.run()
 	return ix
@@ -150,8 +154,26 @@ func (ix *searchIndexer) noteCommit(searchable bool) {
 	if searchable {
 		ix.pending.Store(true)
 	}
+	ix.noteActivity()
+}
+
+// readBegins tells the indexer that a read of the store began: it yields until the store
+// has been idle for indexIdle after the read ends (readEnds). It never waits.
+func (ix *searchIndexer) readBegins() {
+	ix.reading.Add(1)
+	ix.noteActivity()
+}
+
+// readEnds tells the indexer that a read readBegins announced ended.
+func (ix *searchIndexer) readEnds() {
+	ix.reading.Add(-1)
+	ix.noteActivity()
+}
+
+// noteActivity wakes the indexer, or delays its next slice, without waiting.
+func (ix *searchIndexer) noteActivity() {
 	select {
-	case ix.commits <- struct{}{}:
+	case ix.activity <- struct{}{}:
 	default:
 	}
 }
@@ -169,6 +191,9 @@ func (ix *searchIndexer) noteWriting(on bool) {
 	}
 }
 
+// busy reports whether the writer has a batch in flight or a read is running.
+func (ix *searchIndexer) busy() bool { return ix.writing.Load() > 0 || ix.reading.Load() > 0 }
+
 // close stops the indexer, cancelling the slice it is running (rolled back: its messages stay
 // waiting), and waits for it.
 func (ix *searchIndexer) close() {
@@ -182,20 +207,21 @@ func (ix *searchIndexer) run() {
 	quiet.Stop()
 	for {
 		select {
-		case <-ix.commits:
+		case <-ix.activity:
 		case <-ix.ctx.Done():
 			return
 		}
 		if !ix.pending.Load() {
 			continue
 		}
-		// Wait until the writer has committed nothing for indexIdle and has no batch in flight.
+		// Wait until the writer has committed nothing and no read has begun or ended for
+		// indexIdle, with no batch in flight and no read running (a long one ends with activity).
 		for idle := false; !idle; {
 			quiet.Reset(indexIdle)
 			select {
-			case <-ix.commits: // Reset drops the timer's pending tick (Go 1.23 timers)
+			case <-ix.activity: // Reset drops the timer's pending tick (Go 1.23 timers)
 			case <-quiet.C:
-				idle = ix.writing.Load() == 0
+				idle = !ix.busy()
 			case <-ix.ctx.Done():
 				return
 			}
@@ -204,7 +230,8 @@ func (ix *searchIndexer) run() {
 	}
 }
 
-// indexWhileIdle indexes slices until none is waiting or the writer commits again. A slice
+// indexWhileIdle indexes slices until none is waiting, the writer commits again or a read
+// begins. A slice
 // that fails leaves its messages waiting for the next search, which reports the error, or for
 // the next commit of messages; it is not retried here, so a broken server is not hammered.
 func (ix *searchIndexer) indexWhileIdle() {
@@ -215,8 +242,8 @@ func (ix *searchIndexer) indexWhileIdle() {
 		if err != nil || n < idleIndexSlice {
 			return
 		}
-		if len(ix.commits) > 0 || ix.writing.Load() > 0 {
-			ix.pending.Store(true) // the writer is busy again: go on once it is idle
+		if len(ix.activity) > 0 || ix.busy() {
+			ix.pending.Store(true) // the store is busy again: go on once it is idle
 			return
 		}
 	}

@@ -21,16 +21,17 @@ func countHits(t *testing.T, m *session.Manager, text string) int {
 	return len(hits)
 }
 
-// waitingMessages is how many messages of the store wait to be indexed for search.
+// waitingMessages is how many messages of the store wait to be indexed for search, asked on
+// the store's pool but not as one of its reads, which the background indexer yields to.
 func waitingMessages(t *testing.T, s *Store) int64 {
 	t.Helper()
 	var n int64
-	err := s.read(func(c conn) error {
+	err := func(c conn) error {
 		return c.query(`SELECT count(*) FROM messages WHERE search IS NULL AND (body IS NOT NULL OR search_text IS NOT NULL)`, nil, func(row []any) error {
 			n = row[0].(int64)
 			return nil
 		})
-	})
+	}(conn{s.pool, context.Background()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -159,7 +159,7 @@ func (s *Store) TakeWriteError() error { return s.w.takeError() }
 // search. A bulk import calls it, so that the first search after it does not pay for the
 // whole import.
 func (s *Store) IndexForSearch() error {
-	return s.read(indexPending)
+	return s.readIndexing(indexPending)
 }
 
 // Close commits what is queued and closes the writer's connection and the pool. Closing
@@ -188,8 +188,17 @@ func (s *Store) Close() error {
 	return err
 }
 
-// read runs fn on the pool, unless the store is closed.
+// read runs fn on the pool, unless the store is closed; the background search indexer
+// yields to it.
 func (s *Store) read(fn func(c conn) error) error {
+	s.indexer.readBegins()
+	defer s.indexer.readEnds()
+	return s.readIndexing(fn)
+}
+
+// readIndexing is read for indexing messages for search, which the background indexer
+// does not yield to but helps with, as a second connection.
+func (s *Store) readIndexing(fn func(c conn) error) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

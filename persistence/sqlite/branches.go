@@ -2,27 +2,41 @@ package sqlite
 
 import (
 	"database/sql/driver"
+	"errors"
+	"fmt"
 
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // Branched reports whether a session may hold records off the branch that ends at its
-// newest main-chain record (see migration 5). Every read of a session's records asks
-// first, so it reads through a direct connection: right after an open (W3's tail) the
-// driver's connection took 23 µs for it, cold, a direct one 5 µs.
+// newest main-chain record (see migration 5). It reads through a direct connection: right
+// after an open the driver's connection took 23 µs for it, cold, a direct one 5 µs.
 func (s *Store) Branched(sessionID string) (bool, error) {
-	branched, found := false, false
+	branched := false
 	err := s.readDirect(func(d *rawdb.Conn) error {
-		return directValues{d}.query(`SELECT branched FROM sessions WHERE id = ?`, []any{sessionID}, func(row []driver.Value) error {
-			found, branched = true, row[0].(int64) != 0
-			return nil
-		})
+		var err error
+		_, branched, err = lookupBranched(directValues{d}, sessionID)
+		return err
 	})
-	if err == nil && !found {
-		err = notFound(sessionID, errUnknownSession)
+	if errors.Is(err, errUnknownSession) {
+		return false, notFound(sessionID, err)
 	}
 	return branched, storageError("reading the branches of session "+sessionID, err)
+}
+
+// lookupBranched finds the database key of the session with id and whether it is marked
+// branched; anything but 0 in the mark, a damaged file's too, counts as branched.
+func lookupBranched(c rowQuerier, id string) (sid int64, branched bool, err error) {
+	sid = -1
+	err = c.query(`SELECT sid, branched FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+		sid, branched = row[0].(int64), row[1] != int64(0)
+		return nil
+	})
+	if err == nil && sid < 0 {
+		err = fmt.Errorf("%w: %s", errUnknownSession, id)
+	}
+	return sid, branched, err
 }
 
 // ScanLinks calls fn for each record of a session, in order, with its place in the tree:

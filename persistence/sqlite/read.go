@@ -28,6 +28,7 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 			FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
 			sid = row[0].(int64)
 			branched = row[1] != int64(0) // anything else, a damaged file's too, looks for rewinds
+			st.Branched = branched
 			if last, ok := row[2].(int64); ok {
 				st.NextSeq = last + 1
 			}

@@ -19,10 +19,27 @@ import (
 // interrupted before it had a block, which readers leave out. A message's Encoded is valid
 // only during fn: it is SQLite's memory, or a buffer the next row or scan reuses.
 func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
-	return s.readDirect(func(c *rawdb.Conn) error {
-		sid, err := lookupSID(directValues{c}, sessionID)
+	_, err := s.scanEncoded(sessionID, fromSeq, false, fn)
+	return err
+}
+
+// ScanEncodedUnbranched is ScanEncoded for a session that never branched: the session's
+// key and its branched mark are one lookup, and a session that branched is reported
+// without fn being called.
+func (s *Store) ScanEncodedUnbranched(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) (branched bool, err error) {
+	return s.scanEncoded(sessionID, fromSeq, true, fn)
+}
+
+// scanEncoded is ScanEncoded, which with unlessBranched reads nothing of a session that
+// branched and reports it.
+func (s *Store) scanEncoded(sessionID string, fromSeq int64, unlessBranched bool, fn func(*session.StoredMessage) error) (branched bool, err error) {
+	err = s.readDirect(func(c *rawdb.Conn) error {
+		sid, marked, err := lookupBranched(directValues{c}, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
+		}
+		if branched = unlessBranched && marked; branched {
+			return nil
 		}
 		kept := unpackBuffers.Get().(*[]byte)
 		r := bodyReader{c: directValues{c}, sid: sid, sessionID: sessionID, unpacked: *kept}
@@ -40,6 +57,7 @@ func (s *Store) ScanEncoded(sessionID string, fromSeq int64, fn func(*session.St
 			next = last + 1
 		}
 	})
+	return branched, err
 }
 
 // scanFor calls fn for the session's messages from seq next on in one statement, until

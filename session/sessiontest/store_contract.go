@@ -21,8 +21,10 @@ type Backend struct {
 // StoreContract checks what every backend does alike when several processes share one
 // store, each process a Store of its own: a conversation written by one is read back byte
 // for byte by the next, a hosted agent's key asked for by several at once makes one
-// session, and a second writer appending to a session another is appending to has its
-// conflicting records refused with ErrStorage from Flush, nothing of the first's lost.
+// session, a second writer appending to a session another is appending to has its
+// conflicting records refused with ErrStorage from Flush, nothing of the first's lost, and a
+// session rewound by one is read and continued on its branch by the next
+// (branchedContract).
 func StoreContract(t *testing.T, b Backend) {
 	t.Run("the next process reads a conversation byte for byte", func(t *testing.T) {
 		name := b.Fresh(t)
@@ -129,4 +131,5 @@ func StoreContract(t *testing.T, b Backend) {
 			t.Fatalf("the session holds %s", read)
 		}
 	})
+	branchedContract(t, b)
 }
