@@ -6,12 +6,18 @@ import "hash/maphash"
 // before it. A uuid it has not seen is not held, so only the few it may have seen (a record
 // met twice in the file, or a false positive, about one in two thousand a part) are asked of the
 // store; asking for every uuid of every batch made the second gigabyte of a rollout a
-// quarter slower than the first, as the index outgrew the cache. It keeps two bytes a uuid,
-// where a set of them kept 16 to 50.
+// quarter slower than the first, as the index outgrew the cache. It keeps two to four bytes
+// a uuid, where a set of them kept 16 to 50, and at most maxBytes: an import past that many
+// uuids (16.7 million at addedFilterMaxBytes) asks the store for every uuid instead.
 type addedFilter struct {
-	parts []bloomPart
-	seeds [2]maphash.Seed
+	parts    []bloomPart
+	seeds    [2]maphash.Seed
+	bytes    int // the parts' bits
+	maxBytes int
 }
+
+// addedFilterMaxBytes is how much an import's addedFilter may hold.
+const addedFilterMaxBytes = 32 << 20
 
 // bloomPart is one filter of addedFilter, made for capacity uuids; when it is full, the next
 // is made twice its size, so that the filter follows the file without knowing its length.
@@ -27,18 +33,23 @@ const (
 	firstFilterCapacity = 1 << 16
 )
 
-func newAddedFilter() *addedFilter {
-	return &addedFilter{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+func newAddedFilter(maxBytes int) *addedFilter {
+	return &addedFilter{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, maxBytes: maxBytes}
 }
 
-// add notes uuid as added.
-func (f *addedFilter) add(uuid string) {
+// add notes uuid as added, and reports false when it cannot: the filter is full (maxBytes),
+// and from then on only the store knows what was added.
+func (f *addedFilter) add(uuid string) bool {
 	if len(f.parts) == 0 || f.parts[len(f.parts)-1].n >= f.parts[len(f.parts)-1].capacity {
 		capacity := firstFilterCapacity
 		if len(f.parts) > 0 {
 			capacity = 2 * f.parts[len(f.parts)-1].capacity
 		}
-		f.parts = append(f.parts, newBloomPart(capacity))
+		part := newBloomPart(capacity)
+		if f.bytes+8*len(part.bits) > f.maxBytes {
+			return false
+		}
+		f.parts, f.bytes = append(f.parts, part), f.bytes+8*len(part.bits)
 	}
 	p := &f.parts[len(f.parts)-1]
 	h1, h2 := f.hashes(uuid)
@@ -47,6 +58,7 @@ func (f *addedFilter) add(uuid string) {
 		p.bits[bit/64] |= 1 << (bit % 64)
 	}
 	p.n++
+	return true
 }
 
 // mayHold reports whether uuid may have been added: false only for one that was not.

@@ -6,7 +6,7 @@ import (
 )
 
 func TestTheAddedFilterNeverMissesAUUIDAndRarelyClaimsOne(t *testing.T) {
-	f := newAddedFilter()
+	f := newAddedFilter(addedFilterMaxBytes)
 	const added = 3 * firstFilterCapacity // two parts, both full
 	for i := range added {
 		f.add(fmt.Sprintf("added-%d", i))
@@ -32,5 +32,17 @@ func TestTheAddedFilterNeverMissesAUUIDAndRarelyClaimsOne(t *testing.T) {
 	}
 	if len(f.parts) != 2 || bytes > 2*added {
 		t.Errorf("%d parts, %d bytes for %d uuids; want 2 parts of two bytes a uuid", len(f.parts), bytes, added)
+	}
+}
+
+func TestTheAddedFilterStopsAtItsSize(t *testing.T) {
+	f := newAddedFilter(3 * firstFilterCapacity * filterBitsPerUUID / 8) // room for two parts
+	added := 0
+	for f.add(fmt.Sprintf("u-%d", added)) {
+		added++
+	}
+	if added != 3*firstFilterCapacity || f.bytes > f.maxBytes {
+		t.Errorf("the filter took %d uuids in %d bytes; want %d, the two parts its %d bytes hold",
+			added, f.bytes, 3*firstFilterCapacity, f.maxBytes)
 	}
 }

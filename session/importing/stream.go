@@ -41,7 +41,7 @@ func Begin(m *session.Manager, target ImportTarget) (*Stream, error) {
 	in := &Stream{st: st, s: s, target: target, count: ImportCount{Created: created}, calls: newCallTurns(),
 		snaps: &snapshotImport{st: st, id: s.ID()}}
 	if created {
-		in.added = newAddedFilter()
+		in.added = newAddedFilter(addedFilterMaxBytes)
 	}
 	return in, nil
 }
@@ -75,8 +75,8 @@ func (in *Stream) Add(recs []Record) error {
 				continue
 			}
 			held[r.UUID] = struct{}{}
-			if in.added != nil {
-				in.added.add(r.UUID)
+			if in.added != nil && !in.added.add(r.UUID) {
+				in.added = nil // full: the store is asked for every uuid from here on
 			}
 			turn, err := sidechainTurn(in.st, in.s.ID(), w, r, in.calls)
 			if err != nil {
