@@ -21,6 +21,7 @@ type converter struct {
 	model       string
 	cwd, branch string
 	occurrences transcript.Occurrences
+	repeats     *transcript.Repeats // when set, only the lines it names are counted in occurrences
 	recs        []importing.Record
 	lastTotal   []byte // total_token_usage of the last token count, to drop repeated reports
 }
@@ -59,11 +60,20 @@ type payload struct {
 	Output    json.RawMessage   `json:"output"`
 }
 
+// occurrence returns how many lines identical to text came before it: none, unless repeats
+// (a first reading's) says it may occur more than once.
+func (c *converter) occurrence(text []byte) int {
+	if c.repeats != nil && !c.repeats.MayRepeat(text) {
+		return 0
+	}
+	return c.occurrences.Next(text)
+}
+
 // record converts one rollout record and appends it. An error means the record is
 // damaged and is left out.
 func (c *converter) record(l line, text []byte) error {
 	rec := importing.Record{
-		UUID:      transcript.SyntheticUUID(c.sessionID, text, c.occurrences.Next(text)),
+		UUID:      transcript.SyntheticUUID(c.sessionID, text, c.occurrence(text)),
 		Type:      l.Type,
 		CreatedAt: transcript.ParseTime(l.Timestamp),
 	}

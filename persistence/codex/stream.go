@@ -18,7 +18,14 @@ import (
 // order: a record is handed on once nothing after it can change it (an aborted turn marks
 // the last answer before it, which is kept until a later message comes).
 func Stream(r io.ReadSeeker, path string, sink transcript.Sink, progress func(int64)) ([]transcript.Skipped, error) {
-	target, err := learnSession(r, path)
+	size, err := r.Seek(0, io.SeekEnd)
+	if err == nil {
+		_, err = r.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	target, err := learnSession(r, path, transcript.NewRepeats(size))
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +90,13 @@ type learned struct {
 // and the model of its last turn_context from every line; its title and first time from
 // the records converted until both are known (usually the first few). The last time is
 // left zero: importing.Stream takes the last record's, which the second reading gives.
-func learnSession(r io.Reader, path string) (learned, error) {
+// repeats notes every line, for the second reading's converter.
+func learnSession(r io.Reader, path string, repeats *transcript.Repeats) (learned, error) {
 	meta := &converter{sessionID: sessionOf(path)}
 	conv := &converter{sessionID: meta.sessionID, occurrences: transcript.Occurrences{}}
 	var first time.Time
 	err := eachLine(r, path, &transcript.File{Path: path}, nil, func(_ int, text []byte, l line) error {
+		repeats.Note(text)
 		meta.noteSession(l)
 		if conv.title != "" && !first.IsZero() {
 			if l.Type == "turn_context" {
@@ -106,7 +115,9 @@ func learnSession(r io.Reader, path string) (learned, error) {
 	if first.IsZero() {
 		first = time.Now().UTC()
 	}
-	next := &converter{sessionID: meta.sessionID, projectPath: meta.projectPath, cwd: meta.cwd, branch: meta.branch, occurrences: transcript.Occurrences{}}
+	repeats.Done()
+	next := &converter{sessionID: meta.sessionID, projectPath: meta.projectPath, cwd: meta.cwd, branch: meta.branch,
+		occurrences: transcript.Occurrences{}, repeats: repeats}
 	return learned{ImportTarget: importing.ImportTarget{Info: session.SessionInfo{
 		ID: meta.sessionID, ProjectPath: meta.projectPath, Title: session.TitleFrom(conv.title), Provider: Provider,
 		Model: conv.model, CreatedAt: first, Status: session.StatusActive,

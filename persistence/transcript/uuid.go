@@ -26,8 +26,7 @@ type Occurrences map[[16]byte]uint32
 
 // Next returns how many times line was seen before, and counts it.
 func (o Occurrences) Next(line []byte) int {
-	sum := sha256.Sum256(line)
-	key := [16]byte(sum[:16])
+	key := lineKey(line)
 	n := o[key]
 	o[key] = n + 1
 	return int(n)
