@@ -3,7 +3,8 @@ package transcript
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"math/bits"
+
+	"github.com/sessionkeep/sessionkeep/session/bloom"
 )
 
 // Repeats learns, in a first reading of a file, which of its lines may occur more than once,
@@ -14,8 +15,7 @@ import (
 // length, tells a line met before (or, now and then, one it only seems to have met); those
 // are kept, a 16-byte hash each, and the filter goes once the first reading is done (Done).
 type Repeats struct {
-	filter []uint64
-	mask   uint64
+	filter *bloom.Filter
 	maybe  map[[16]byte]struct{}
 	noted  int // lines the first reading read
 	asked  int // lines the second reading asked about
@@ -32,27 +32,15 @@ const (
 
 // NewRepeats returns a Repeats for a file of fileBytes.
 func NewRepeats(fileBytes int64) *Repeats {
-	n := uint64(minRepeatsBits)
-	if want := uint64(max(fileBytes, 0)) / repeatsBytesPerBit; want > n {
-		n = min(uint64(1)<<bits.Len64(want-1), maxRepeatsBits)
-	}
-	return &Repeats{filter: make([]uint64, n/64), mask: n - 1, maybe: map[[16]byte]struct{}{}}
+	n := min(max(uint64(max(fileBytes, 0))/repeatsBytesPerBit, minRepeatsBits), maxRepeatsBits)
+	return &Repeats{filter: bloom.New(n, repeatsProbes), maybe: map[[16]byte]struct{}{}}
 }
 
 // Note reads line in the first reading.
 func (r *Repeats) Note(line []byte) {
 	r.noted++
 	key := lineKey(line)
-	h1, h2 := binary.LittleEndian.Uint64(key[:8]), binary.LittleEndian.Uint64(key[8:])|1
-	seen := true
-	for i := range uint64(repeatsProbes) {
-		bit := (h1 + i*h2) & r.mask
-		if r.filter[bit/64]&(1<<(bit%64)) == 0 {
-			seen = false
-			r.filter[bit/64] |= 1 << (bit % 64)
-		}
-	}
-	if seen {
+	if r.filter.Add(binary.LittleEndian.Uint64(key[:8]), binary.LittleEndian.Uint64(key[8:])|1) {
 		r.maybe[key] = struct{}{}
 	}
 }

@@ -1,6 +1,10 @@
 package importing
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+
+	"github.com/sessionkeep/sessionkeep/session/bloom"
+)
 
 // addedFilter is a Bloom filter of the uuids an import added to a session that held nothing
 // before it. A uuid it has not seen is not held, so only the few it may have seen (a record
@@ -22,9 +26,8 @@ const addedFilterMaxBytes = 32 << 20
 // bloomPart is one filter of addedFilter, made for capacity uuids; when it is full, the next
 // is made twice its size, so that the filter follows the file without knowing its length.
 type bloomPart struct {
-	bits         []uint64
-	n, capacity  int
-	bitsMinusOne uint64
+	*bloom.Filter
+	n, capacity int
 }
 
 const (
@@ -45,18 +48,14 @@ func (f *addedFilter) add(uuid string) bool {
 		if len(f.parts) > 0 {
 			capacity = 2 * f.parts[len(f.parts)-1].capacity
 		}
-		part := newBloomPart(capacity)
-		if f.bytes+8*len(part.bits) > f.maxBytes {
+		part := bloomPart{Filter: bloom.New(uint64(capacity*filterBitsPerUUID), filterProbes), capacity: capacity}
+		if f.bytes+part.Bytes() > f.maxBytes {
 			return false
 		}
-		f.parts, f.bytes = append(f.parts, part), f.bytes+8*len(part.bits)
+		f.parts, f.bytes = append(f.parts, part), f.bytes+part.Bytes()
 	}
 	p := &f.parts[len(f.parts)-1]
-	h1, h2 := f.hashes(uuid)
-	for i := range uint64(filterProbes) {
-		bit := (h1 + i*h2) & p.bitsMinusOne
-		p.bits[bit/64] |= 1 << (bit % 64)
-	}
+	p.Add(f.hashes(uuid))
 	p.n++
 	return true
 }
@@ -65,7 +64,7 @@ func (f *addedFilter) add(uuid string) bool {
 func (f *addedFilter) mayHold(uuid string) bool {
 	h1, h2 := f.hashes(uuid)
 	for i := range f.parts {
-		if f.parts[i].has(h1, h2) {
+		if f.parts[i].Has(h1, h2) {
 			return true
 		}
 	}
@@ -75,23 +74,4 @@ func (f *addedFilter) mayHold(uuid string) bool {
 // hashes returns the two hashes of uuid whose combinations pick its bits.
 func (f *addedFilter) hashes(uuid string) (h1, h2 uint64) {
 	return maphash.String(f.seeds[0], uuid), maphash.String(f.seeds[1], uuid) | 1
-}
-
-// newBloomPart returns an empty part for capacity uuids, its bits rounded up to a power of two.
-func newBloomPart(capacity int) bloomPart {
-	bits := uint64(64)
-	for bits < uint64(capacity*filterBitsPerUUID) {
-		bits *= 2
-	}
-	return bloomPart{bits: make([]uint64, bits/64), capacity: capacity, bitsMinusOne: bits - 1}
-}
-
-func (p *bloomPart) has(h1, h2 uint64) bool {
-	for i := range uint64(filterProbes) {
-		bit := (h1 + i*h2) & p.bitsMinusOne
-		if p.bits[bit/64]&(1<<(bit%64)) == 0 {
-			return false
-		}
-	}
-	return true
 }

@@ -28,7 +28,7 @@ func TestTheAddedFilterNeverMissesAUUIDAndRarelyClaimsOne(t *testing.T) {
 	}
 	bytes := 0
 	for _, p := range f.parts {
-		bytes += 8 * len(p.bits)
+		bytes += p.Bytes()
 	}
 	if len(f.parts) != 2 || bytes > 2*added {
 		t.Errorf("%d parts, %d bytes for %d uuids; want 2 parts of two bytes a uuid", len(f.parts), bytes, added)
