@@ -7,14 +7,14 @@ import (
 
 // readInIndexOrder is the setting, for the rest of its transaction, that has the planner read
 // a listing in the order of the index that serves it rather than scan the table and sort.
-// The writer updates a session's row at every commit, and a version that another
-// transaction may still see cannot be pruned from its page, so the table holds every
-// version written while such a transaction ran: on the shared bench's W4 store, 1,000
-// sessions spread over 373 pages, about three to a page. The planner costs the table by its
-// pages and a scan of 1,000 rows through the index as 1,000 random reads, so it chooses to
-// scan the whole table and sort; through the index the listing reads only the pages its
-// rows are on, in order (bench/README.md, issue 30 round 5: 0.6-2.4 ms against 8-24 ms).
-// With LIMIT the planner takes the index by itself; the setting changes nothing then.
+// The planner costs 1,000 rows read through the index as random reads of their pages and
+// prefers a scan of the whole table and a sort, which measured 2-4 times slower than the
+// index (bench/README.md, issue 30 round 5: 1.6-2.4 against 0.45-0.7 ms on a table of 59
+// pages, 2.4-2.8 against 0.7-1.1 ms on the shared bench's W4 store). The writer makes it
+// worse: it updates a session's row at every commit, and a version another transaction may
+// still see cannot be pruned from its page, so the table keeps a few live rows a page (the
+// W4 store: 1,000 sessions in 373 pages), all of which the scan reads. With a small LIMIT the
+// planner takes the index by itself; the setting changes nothing then.
 const readInIndexOrder = `SELECT set_config('enable_sort', 'off', true)`
 
 // orderServedByIndex reports whether an index holds filter's sessions in the listing's
