@@ -63,3 +63,14 @@ func openAt(t testing.TB, url string) *Store {
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// connectAt is a connection of its own to the server at url, closed at cleanup.
+func connectAt(t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	c, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}

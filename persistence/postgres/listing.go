@@ -36,19 +36,22 @@ func scanInfo(sel infocolumns.Selection, row []any) session.SessionInfo {
 
 // ListSessions returns sessions newest first: by their last write, then newest created.
 func (s *Store) ListSessions(filter catalog.ListFilter) ([]session.SessionInfo, error) {
-	sel, query, args := infocolumns.Listing(filter)
-	query = numbered(query)
-	return s.listInfo(sel, query, args, "listing sessions")
+	list := []session.SessionInfo{}
+	err := s.read(func(c conn) error {
+		return eachListing(c, filter, func(sel infocolumns.Selection, row []any) error {
+			list = append(list, scanInfo(sel, row))
+			return nil
+		})
+	})
+	return list, storageError("listing sessions", err)
 }
 
 // EachListed calls each with ListSessions's sessions as it reads them (see
 // catalog.Listing), one SessionInfo refilled for every row.
 func (s *Store) EachListed(filter catalog.ListFilter, each func(info *session.SessionInfo) error) error {
-	sel, query, args := infocolumns.Listing(filter)
-	query = numbered(query)
 	var info session.SessionInfo
 	err := s.read(func(c conn) error {
-		return c.query(query, args, func(row []any) error {
+		return eachListing(c, filter, func(sel infocolumns.Selection, row []any) error {
 			sel.ScanInto(rowValues(row), noneUnreadable, &info)
 			return each(&info)
 		})

@@ -1,0 +1,148 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/sessionkeep/sessionkeep/persistence/infocolumns"
+	"github.com/sessionkeep/sessionkeep/session"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
+)
+
+// bloatSessions fills the store at url with n sessions of one project whose rows were each
+// updated several times while another transaction held a snapshot, as the writer's commits
+// leave them when the search indexer or a slow commit runs beside them: no old version
+// could be pruned, so the table holds a few live rows a page. It returns the ids, newest
+// first (the listing's order).
+func bloatSessions(t *testing.T, url string, n int) []string {
+	t.Helper()
+	ctx := context.Background()
+	c, holder := connectAt(t, url), connectAt(t, url)
+	snapshot, err := holder.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := snapshot.Exec(ctx, `SELECT count(*) FROM sessions`); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, n)
+	for i := range ids {
+		ids[n-1-i] = fmt.Sprintf("0190a0b0-0000-7000-8000-%012d", i)
+		if _, err := c.Exec(ctx, `INSERT INTO sessions(id, project_path, title, created_at, updated_at) VALUES ($1, '/p', $2, $3, $3)`,
+			ids[n-1-i], strings.Repeat("a title ", 30), int64(i)*10); err != nil {
+			t.Fatal(err)
+		}
+		for u := int64(1); u <= 6; u++ {
+			if _, err := c.Exec(ctx, `UPDATE sessions SET updated_at = $1, message_count = message_count + 1 WHERE id = $2`,
+				int64(i)*10+u, ids[n-1-i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := snapshot.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec(ctx, `VACUUM ANALYZE sessions`); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// planOf returns the plan PostgreSQL makes for filter's listing, after the statements
+// before (run in the same batch, as eachListing runs them), as one line per node: the node
+// type and its index.
+func planOf(t *testing.T, s *Store, filter catalog.ListFilter, before ...string) string {
+	t.Helper()
+	_, query, args := infocolumns.Listing(filter)
+	var queries []batchQuery
+	for _, b := range before {
+		queries = append(queries, batchQuery{sql: b, fn: func([]any) error { return nil }})
+	}
+	var plan string
+	queries = append(queries, batchQuery{sql: `EXPLAIN (FORMAT JSON) ` + numbered(query), args: args, fn: func(row []any) error {
+		raw, err := json.Marshal(row[0])
+		plan = string(raw)
+		return err
+	}})
+	if err := s.read(func(c conn) error { return c.queryBatch(queries...) }); err != nil {
+		t.Fatal(err)
+	}
+	var nodes []struct{ Plan planNode }
+	if err := json.Unmarshal([]byte(plan), &nodes); err != nil || len(nodes) != 1 {
+		t.Fatalf("the plan %s: %v", plan, err)
+	}
+	var lines []string
+	nodes[0].Plan.walk(func(n planNode) { lines = append(lines, strings.TrimSpace(n.Type+" "+n.Index)) })
+	return strings.Join(lines, "\n")
+}
+
+// planNode is a node of EXPLAIN (FORMAT JSON)'s plan.
+type planNode struct {
+	Type  string     `json:"Node Type"`
+	Index string     `json:"Index Name"`
+	Plans []planNode `json:"Plans"`
+}
+
+func (n planNode) walk(fn func(planNode)) {
+	fn(n)
+	for _, p := range n.Plans {
+		p.walk(fn)
+	}
+}
+
+// TestListingReadsInIndexOrder lists a table bloated as the writer leaves it: the planner
+// alone scans the whole table and sorts it; the listing's statements read it through the
+// index that holds its order, and return the same sessions in the same order, also in the
+// statement modes PgBouncer's transaction mode needs (TestStoreContractBehindPgBouncer). A
+// listing of every session of every project, which no index orders, keeps its sort.
+func TestListingReadsInIndexOrder(t *testing.T) {
+	url := freshURL(t)
+	openAt(t, url)
+	ids := bloatSessions(t, url, 400)
+	for _, mode := range []string{"cache_statement", "exec", "simple_protocol"} {
+		s := openAt(t, withParam(t, url, "default_query_exec_mode", mode))
+		for _, tc := range []struct {
+			name   string
+			filter catalog.ListFilter
+			index  string
+		}{
+			{"not archived", catalog.ListFilter{}, "sessions_listed"},
+			{"a project's, archived too", catalog.ListFilter{ProjectPath: "/p", IncludeArchived: true}, "sessions_by_project"},
+		} {
+			t.Run(mode+", "+tc.name, func(t *testing.T) {
+				if plan := planOf(t, s, tc.filter); !strings.Contains(plan, "Sort") {
+					t.Fatalf("the planner alone reads the bloated table without a sort, so this test shows nothing:\n%s", plan)
+				}
+				if plan := planOf(t, s, tc.filter, readInIndexOrder); strings.Contains(plan, "Sort") || !strings.Contains(plan, "Index Scan "+tc.index) {
+					t.Errorf("the listing's plan is not a read of %s in order:\n%s", tc.index, plan)
+				}
+				listed, err := s.ListSessions(tc.filter)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(listed) != len(ids) {
+					t.Fatalf("listed %d sessions, want %d", len(listed), len(ids))
+				}
+				for i, info := range listed {
+					if info.ID != ids[i] || info.MessageCount != 6 {
+						t.Fatalf("listing %d: %s with %d messages, want %s with 6", i, info.ID, info.MessageCount, ids[i])
+					}
+				}
+				var each []string
+				if err := s.EachListed(tc.filter, func(info *session.SessionInfo) error {
+					each = append(each, info.ID)
+					return nil
+				}); err != nil || strings.Join(each, ",") != strings.Join(ids, ",") {
+					t.Errorf("EachListed: %d sessions in another order (%v)", len(each), err)
+				}
+			})
+		}
+	}
+	if orderServedByIndex(catalog.ListFilter{IncludeArchived: true}) {
+		t.Error("a listing of every session of every project, which no index orders, has its sort disabled")
+	}
+}
