@@ -98,7 +98,7 @@ for (const mb of values.sizes.split(',').map(Number)) {
     const row = {
       format, mb: +(bytes / 1048576).toFixed(0), seconds: +clean.seconds.toFixed(1), mbPerSec: +(bytes / 1048576 / clean.seconds).toFixed(1),
       firstReading: +(clean.marks.find(([, b]) => b > 0)?.[0] ?? 0).toFixed(1), slices: slices(clean.marks, bytes),
-      cpuSlices: slices(clean.marks, bytes, 2),
+      cpuSlices: slices(clean.marks, bytes, 2), cpuByGB: slices(clean.marks, bytes, 2, 1024),
       maxRssMB: clean.maxRssMB, nodeMB: clean.nodeMB, goMB: clean.goMB, rssPerFileMB: +(clean.maxRssMB / (bytes / 1048576)).toFixed(2),
       records: clean.records, killedHalfWay: killed.killed === true, rerunExisting: again.existing, rerunRecords: again.records + again.existing,
       duplicates: again.records + again.existing - clean.records,
@@ -123,10 +123,11 @@ for (const [kind, mb] of [['tool output', 100], ['image', 50]]) {
 fs.writeFileSync(path.join(data, 'big.json'), JSON.stringify(results, null, 2));
 
 console.log('\nimport        MB      s  MB/s  1st reading s  MB/s by 256 MB slice         peak MB: RSS / Node / Go  RSS/file  records  killed half way: kept, duplicates');
-console.log('              MB per CPU second by 256 MB slice (the import alone, whatever else runs)');
+console.log('              MB per CPU second by 256 MB slice (the import alone, whatever else runs), and by gigabyte');
 for (const r of results.imports) {
   console.log(`${r.format.padEnd(11)} ${String(r.mb).padStart(5)} ${String(r.seconds).padStart(6)} ${String(r.mbPerSec).padStart(5)} ${String(r.firstReading).padStart(14)}  ${r.slices.join(' / ').padEnd(28)} ${`${r.maxRssMB} / ${r.nodeMB} / ${r.goMB}`.padStart(24)} ${String(r.rssPerFileMB).padStart(9)} ${String(r.records).padStart(8)}  ${r.killedHalfWay ? `${r.rerunExisting} kept` : 'finished first'}, ${r.duplicates}`);
   console.log(`${''.padEnd(14)}${r.cpuSlices.join(' / ')}`);
+  console.log(`${''.padEnd(14)}by GB: ${r.cpuByGB.join(' / ')}`);
 }
 console.log('\npayload          MB  peak RSS MB: ingest / restore / export   Node MB            Go MB              seconds: ingest / restore / export');
 for (const r of results.payloads) {
