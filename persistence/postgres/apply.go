@@ -60,12 +60,16 @@ type batchWriter struct {
 	results []pipelined
 }
 
-// apply applies every Op, then updates the listings and notifies watchers. A careful
-// batch runs each Op under a savepoint, so that an Op PostgreSQL refuses (a value it cannot
-// store, a constraint) is skipped and reported rather than failing the batch for ever.
+// apply locks the rows of the sessions the batch writes to (session_locks.go), applies
+// every Op, then updates the listings and notifies watchers. A careful batch runs each Op
+// under a savepoint, so that an Op PostgreSQL refuses (a value it cannot store, a
+// constraint) is skipped and reported rather than failing the batch for ever.
 func (b *batchWriter) apply(batch []session.Op) error {
 	if !b.careful {
 		b.whole, b.begins = endingWhole(batch), map[msgbody.Key]beginning{}
+	}
+	if err := b.lockSessions(batch); err != nil {
+		return err
 	}
 	for _, op := range batch {
 		var err error

@@ -39,7 +39,7 @@ func TestADeadlockIsRetriedInSilence(t *testing.T) {
 	if _, err := tx.Exec(ctx, `UPDATE sessions SET redactions = redactions WHERE id = $1`, second.ID()); err != nil {
 		t.Fatal(err)
 	}
-	// The writer's batch: the first session's row, then the second's, which it waits for.
+	// The writer's batch locks the first session's row, then waits for the second's.
 	store.Apply(session.AddRedactions{SessionID: first.ID(), Count: 1}, session.AccessSession{SessionID: second.ID(), At: time.Now()})
 	flushed := make(chan error, 1)
 	go func() { flushed <- store.Flush() }() // waiting while the batch fails, as a caller would
@@ -59,10 +59,10 @@ func TestADeadlockIsRetriedInSilence(t *testing.T) {
 	}
 }
 
-// waitForALockWait waits until a connection of the server at url waits for a lock in an
-// update of sessions (pg_stat_activity names the statement a pipeline waits in as the first
-// of the pipeline). It asks on a connection of its own, outside any transaction: within one,
-// pg_stat_activity is read once and kept.
+// waitForALockWait waits until a connection of the server at url waits for a lock (the
+// writer's, which locks its sessions' rows first: session_locks.go). It asks on a
+// connection of its own, outside any transaction: within one, pg_stat_activity is read
+// once and kept.
 func waitForALockWait(t *testing.T, url string) {
 	t.Helper()
 	ctx := context.Background()
@@ -74,7 +74,7 @@ func waitForALockWait(t *testing.T, url string) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var n int64
-		err := c.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE sessions%'`).Scan(&n)
+		err := c.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'`).Scan(&n)
 		if err != nil {
 			t.Fatal(err)
 		}
