@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // testURL is the throwaway server's URL from SESSIONKEEP_TEST_PG_URL (make test starts one
@@ -62,4 +63,28 @@ func openAt(t testing.TB, url string) *Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// connectAt opens a connection of its own to the server at url, closed at cleanup.
+func connectAt(t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	c, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
+
+// twoSessions opens a fresh store and creates two sessions in it, flushed.
+func twoSessions(t *testing.T) (url string, store *Store, first, second *session.Session) {
+	t.Helper()
+	url = freshURL(t)
+	store = openAt(t, url)
+	m := session.NewManager(store)
+	first, second = newSession(t, m), newSession(t, m)
+	if err := store.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return url, store, first, second
 }

@@ -1,6 +1,8 @@
 package postgres
 
 import (
+	"reflect"
+
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -46,31 +48,20 @@ func sessionsWritten(batch []session.Op) []string {
 
 // sessionWritten is the session whose rows op changes, or "" for an Op that creates its
 // session (CreateSession, ForkSession, which only reads its origin) or names none
-// (MoveProject, which changes every session under a path).
+// (MoveProject, which changes every session under a path). Every other ManagementOp names
+// its session in its SessionID field, a ManagementOp added later too.
 func sessionWritten(op session.Op) string {
 	switch op := op.(type) {
 	case session.SessionOp: // and every ContextOp
 		return op.SessionOf()
-	case session.AccessSession:
-		return op.SessionID
-	case session.CloseSession:
-		return op.SessionID
-	case session.RenameSession:
-		return op.SessionID
-	case session.SetArchived:
-		return op.SessionID
-	case session.MarkCorrupted:
-		return op.SessionID
-	case session.DeleteSession:
-		return op.SessionID
-	case session.SetCheckpoint:
-		return op.SessionID
-	case session.SetSDKSession:
-		return op.SessionID
-	case session.AddHistory:
-		return op.SessionID
-	case session.ClearHistory:
-		return op.SessionID
+	case session.ManagementOp:
+		v := reflect.Indirect(reflect.ValueOf(op))
+		if v.Kind() != reflect.Struct {
+			return ""
+		}
+		if id := v.FieldByName("SessionID"); id.Kind() == reflect.String {
+			return id.String()
+		}
 	}
 	return ""
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -82,19 +81,35 @@ func TestHostsAccessingEachOthersSessionsNeverDeadlock(t *testing.T) {
 // wrote, and that every session's access was recorded.
 func assertAllWritten(t *testing.T, url string, sessions, messages int) {
 	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
 	var n, stored, accessed int
-	err = c.QueryRow(ctx, `SELECT count(*), sum(message_count), count(*) FILTER (WHERE last_accessed_at > created_at) FROM sessions`).
+	err := connectAt(t, url).QueryRow(context.Background(), `SELECT count(*), sum(message_count), count(*) FILTER (WHERE last_accessed_at > created_at) FROM sessions`).
 		Scan(&n, &stored, &accessed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n != sessions || stored != messages || accessed != sessions {
 		t.Errorf("stored %d sessions, %d messages, %d accessed; want %d, %d, %d", n, stored, accessed, sessions, messages, sessions)
+	}
+}
+
+// TestEveryOpOnASessionNamesItsLock checks which session each kind of Op has its batch
+// lock: every Op on an existing session, by its SessionOf or its SessionID field (not a
+// hosted agent's SDKSessionID); none for an Op that creates its session or names none.
+func TestEveryOpOnASessionNamesItsLock(t *testing.T) {
+	const id = "s1"
+	for _, op := range []session.Op{
+		session.PutBlock{SessionID: id}, session.SetTracker{SessionID: id}, session.AccessSession{SessionID: id},
+		session.CloseSession{SessionID: id}, session.RenameSession{SessionID: id}, session.SetArchived{SessionID: id},
+		session.MarkCorrupted{SessionID: id}, session.DeleteSession{SessionID: id}, session.SetCheckpoint{SessionID: id},
+		session.SetSDKSession{SessionID: id, SDKSessionID: "sdk"}, session.AddHistory{SessionID: id}, session.ClearHistory{SessionID: id},
+	} {
+		if got := sessionWritten(op); got != id {
+			t.Errorf("%T locks %q, want %q", op, got, id)
+		}
+	}
+	for _, op := range []session.Op{session.CreateSession{}, session.MoveProject{From: "/a", To: "/b"}} {
+		if got := sessionWritten(op); got != "" {
+			t.Errorf("%T locks %q, want none", op, got)
+		}
 	}
 }

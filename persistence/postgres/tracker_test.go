@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -13,10 +12,7 @@ import (
 // last tracker, the second the one an earlier batch stored (the listing's UPDATE carries
 // the tracker, NULLs for a session the batch set none of).
 func TestTheLastTrackerOfABatchIsStoredWithTheListing(t *testing.T) {
-	url := freshURL(t)
-	store := openAt(t, url)
-	m := session.NewManager(store)
-	first, second := newSession(t, m), newSession(t, m)
+	url, store, first, second := twoSessions(t)
 	earlier := session.TokenTracker{InputTokens: 1, OutputTokens: 2, CacheReadInputTokens: 3, CacheCreationInputTokens: 4, ContextTokens: 5}
 	store.Apply(session.SetTracker{SessionID: second.ID(), Tracker: earlier})
 	if err := store.Flush(); err != nil {
@@ -42,14 +38,8 @@ func TestTheLastTrackerOfABatchIsStoredWithTheListing(t *testing.T) {
 // storedTracker reads the tracker of session id from its row.
 func storedTracker(t *testing.T, url, id string) session.TokenTracker {
 	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
 	var tr session.TokenTracker
-	err = c.QueryRow(ctx, `SELECT input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, context_tokens FROM sessions WHERE id = $1`, id).
+	err := connectAt(t, url).QueryRow(context.Background(), `SELECT input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, context_tokens FROM sessions WHERE id = $1`, id).
 		Scan(&tr.InputTokens, &tr.OutputTokens, &tr.CacheReadInputTokens, &tr.CacheCreationInputTokens, &tr.ContextTokens)
 	if err != nil {
 		t.Fatal(err)

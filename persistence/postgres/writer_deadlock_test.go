@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -15,19 +14,9 @@ import (
 // before it looks). The batch is retried and committed, and a flush waiting all along hears
 // of nothing.
 func TestADeadlockIsRetriedInSilence(t *testing.T) {
-	url := freshURL(t)
-	store := openAt(t, url)
-	m := session.NewManager(store)
-	first, second := newSession(t, m), newSession(t, m)
-	if err := store.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	url, store, first, second := twoSessions(t)
 	ctx := context.Background()
-	other, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close(ctx)
+	other := connectAt(t, url)
 	tx, err := other.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -66,11 +55,7 @@ func TestADeadlockIsRetriedInSilence(t *testing.T) {
 func waitForALockWait(t *testing.T, url string) {
 	t.Helper()
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
+	c := connectAt(t, url)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var n int64
