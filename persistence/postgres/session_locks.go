@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -16,19 +17,51 @@ import (
 // their accesses to each other's sessions deadlocked (test 126 on PostgreSQL, 1 of 2 runs).
 // Sessions the batch creates are not locked: no other writer sees them before the commit.
 
-// lockSessionsSQL locks the rows of the sessions named by $1, in the order of their keys:
-// the sort is below the locking in the plan, so the rows are locked as sorted. FOR NO KEY
-// UPDATE is the lock the writer's UPDATEs of those rows take.
-const lockSessionsSQL = `SELECT sid FROM sessions WHERE id = ANY($1::text[]) ORDER BY sid FOR NO KEY UPDATE`
+// lockSessionsSQL locks the rows of the sessions whose keys $1 holds, in the array's order
+// (sorted by the writer): each by an index scan of the primary key, one after the other in
+// a nested loop. `sid = ANY($1) ORDER BY sid FOR NO KEY UPDATE` locks in the same order but
+// is planned as a bitmap scan, which visits every dead version of a row the writer updates
+// at each commit (52 buffers a call in the 8 writers against 4 for an UPDATE by the key).
+// FOR NO KEY UPDATE is the lock the writer's UPDATEs of those rows take.
+const lockSessionsSQL = `SELECT l.sid FROM unnest($1::bigint[]) AS k(sid)
+	CROSS JOIN LATERAL (SELECT s.sid FROM sessions s WHERE s.sid = k.sid FOR NO KEY UPDATE) l`
 
-// lockSessions queues the lock of the rows of every session an Op of batch writes to,
-// ahead of the batch's other statements.
+// lockSessions queues the lock of the rows of every existing session an Op of batch
+// writes to, ahead of the batch's other statements.
 func (b *batchWriter) lockSessions(batch []session.Op) error {
 	ids := sessionsWritten(batch)
-	if len(ids) == 0 {
+	if err := b.lookUpSIDs(ids); err != nil {
+		return err
+	}
+	var sids []int64
+	for _, id := range ids {
+		if sid, ok := b.w.sids[id]; ok {
+			sids = append(sids, sid)
+		}
+	}
+	if len(sids) == 0 {
 		return nil
 	}
-	return b.queue(nil, lockSessionsSQL, ids)
+	slices.Sort(sids)
+	return b.queue(nil, lockSessionsSQL, sids)
+}
+
+// lookUpSIDs finds the keys of the sessions of ids this writer does not know yet, in one
+// statement; a session not stored (created by the batch, or deleted) stays unknown.
+func (b *batchWriter) lookUpSIDs(ids []string) error {
+	var unknown []string
+	for _, id := range ids {
+		if _, ok := b.w.sids[id]; !ok {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	return b.query(`SELECT id, sid FROM sessions WHERE id = ANY($1::text[])`, []any{unknown}, func(row []any) error {
+		b.w.sids[row[0].(string)] = row[1].(int64)
+		return nil
+	})
 }
 
 // sessionsWritten names, once each, the existing sessions whose rows the Ops of batch
