@@ -29,8 +29,8 @@ const lockSessionsSQL = `SELECT l.sid FROM unnest($1::bigint[]) AS k(sid)
 // lockSessions queues the lock of the rows of every existing session an Op of batch
 // writes to, ahead of the batch's other statements.
 func (b *batchWriter) lockSessions(batch []session.Op) error {
-	ids := sessionsWritten(batch)
-	if err := b.lookUpSIDs(ids); err != nil {
+	ids, created := sessionsWritten(batch)
+	if err := b.lookUpSIDs(ids, created); err != nil {
 		return err
 	}
 	var sids []int64
@@ -47,11 +47,12 @@ func (b *batchWriter) lockSessions(batch []session.Op) error {
 }
 
 // lookUpSIDs finds the keys of the sessions of ids this writer does not know yet, in one
-// statement; a session not stored (created by the batch, or deleted) stays unknown.
-func (b *batchWriter) lookUpSIDs(ids []string) error {
+// statement; a session not stored (deleted) stays unknown. The sessions the batch creates
+// are not asked for: they are not stored yet.
+func (b *batchWriter) lookUpSIDs(ids []string, created map[string]bool) error {
 	var unknown []string
 	for _, id := range ids {
-		if _, ok := b.w.sids[id]; !ok {
+		if _, ok := b.w.sids[id]; !ok && !created[id] {
 			unknown = append(unknown, id)
 		}
 	}
@@ -64,19 +65,24 @@ func (b *batchWriter) lookUpSIDs(ids []string) error {
 	})
 }
 
-// sessionsWritten names, once each, the existing sessions whose rows the Ops of batch
-// change.
-func sessionsWritten(batch []session.Op) []string {
-	var ids []string
-	seen := map[string]bool{}
+// sessionsWritten names, once each, the sessions whose rows the Ops of batch change, and
+// the sessions the batch creates.
+func sessionsWritten(batch []session.Op) (ids []string, created map[string]bool) {
+	seen, created := map[string]bool{}, map[string]bool{}
 	for _, op := range batch {
+		switch op := op.(type) {
+		case session.CreateSession:
+			created[op.Info.ID] = true
+		case session.ForkSession:
+			created[op.Info.ID] = true
+		}
 		id := sessionWritten(op)
 		if id != "" && !seen[id] {
 			seen[id] = true
 			ids = append(ids, id)
 		}
 	}
-	return ids
+	return ids, created
 }
 
 // sessionWritten is the session whose rows op changes, or "" for an Op that creates its
