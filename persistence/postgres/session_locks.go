@@ -7,24 +7,23 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// A batch locks the rows of the sessions it writes to before anything else, in one
-// statement and in the order of their keys (lockSessionsSQL). Every later row it changes
-// (the sessions' listings, their messages, blocks, tool uses, context states) belongs to
-// one of those sessions, so two writers contend only for the sessions' rows, which they
-// take in the same order: they wait for each other, never in a cycle. Before, each took a
-// session's row when its Op's statement ran, in the order of the batch's Ops (an access
-// recorded, a title set, the listing at the end in the order of a map), and hosts recording
-// their accesses to each other's sessions deadlocked (test 126 on PostgreSQL, 1 of 2 runs).
+// A batch locks the rows of the sessions it writes to before anything else, one statement
+// each in the order of their keys (lockSessionSQL). Every later row it changes (the
+// sessions' listings, their messages, blocks, tool uses, context states) belongs to one of
+// those sessions, so two writers contend only for the sessions' rows, which they take in
+// the same order: they wait for each other, never in a cycle. Before, each took a session's
+// row when its Op's statement ran, in the order of the batch's Ops (an access recorded, a
+// title set, the listing at the end in the order of a map), and hosts recording their
+// accesses to each other's sessions deadlocked (test 126 on PostgreSQL, 1 of 2 runs).
 // Sessions the batch creates are not locked: no other writer sees them before the commit.
 
-// lockSessionsSQL locks the rows of the sessions whose keys $1 holds, in the array's order
-// (sorted by the writer): each by an index scan of the primary key, one after the other in
-// a nested loop. `sid = ANY($1) ORDER BY sid FOR NO KEY UPDATE` locks in the same order but
-// is planned as a bitmap scan, which visits every dead version of a row the writer updates
-// at each commit (52 buffers a call in the 8 writers against 4 for an UPDATE by the key).
-// FOR NO KEY UPDATE is the lock the writer's UPDATEs of those rows take.
-const lockSessionsSQL = `SELECT l.sid FROM unnest($1::bigint[]) AS k(sid)
-	CROSS JOIN LATERAL (SELECT s.sid FROM sessions s WHERE s.sid = k.sid FOR NO KEY UPDATE) l`
+// lockSessionSQL locks the row of session $1 with the lock the writer's UPDATEs of it take.
+// One statement a session, by the primary key: its generic plan is the custom one, planned
+// once per connection. One statement for all (`sid = ANY($1) ORDER BY sid`, or a lateral
+// join over the sorted keys) was planned each time, or as a bitmap scan that visits every
+// dead version of a row the writer updates at each commit (52 buffers a call in the 8
+// writers, against 4 for this statement).
+const lockSessionSQL = `SELECT sid FROM sessions WHERE sid = $1 FOR NO KEY UPDATE`
 
 // lockSessions queues the lock of the rows of every existing session an Op of batch
 // writes to, ahead of the batch's other statements.
@@ -39,11 +38,13 @@ func (b *batchWriter) lockSessions(batch []session.Op) error {
 			sids = append(sids, sid)
 		}
 	}
-	if len(sids) == 0 {
-		return nil
-	}
 	slices.Sort(sids)
-	return b.queue(nil, lockSessionsSQL, sids)
+	for _, sid := range sids {
+		if err := b.queue(nil, lockSessionSQL, sid); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lookUpSIDs finds the keys of the sessions of ids this writer does not know yet, in one
