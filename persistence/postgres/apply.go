@@ -60,12 +60,16 @@ type batchWriter struct {
 	results []pipelined
 }
 
-// apply applies every Op, then updates the listings and notifies watchers. A careful
-// batch runs each Op under a savepoint, so that an Op PostgreSQL refuses (a value it cannot
-// store, a constraint) is skipped and reported rather than failing the batch for ever.
+// apply locks the rows of the sessions the batch writes to (session_locks.go), applies
+// every Op, then updates the listings and notifies watchers. A careful batch runs each Op
+// under a savepoint, so that an Op PostgreSQL refuses (a value it cannot store, a
+// constraint) is skipped and reported rather than failing the batch for ever.
 func (b *batchWriter) apply(batch []session.Op) error {
 	if !b.careful {
 		b.whole, b.begins = endingWhole(batch), map[msgbody.Key]beginning{}
+	}
+	if err := b.lockSessions(batch); err != nil {
+		return err
 	}
 	for _, op := range batch {
 		var err error
@@ -305,9 +309,10 @@ func (b *batchWriter) queueToolUse(sid int64, t *touched, op session.PutBlock, u
 	return b.queue(use.done, insertToolUseSQL, use.args()...)
 }
 
-// touch updates the listing of every session the batch wrote to, once each (what SQLite's
-// triggers do per message: the last message, the tool count, open and not archived), and
-// notifies the store's channel with each one's id.
+// touch updates the listing of every session the batch wrote to, and stores the last
+// tracker the batch gathered for it, in one statement each (what SQLite's triggers do per
+// message: the last message, the tool count, open and not archived), and notifies the
+// store's channel with each one's id. The order does not matter: the batch holds the rows.
 func (b *batchWriter) touch() error {
 	now := time.Now().UnixMilli()
 	for sid, t := range b.sessions {
@@ -316,13 +321,8 @@ func (b *batchWriter) touch() error {
 			updated = t.updatedAt
 		}
 		active := t.messages > 0 && !t.interrupted
-		if err := b.queue(nil, `UPDATE sessions SET message_count = message_count + $1, updated_at = $2, owner = $3,
-			status = CASE WHEN $4 THEN 'active' ELSE status END, tool_count = tool_count + $5,
-			last_message_at = CASE WHEN $6 THEN $7 ELSE last_message_at END,
-			archived_at = CASE WHEN $6 THEN 0 ELSE archived_at END,
-			is_open = is_open OR $6
-			WHERE sid = $8`,
-			t.messages, updated, b.w.owner, active, t.tools, t.unsettled, t.lastMessageAt, sid); err != nil {
+		args := append([]any{t.messages, updated, b.w.owner, active, t.tools, t.unsettled, t.lastMessageAt, sid}, b.gatheredTracker(sid)...)
+		if err := b.queue(nil, touchSQL, args...); err != nil {
 			return err
 		}
 		if err := b.queue(nil, `SELECT pg_notify($1, $2)`, b.w.channel, t.id); err != nil {
@@ -331,6 +331,18 @@ func (b *batchWriter) touch() error {
 	}
 	return nil
 }
+
+// touchSQL updates a session's listing after a batch ($1–$8) and, unless NULL, its
+// tracker ($9–$13).
+const touchSQL = `UPDATE sessions SET message_count = message_count + $1, updated_at = $2, owner = $3,
+	status = CASE WHEN $4 THEN 'active' ELSE status END, tool_count = tool_count + $5,
+	last_message_at = CASE WHEN $6 THEN $7 ELSE last_message_at END,
+	archived_at = CASE WHEN $6 THEN 0 ELSE archived_at END,
+	is_open = is_open OR $6,
+	input_tokens = coalesce($9::bigint, input_tokens), output_tokens = coalesce($10::bigint, output_tokens),
+	cache_read_tokens = coalesce($11::bigint, cache_read_tokens), cache_creation_tokens = coalesce($12::bigint, cache_creation_tokens),
+	context_tokens = coalesce($13::bigint, context_tokens)
+	WHERE sid = $8`
 
 // settle updates what messages begun in this batch make of session sid's listing (open, not
 // archived, its last message's time) before an Op that may change it again: in Op order, as

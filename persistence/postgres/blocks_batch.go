@@ -143,7 +143,7 @@ const insertBlocksSQL = `INSERT INTO blocks(sid, seq, idx, partial, body)
 	ON CONFLICT (sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body`
 
 // queueBlocks adds the gathered blocks to the pipeline as one statement, after the gathered
-// messages, and the tool uses and trackers noted with them, before whatever is queued next.
+// messages, and the tool uses noted with them, before whatever is queued next.
 func (b *batchWriter) queueBlocks() {
 	b.queueMessages() // the blocks' messages first
 	if r := b.blocks.journaled(); len(r.sid) > 0 {
@@ -151,7 +151,6 @@ func (b *batchWriter) queueBlocks() {
 		b.results = append(b.results, pipelined{})
 	}
 	b.queueToolUses(b.blocks.toolUses)
-	b.queueTrackers()
 	// The pipeline holds the arrays until it is sent: fresh ones for the next blocks.
 	at := b.blocks.at
 	clear(at)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // testURL is the throwaway server's URL from SESSIONKEEP_TEST_PG_URL (make test starts one
@@ -64,7 +65,7 @@ func openAt(t testing.TB, url string) *Store {
 	return s
 }
 
-// connectAt is a connection of its own to the server at url, closed at cleanup.
+// connectAt opens a connection of its own to the server at url, closed at cleanup.
 func connectAt(t testing.TB, url string) *pgx.Conn {
 	t.Helper()
 	c, err := pgx.Connect(context.Background(), url)
@@ -73,4 +74,17 @@ func connectAt(t testing.TB, url string) *pgx.Conn {
 	}
 	t.Cleanup(func() { c.Close(context.Background()) })
 	return c
+}
+
+// twoSessions opens a fresh store and creates two sessions in it, flushed.
+func twoSessions(t *testing.T) (url string, store *Store, first, second *session.Session) {
+	t.Helper()
+	url = freshURL(t)
+	store = openAt(t, url)
+	m := session.NewManager(store)
+	first, second = newSession(t, m), newSession(t, m)
+	if err := store.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return url, store, first, second
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -41,6 +42,9 @@ type writer struct {
 	lastBegun map[int64]string
 	open      msgbody.OpenBodies // the blocks of the messages in begun, for their bodies
 	bodies    msgbody.Builder
+	// busyRetried counts the batches retried in silence as a deadlock's victim or after a
+	// serialization failure (see Failed).
+	busyRetried atomic.Int64
 }
 
 func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string, indexer *searchIndexer) (*writer, error) {
@@ -111,11 +115,12 @@ func (w *writer) Commit(batch []session.Op, durable, closing bool) (committed bo
 }
 
 // busyRetries is how many batches in a row PostgreSQL may roll back as a deadlock's victim
-// (or for a serialization failure) before callers hear of it. Two writers lock the same
-// sessions' rows in different orders when each records its access to the other's sessions
-// in its batch: 1 of 2 runs of test 126 (three hosts for 60 s, 21,152 messages) had a flush
-// fail on one such deadlock. The batch was rolled back whole, and retried whole it meets
-// the same other batch again only by chance.
+// (or for a serialization failure) before callers hear of it. Writers take their sessions'
+// rows in one order (session_locks.go), so two of them never deadlock each other; before
+// they did (1 of 2 runs of test 126, hosts recording accesses to each other's sessions).
+// The retry stays as a guard against what the writer does not order: another program's
+// transactions on the same rows, the search indexer's locks on messages. A batch rolled
+// back whole and retried whole meets the same other transaction again only by chance.
 const busyRetries = 3
 
 // Failed has the writer retry a batch a deadlock or a serialization failure rolled back at
@@ -124,6 +129,7 @@ const busyRetries = 3
 // and the batch is retried after retryDelay.
 func (w *writer) Failed(err error, run int) (report error, wait time.Duration) {
 	if run <= busyRetries && errors.Is(err, session.ErrBusy) {
+		w.busyRetried.Add(1)
 		return nil, time.Duration(1+rand.IntN(20)) * time.Millisecond
 	}
 	return err, retryDelay

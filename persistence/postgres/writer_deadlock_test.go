@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -15,19 +14,9 @@ import (
 // before it looks). The batch is retried and committed, and a flush waiting all along hears
 // of nothing.
 func TestADeadlockIsRetriedInSilence(t *testing.T) {
-	url := freshURL(t)
-	store := openAt(t, url)
-	m := session.NewManager(store)
-	first, second := newSession(t, m), newSession(t, m)
-	if err := store.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	url, store, first, second := twoSessions(t)
 	ctx := context.Background()
-	other, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close(ctx)
+	other := connectAt(t, url)
 	tx, err := other.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +28,7 @@ func TestADeadlockIsRetriedInSilence(t *testing.T) {
 	if _, err := tx.Exec(ctx, `UPDATE sessions SET redactions = redactions WHERE id = $1`, second.ID()); err != nil {
 		t.Fatal(err)
 	}
-	// The writer's batch: the first session's row, then the second's, which it waits for.
+	// The writer's batch locks the first session's row, then waits for the second's.
 	store.Apply(session.AddRedactions{SessionID: first.ID(), Count: 1}, session.AccessSession{SessionID: second.ID(), At: time.Now()})
 	flushed := make(chan error, 1)
 	go func() { flushed <- store.Flush() }() // waiting while the batch fails, as a caller would
@@ -59,22 +48,18 @@ func TestADeadlockIsRetriedInSilence(t *testing.T) {
 	}
 }
 
-// waitForALockWait waits until a connection of the server at url waits for a lock in an
-// update of sessions (pg_stat_activity names the statement a pipeline waits in as the first
-// of the pipeline). It asks on a connection of its own, outside any transaction: within one,
-// pg_stat_activity is read once and kept.
+// waitForALockWait waits until a connection of the server at url waits for a lock (the
+// writer's, which locks its sessions' rows first: session_locks.go). It asks on a
+// connection of its own, outside any transaction: within one, pg_stat_activity is read
+// once and kept.
 func waitForALockWait(t *testing.T, url string) {
 	t.Helper()
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
+	c := connectAt(t, url)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var n int64
-		err := c.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE sessions%'`).Scan(&n)
+		err := c.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'`).Scan(&n)
 		if err != nil {
 			t.Fatal(err)
 		}
