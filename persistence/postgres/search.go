@@ -32,22 +32,7 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	if err := s.IndexForSearch(); err != nil && !errors.Is(err, session.ErrReadOnly) {
 		return nil, err
 	}
-	// The vectors are stripped of positions (search_index.go), which a phrase cannot match: the
-	// parts of a word the parser splits ("src/auth.go:42") are required each, in any order.
-	query := `WITH q AS (SELECT regexp_replace(to_tsquery('simple', $1)::text, ' <[0-9]*-?> ', ' & ', 'g')::tsquery AS tsq)
-		SELECT s.id, m.uuid, m.role, m.created_at, s.title, s.project_path, m.body, m.layout, m.search_text, m.seq,
-			ts_rank(m.search, q.tsq) AS rank
-		FROM q, messages m, sessions s
-		WHERE m.search @@ q.tsq AND s.sid = m.sid`
-	args := []any{tsQuery(q.Text)}
-	if q.ProjectPath != "" {
-		query += ` AND s.project_path = $2`
-		args = append(args, q.ProjectPath)
-	}
-	query += ` ORDER BY rank DESC, m.sid, m.seq`
-	if q.Limit > 0 {
-		query += ` LIMIT ` + strconv.Itoa(q.Limit)
-	}
+	query, args := searchStatement(q)
 	hits := []catalog.SearchHit{}
 	var texts []*string
 	err := s.read(func(c conn) error {
@@ -69,6 +54,28 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 		return cutSnippets(c, args[0], texts, q.Highlight, hits)
 	})
 	return hits, storageError("searching for "+q.Text, err)
+}
+
+// searchStatement is the statement of Search for q and its arguments: the matching
+// messages, best first.
+func searchStatement(q catalog.SearchQuery) (string, []any) {
+	// The vectors are stripped of positions (search_index.go), which a phrase cannot match: the
+	// parts of a word the parser splits ("src/auth.go:42") are required each, in any order.
+	query := `WITH q AS (SELECT regexp_replace(to_tsquery('simple', $1)::text, ' <[0-9]*-?> ', ' & ', 'g')::tsquery AS tsq)
+		SELECT s.id, m.uuid, m.role, m.created_at, s.title, s.project_path, m.body, m.layout, m.search_text, m.seq,
+			ts_rank(m.search, q.tsq) AS rank
+		FROM q, messages m, sessions s
+		WHERE m.search @@ q.tsq AND s.sid = m.sid`
+	args := []any{tsQuery(q.Text)}
+	if q.ProjectPath != "" {
+		query += ` AND s.project_path = $2`
+		args = append(args, q.ProjectPath)
+	}
+	query += ` ORDER BY rank DESC, m.sid, m.seq`
+	if q.Limit > 0 {
+		query += ` LIMIT ` + strconv.Itoa(q.Limit)
+	}
+	return query, args
 }
 
 // cutSnippets sets the snippet of each hit from its message's search text (texts, in the
