@@ -105,6 +105,10 @@ func Open(url string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
+	if err := narrowSearchIndex(ctx, pool); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
