@@ -242,3 +242,37 @@ func TestWriterMarksRandomBranchesAsTheRule(t *testing.T) {
 		t.Errorf("%d of %d sessions branched: the test must have both", marked, len(ids))
 	}
 }
+
+// TestWritersTakingTurnsMarkBranchesAsTheRule has two stores (two writers, as two hosts)
+// write the same sessions in turn: what one writer knows of a session's main chain is stale
+// once the other wrote, and each must judge from what is stored.
+func TestWritersTakingTurnsMarkBranchesAsTheRule(t *testing.T) {
+	url := freshURL(t)
+	first, second := openAt(t, url), openAt(t, url)
+	w := newBranchWriter(t, first)
+	for _, id := range []string{"follows", "branches-after-other", "other-branches"} {
+		w.create(id)
+	}
+	w.flush()
+	turn := func(store *Store, id, parent string) {
+		w.store = store
+		w.write(id, parent, false, true)
+		w.flush()
+	}
+	for _, id := range []string{"follows", "branches-after-other", "other-branches"} {
+		turn(first, id, "")
+		turn(first, id, w.last(id))
+		turn(second, id, w.last(id))
+	}
+	turn(first, "follows", w.last("follows"))                              // follows the other writer's message
+	turn(first, "branches-after-other", w.main["branches-after-other"][1]) // the other's message was last
+	turn(second, "other-branches", w.main["other-branches"][0])
+	turn(first, "other-branches", w.last("other-branches"))
+	want := map[string]bool{"follows": false, "branches-after-other": true, "other-branches": true}
+	for id, branched := range want {
+		if got := w.branched(id); got != branched {
+			t.Errorf("session %q branched = %v, want %v", id, got, branched)
+		}
+	}
+	checkAgainstRule(t, url, w)
+}
