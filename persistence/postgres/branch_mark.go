@@ -20,7 +20,6 @@ import (
 type mainChain struct {
 	known    bool // false: the writer cannot follow it, the server judges (markBranchedSQL)
 	branched bool
-	count    int64  // the session's message_count when the batch locked it (chain_memo.go)
 	hasLast  bool   // a main-chain message is stored
 	last     string // its uuid, as stored
 	lastSeq  int64
@@ -50,13 +49,9 @@ func (b *batchWriter) chainOf(sid int64) *mainChain {
 }
 
 // noteLocked records what the lock of session sid read of its main chain.
-// A count the writer remembers (chain_memo.go) stands for the message the lock did not read.
-func (b *batchWriter) noteLocked(sid int64, branched bool, count int64, hasLast bool, last string, lastSeq int64) {
+func (b *batchWriter) noteLocked(sid int64, branched, hasLast bool, last string, lastSeq int64) {
 	c := b.chainOf(sid)
-	c.known, c.branched, c.count, c.hasLast, c.last, c.lastSeq = true, branched, count, hasLast, last, lastSeq
-	if m, ok := b.w.chains[sid]; ok && !branched && m.count == count {
-		c.hasLast, c.last, c.lastSeq = m.hasLast, m.last, m.lastSeq
-	}
+	c.known, c.branched, c.hasLast, c.last, c.lastSeq = true, branched, hasLast, last, lastSeq
 }
 
 // noteCreated records that session sid was created empty by the batch.
@@ -95,28 +90,19 @@ func (c *mainChain) branches() (marks, judged bool) {
 	if !c.known || (c.hasLast && c.fromSeq <= c.lastSeq) {
 		return false, false
 	}
-	marks, _ = c.walk()
-	return marks, true
-}
-
-// walk follows the messages the batch stored in seq order from the last main-chain message
-// before them, as the trigger did row by row: whether one marks the session branched, and
-// the main chain's last message after them.
-func (c *mainChain) walk() (marks bool, end mainChain) {
 	msgs := slices.Clone(c.inserted)
 	slices.SortStableFunc(msgs, func(a, b insertedMessage) int { return int(a.seq - b.seq) })
-	end = mainChain{known: true, hasLast: c.hasLast, last: c.last, lastSeq: c.lastSeq}
+	hasLast, last := c.hasLast, c.last
 	for _, m := range msgs {
 		if m.sidechain {
 			continue
 		}
-		if m.parent != "" && (!end.hasLast || m.parent != end.last) {
-			marks = true
+		if m.parent != "" && (!hasLast || m.parent != last) {
+			return true, true
 		}
-		end.hasLast, end.last, end.lastSeq = true, m.uuid, m.seq
+		hasLast, last = true, m.uuid
 	}
-	end.branched = marks
-	return marks, end
+	return false, true
 }
 
 // markBranchedSQL marks session $1 branched when a main-chain message from seq $2 on has a

@@ -276,30 +276,3 @@ func TestWritersTakingTurnsMarkBranchesAsTheRule(t *testing.T) {
 	}
 	checkAgainstRule(t, url, w)
 }
-
-// TestWriterRemembersTheMainChain checks what the writer keeps of a session after its commits
-// (chain_memo.go): the session's message_count and its last main-chain message, so that its
-// next lock need not read the message. A count kept wrong would have every lock read it again.
-func TestWriterRemembersTheMainChain(t *testing.T) {
-	url := freshURL(t)
-	store := openAt(t, url)
-	w := newBranchWriter(t, store)
-	w.create("kept")
-	w.flush()
-	for i := 0; i < 3; i++ {
-		w.write("kept", w.last("kept"), false, true)
-		w.write("kept", "elsewhere", true, false)
-		w.flush()
-	}
-	var sid, count int64
-	if err := connectAt(t, url).QueryRow(context.Background(), `SELECT sid, message_count FROM sessions WHERE id = 'kept'`).Scan(&sid, &count); err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Flush(); err != nil { // the writer is idle: its map is ours to read
-		t.Fatal(err)
-	}
-	m, ok := store.w.chains[sid]
-	if !ok || m.count != count || !m.hasLast || m.last != w.last("kept") || m.lastSeq != 4 {
-		t.Errorf("the writer remembers %+v (kept %v); want count %d, last %s at seq 4", m, ok, count, w.last("kept"))
-	}
-}

@@ -40,8 +40,7 @@ type writer struct {
 	// lastBegun holds, per session, the uuid of the last message this writer began: a
 	// message that follows it is stored only if it was (see parentCondition).
 	lastBegun map[int64]string
-	open      msgbody.OpenBodies  // the blocks of the messages in begun, for their bodies
-	chains    map[int64]chainMemo // per session, its main chain after this writer's last commit to it (chain_memo.go)
+	open      msgbody.OpenBodies // the blocks of the messages in begun, for their bodies
 	bodies    msgbody.Builder
 	// busyRetried counts the batches retried in silence as a deadlock's victim or after a
 	// serialization failure (see Failed).
@@ -51,8 +50,7 @@ type writer struct {
 func newWriter(ctx context.Context, cfg *pgxpool.Config, channel string, indexer *searchIndexer) (*writer, error) {
 	id := rand.Int64()
 	w := &writer{cfg: cfg.ConnConfig.Copy(), channel: channel, indexer: indexer, ownerID: id, owner: strconv.FormatInt(id, 10),
-		sids: map[string]int64{}, begun: map[msgbody.Key]string{}, lastBegun: map[int64]string{}, open: msgbody.OpenBodies{},
-		chains: map[int64]chainMemo{}}
+		sids: map[string]int64{}, begun: map[msgbody.Key]string{}, lastBegun: map[int64]string{}, open: msgbody.OpenBodies{}}
 	if err := w.connect(ctx); err != nil {
 		return nil, err
 	}
@@ -170,7 +168,6 @@ func (w *writer) commit(batch []session.Op, careful bool) error {
 		b.reopenEnded()
 		return w.lost(storageError("committing", err))
 	}
-	w.remember(b)
 	w.indexer.noteCommit(b.searchable)
 	return nil
 }
