@@ -46,6 +46,7 @@ type batchWriter struct {
 	blocks   blockRows                      // blocks gathered for one statement (blocks_batch.go)
 	messages messageRows                    // messages gathered for one statement (messages_batch.go)
 	trackers map[int64]session.TokenTracker // the last tracker of each session (tracker.go)
+	chains   map[int64]*mainChain           // the main chain of each session written (branch_mark.go)
 	// whole names the messages inserted whole by their EndMessage, begins holds what their
 	// BeginMessage left for it (message_once.go).
 	whole  map[batchMessage]bool
@@ -172,7 +173,9 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 			if changed == 0 { // another writer has this seq, or the message before: this one is refused, theirs kept
 				t.messages--
 				b.w.noteDropped(fmt.Errorf("%w: session %s already has a message at seq %d, or another writer's before it", errConflict, op.SessionID, h.Seq))
+				return
 			}
+			b.noteInserted(sid, h)
 		}
 		if b.whole[batchMessage{op.SessionID, h.Seq}] {
 			b.begins[key] = beginning{h, mustFollow, onDone} // inserted whole by its EndMessage
@@ -197,6 +200,7 @@ func (b *batchWriter) applySessionOp(sid int64, t *touched, op session.Op) error
 			return err
 		}
 		_, err := b.exec(`UPDATE sessions SET branched = true WHERE sid = $1`, sid)
+		b.noteBranched(sid)
 		return err
 	case session.PutFileSnapshot:
 		return b.putFileSnapshot(sid, op.Snapshot)
@@ -241,6 +245,7 @@ func (b *batchWriter) createSession(info session.SessionInfo) (ok bool, err erro
 		return false, err
 	}
 	b.w.sids[info.ID] = sid
+	b.noteCreated(sid)
 	return true, nil
 }
 
@@ -321,7 +326,12 @@ func (b *batchWriter) touch() error {
 			updated = t.updatedAt
 		}
 		active := t.messages > 0 && !t.interrupted
+		branches, err := b.branchMark(sid)
+		if err != nil {
+			return err
+		}
 		args := append([]any{t.messages, updated, b.w.owner, active, t.tools, t.unsettled, t.lastMessageAt, sid}, b.gatheredTracker(sid)...)
+		args = append(args, branches)
 		if err := b.queue(nil, touchSQL, args...); err != nil {
 			return err
 		}
@@ -332,8 +342,8 @@ func (b *batchWriter) touch() error {
 	return nil
 }
 
-// touchSQL updates a session's listing after a batch ($1–$8) and, unless NULL, its
-// tracker ($9–$13).
+// touchSQL updates a session's listing after a batch ($1–$8), unless NULL its tracker
+// ($9–$13), and marks it branched when the batch's messages branch it ($14, branch_mark.go).
 const touchSQL = `UPDATE sessions SET message_count = message_count + $1, updated_at = $2, owner = $3,
 	status = CASE WHEN $4 THEN 'active' ELSE status END, tool_count = tool_count + $5,
 	last_message_at = CASE WHEN $6 THEN $7 ELSE last_message_at END,
@@ -341,7 +351,8 @@ const touchSQL = `UPDATE sessions SET message_count = message_count + $1, update
 	is_open = is_open OR $6,
 	input_tokens = coalesce($9::bigint, input_tokens), output_tokens = coalesce($10::bigint, output_tokens),
 	cache_read_tokens = coalesce($11::bigint, cache_read_tokens), cache_creation_tokens = coalesce($12::bigint, cache_creation_tokens),
-	context_tokens = coalesce($13::bigint, context_tokens)
+	context_tokens = coalesce($13::bigint, context_tokens),
+	branched = branched OR $14
 	WHERE sid = $8`
 
 // settle updates what messages begun in this batch make of session sid's listing (open, not

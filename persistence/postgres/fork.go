@@ -61,6 +61,11 @@ func (b *batchWriter) fork(op session.ForkSession) error {
 			return err
 		}
 	}
+	// The copies are judged by the server, and so is what the batch adds to the fork after them.
+	b.noteUnknown(to)
+	if err := b.queue(nil, markBranchedSQL, to, 0); err != nil {
+		return err
+	}
 	if err := b.renameForkBodies(to, op.From, op.Info.ID); err != nil {
 		return err
 	}

@@ -30,6 +30,18 @@ func (b *batchWriter) queue(onDone func(changed int64), sql string, args ...any)
 	return nil
 }
 
+// queueRows adds a statement that returns rows to the pipeline; fn is called with each row
+// once it has run. A careful batch runs it at once instead.
+func (b *batchWriter) queueRows(fn func(row []any) error, sql string, args ...any) error {
+	if b.careful {
+		return b.c.query(sql, args, fn)
+	}
+	b.queueMessages() // the statement may need them
+	b.pending.Queue(sql, storableArgs(args)...)
+	b.results = append(b.results, pipelined{rows: func(rows pgx.Rows) error { return eachRow(rows, fn) }})
+	return nil
+}
+
 // pipelined is what is done with the result of a statement of the pipeline: done, unless
 // nil, is given the rows it changed; rows, for a statement that returns rows, reads them.
 type pipelined struct {

@@ -14,7 +14,8 @@ package postgres
 //     Migration 3 (schema_search_later.go) made it a column filled off the writer's commits,
 //     migration 4 a column of each message, filled from its body.
 //   - What SQLite's triggers keep per message (last message, tool count, open) the writer
-//     keeps once per session per batch; a trigger keeps only the branched flag.
+//     keeps once per session per batch; a trigger kept only the branched flag, until
+//     migration 6 (schema_branch_mark.go) gave that to the writer too.
 var schemaV1 = []string{
 	`CREATE TABLE sessions (
 		sid              BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

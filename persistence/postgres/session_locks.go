@@ -17,13 +17,18 @@ import (
 // accesses to each other's sessions deadlocked (test 126 on PostgreSQL, 1 of 2 runs).
 // Sessions the batch creates are not locked: no other writer sees them before the commit.
 
-// lockSessionSQL locks the row of session $1 with the lock the writer's UPDATEs of it take.
-// One statement a session, by the primary key: its generic plan is the custom one, planned
-// once per connection. One statement for all (`sid = ANY($1) ORDER BY sid`, or a lateral
-// join over the sorted keys) was planned each time, or as a bitmap scan that visits every
-// dead version of a row the writer updates at each commit (52 buffers a call in the 8
+// lockSessionSQL locks the row of session $1 with the lock the writer's UPDATEs of it take,
+// and reads what the branch mark needs (branch_mark.go): whether the session is branched
+// and, when it is not, its last main-chain message (uuid, seq), by the messages' primary
+// key. One statement a session, by the primary key: its generic plan is the custom one,
+// planned once per connection. One statement for all (`sid = ANY($1) ORDER BY sid`, or a
+// lateral join over the sorted keys) was planned each time, or as a bitmap scan that visits
+// every dead version of a row the writer updates at each commit (52 buffers a call in the 8
 // writers, against 4 for this statement).
-const lockSessionSQL = `SELECT sid FROM sessions WHERE sid = $1 FOR NO KEY UPDATE`
+const lockSessionSQL = `SELECT s.branched, m.uuid, m.seq FROM sessions s
+	LEFT JOIN LATERAL (SELECT p.uuid, p.seq FROM messages p WHERE p.sid = s.sid AND NOT p.is_sidechain AND NOT s.branched
+		ORDER BY p.seq DESC LIMIT 1) m ON true
+	WHERE s.sid = $1 FOR NO KEY UPDATE OF s`
 
 // lockSessions queues the lock of the rows of every existing session an Op of batch
 // writes to, ahead of the batch's other statements.
@@ -40,7 +45,12 @@ func (b *batchWriter) lockSessions(batch []session.Op) error {
 	}
 	slices.Sort(sids)
 	for _, sid := range sids {
-		if err := b.queue(nil, lockSessionSQL, sid); err != nil {
+		if err := b.queueRows(func(row []any) error {
+			last, _ := row[1].(string)
+			lastSeq, _ := row[2].(int64)
+			b.noteLocked(sid, row[0].(bool), row[1] != nil, last, lastSeq)
+			return nil
+		}, lockSessionSQL, sid); err != nil {
 			return err
 		}
 	}
