@@ -55,6 +55,9 @@ func (r *Repeats) MayRepeat(line []byte) bool {
 	if r.asked++; r.asked > r.noted {
 		return true
 	}
+	if len(r.maybe) == 0 { // most rollouts: no line met twice, and no hash to take
+		return false
+	}
 	_, ok := r.maybe[lineKey(line)]
 	return ok
 }
