@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"database/sql"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"os"
 	"path/filepath"
 	"testing"
@@ -33,8 +34,9 @@ func openAt(t *testing.T, path string) *Store {
 // init gives the connections rawDB opens unpack_body and searched_text, as the store's own
 // have them, so that a test can look inside a packed body, or delete a message, in SQL.
 func init() {
-	sqlite.MustRegisterDeterministicScalarFunction("unpack_body", 1, unpackBodySQL)
-	sqlite.MustRegisterDeterministicScalarFunction("searched_text", 1, searchedTextSQL)
+	for name, fn := range sqlconn.Functions() {
+		sqlite.MustRegisterDeterministicScalarFunction(name, 1, fn)
+	}
 }
 
 func rawDB(t *testing.T, path string) *sql.DB {

@@ -15,14 +15,14 @@ func TestReclaimAfterMigrationGivesBackFreePages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
+	defer c.Close()
 	for _, stmt := range []string{
 		`CREATE TABLE scratch(x BLOB)`,
 		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) INSERT INTO scratch SELECT randomblob(65536) FROM n`,
 		`DROP TABLE scratch`,
 		`PRAGMA wal_checkpoint(TRUNCATE)`,
 	} {
-		if _, err := c.exec(stmt); err != nil {
+		if _, err := c.Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"database/sql/driver"
 	"fmt"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -15,7 +16,7 @@ type migration struct {
 	version     int64
 	description string
 	statements  []string
-	then        func(*conn) error // moves data the statements cannot, after them; nil for none
+	then        func(*sqlconn.Conn) error // moves data the statements cannot, after them; nil for none
 }
 
 // migrations are applied in order, each in the transaction that records it. Never edit
@@ -165,7 +166,7 @@ var migrations = []migration{
 // and gives back the space the migrations it applied left free (reclaimAfterMigration).
 //
 //go:generate go test -run ^TestFreshSchemaIsTheMigrations$ -update-fresh-schema .
-func migrate(c *conn) error {
+func migrate(c *sqlconn.Conn) error {
 	since := time.Now().UnixMilli()
 	if err := migrateWith(c, freshSchema); err != nil {
 		return err
@@ -177,24 +178,24 @@ func migrate(c *conn) error {
 
 // migrateWith is migrate with the fresh schema given, so that a test can build a store by
 // the migrations alone (with an empty freshDump) to compare.
-func migrateWith(c *conn, fresh freshDump) error {
-	if _, err := c.exec("BEGIN IMMEDIATE"); err != nil {
-		return storageError("starting the migration", err)
+func migrateWith(c *sqlconn.Conn, fresh freshDump) error {
+	if _, err := c.Exec("BEGIN IMMEDIATE"); err != nil {
+		return sqlconn.Wrap("starting the migration", err)
 	}
 	if err := migrateInTransaction(c, fresh); err != nil {
-		c.exec("ROLLBACK")
+		c.Exec("ROLLBACK")
 		return err
 	}
-	if _, err := c.exec("COMMIT"); err != nil {
-		c.exec("ROLLBACK") // so that a retry can begin again
-		return storageError("committing the migration", err)
+	if _, err := c.Exec("COMMIT"); err != nil {
+		c.Exec("ROLLBACK") // so that a retry can begin again
+		return sqlconn.Wrap("committing the migration", err)
 	}
 	return nil
 }
 
 // migrateInTransaction decides, under the write lock (two processes may create the file at
 // once), whether the database is new.
-func migrateInTransaction(c *conn, fresh freshDump) error {
+func migrateInTransaction(c *sqlconn.Conn, fresh freshDump) error {
 	empty, err := isEmptyDatabase(c)
 	if err != nil {
 		return err
@@ -202,16 +203,16 @@ func migrateInTransaction(c *conn, fresh freshDump) error {
 	if empty && fresh.fits(migrations) {
 		return createFresh(c, fresh, migrations)
 	}
-	if _, err := c.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+	if _, err := c.Exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
 		version     INTEGER PRIMARY KEY,
 		description TEXT NOT NULL,
 		applied_at  INTEGER NOT NULL)`); err != nil {
-		return storageError("creating the migrations table", err)
+		return sqlconn.Wrap("creating the migrations table", err)
 	}
 	return applyMigrations(c)
 }
 
-func applyMigrations(c *conn) error {
+func applyMigrations(c *sqlconn.Conn) error {
 	applied, err := appliedVersions(c)
 	if err != nil {
 		return err
@@ -230,13 +231,13 @@ func applyMigrations(c *conn) error {
 			continue
 		}
 		for _, stmt := range m.statements {
-			if _, err := c.exec(stmt); err != nil {
-				return storageError(fmt.Sprintf("migration %d (%s)", m.version, m.description), err)
+			if _, err := c.Exec(stmt); err != nil {
+				return sqlconn.Wrap(fmt.Sprintf("migration %d (%s)", m.version, m.description), err)
 			}
 		}
 		if m.then != nil {
 			if err := m.then(c); err != nil {
-				return storageError(fmt.Sprintf("migration %d (%s)", m.version, m.description), err)
+				return sqlconn.Wrap(fmt.Sprintf("migration %d (%s)", m.version, m.description), err)
 			}
 		}
 		if err := recordMigration(c, m, time.Now().UnixMilli()); err != nil {
@@ -247,20 +248,20 @@ func applyMigrations(c *conn) error {
 }
 
 // recordMigration records m in schema_migrations as applied at appliedAt (Unix ms).
-func recordMigration(c *conn, m migration, appliedAt int64) error {
-	_, err := c.exec(`INSERT INTO schema_migrations(version, description, applied_at) VALUES (?, ?, ?)`,
+func recordMigration(c *sqlconn.Conn, m migration, appliedAt int64) error {
+	_, err := c.Exec(`INSERT INTO schema_migrations(version, description, applied_at) VALUES (?, ?, ?)`,
 		m.version, m.description, appliedAt)
-	return storageError("recording a migration", err)
+	return sqlconn.Wrap("recording a migration", err)
 }
 
 // appliedVersions returns the migrations the database records. Each migration is applied
 // by its own number, not by "everything above the newest", so that migrations developed
 // side by side apply whatever order they were merged in.
-func appliedVersions(c *conn) (map[int64]bool, error) {
+func appliedVersions(c *sqlconn.Conn) (map[int64]bool, error) {
 	applied := map[int64]bool{}
-	err := c.query(`SELECT version FROM schema_migrations`, nil, func(row []driver.Value) error {
+	err := c.Query(`SELECT version FROM schema_migrations`, nil, func(row []driver.Value) error {
 		applied[row[0].(int64)] = true
 		return nil
 	})
-	return applied, storageError("reading the applied migrations", err)
+	return applied, sqlconn.Wrap("reading the applied migrations", err)
 }

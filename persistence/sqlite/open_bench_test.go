@@ -28,7 +28,7 @@ func BenchmarkOpenNewStore(b *testing.B) {
 				if err := migrateWith(c, way.fresh); err != nil {
 					b.Fatal(err)
 				}
-				c.close()
+				c.Close()
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"errors"
 	"fmt"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"sync"
 	"time"
 
@@ -52,7 +53,7 @@ func (s *Store) scanEncoded(sessionID string, fromSeq int64, unlessBranched bool
 		for next := fromSeq; ; {
 			last, err := r.scanFor(c, next, snapshotHold, fn)
 			if !errors.Is(err, errSnapshotHeld) {
-				return storageError("reading messages of session "+sessionID, err)
+				return sqlconn.Wrap("reading messages of session "+sessionID, err)
 			}
 			next = last + 1
 		}

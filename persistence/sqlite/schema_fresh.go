@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"time"
 )
 
@@ -44,23 +45,23 @@ func migrationsFingerprint(ms []migration) string {
 }
 
 // isEmptyDatabase reports whether the database has no schema at all: a file just created.
-func isEmptyDatabase(c *conn) (bool, error) {
+func isEmptyDatabase(c *sqlconn.Conn) (bool, error) {
 	empty := true
-	err := c.query(`SELECT 1 FROM sqlite_master LIMIT 1`, nil, func([]driver.Value) error {
+	err := c.Query(`SELECT 1 FROM sqlite_master LIMIT 1`, nil, func([]driver.Value) error {
 		empty = false
 		return nil
 	})
-	return empty, storageError("reading the schema", err)
+	return empty, sqlconn.Wrap("reading the schema", err)
 }
 
 // createFresh builds the whole schema of d on an empty database and records ms as applied,
 // inside the caller's transaction. The schema's statements are not kept prepared on the
 // connection (conn.exec would keep them for the store's life): each runs once.
-func createFresh(c *conn, d freshDump, ms []migration) error {
-	execer := c.raw.(driver.ExecerContext)
+func createFresh(c *sqlconn.Conn, d freshDump, ms []migration) error {
+	execer := c.Raw().(driver.ExecerContext)
 	for _, stmt := range d.statements {
 		if _, err := execer.ExecContext(context.Background(), stmt, nil); err != nil {
-			return storageError("creating the schema of a new store", err)
+			return sqlconn.Wrap("creating the schema of a new store", err)
 		}
 	}
 	now := time.Now().UnixMilli()

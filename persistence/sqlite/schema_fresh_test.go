@@ -112,7 +112,7 @@ func buildSchema(t *testing.T, path string, fresh freshDump) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
+	defer c.Close()
 	if err := migrateWith(c, fresh); err != nil {
 		t.Fatal(err)
 	}
