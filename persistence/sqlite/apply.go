@@ -4,10 +4,10 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"crypto/sha256"
 	"database/sql/driver"
+
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 

@@ -4,9 +4,9 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 

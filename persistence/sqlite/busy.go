@@ -3,10 +3,10 @@ package sqlite
 import (
 	"errors"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"math/rand/v2"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 

@@ -4,12 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 

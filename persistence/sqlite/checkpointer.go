@@ -2,9 +2,10 @@ package sqlite
 
 import (
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 
 	"modernc.org/sqlite"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // checkpointPages is how many pages the writer commits to the WAL before the checkpointer

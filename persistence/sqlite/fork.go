@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 
 	"github.com/goccy/go-json"
+
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )

@@ -2,9 +2,10 @@ package sqlite
 
 import (
 	"database/sql/driver"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 
 	"github.com/goccy/go-json"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // HeldUUIDs returns which of uuids the session holds a message or record of: one statement

@@ -2,14 +2,15 @@ package sqlite
 
 import (
 	"database/sql"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"modernc.org/sqlite"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/stream"
-	"modernc.org/sqlite"
 )
 
 // openTemp opens a store on a new file in t.TempDir(); it is closed at cleanup.

@@ -3,11 +3,11 @@ package sqlite
 import (
 	"database/sql/driver"
 	"errors"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/hosted"
 )

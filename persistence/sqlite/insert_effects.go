@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/schema"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -118,6 +119,6 @@ func (w *writer) checkBranched(sid, from int64) error {
 	}
 	_, err := w.c.Exec(`UPDATE sessions SET branched = 1 WHERE sid = ?1 AND branched = 0 AND EXISTS (
 			SELECT 1 FROM messages m WHERE `+rows+` AND m.is_sidechain = 0 AND m.parent_uuid != ''
-				AND m.parent_uuid IS NOT (`+previousMainUUID("m")+`))`, sid, from)
+				AND m.parent_uuid IS NOT (`+schema.PreviousMainUUID("m")+`))`, sid, from)
 	return err
 }

@@ -3,10 +3,10 @@ package sqlite
 import (
 	"database/sql/driver"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 
 	"github.com/sessionkeep/sessionkeep/persistence/infocolumns"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )

@@ -3,9 +3,9 @@ package sqlite
 import (
 	"errors"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"database/sql/driver"
 	"errors"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )

@@ -2,9 +2,9 @@ package sqlite
 
 import (
 	"database/sql/driver"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 
 	"github.com/sessionkeep/sessionkeep/persistence/procowner"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // RecoveredSession is a session found open by a process that is gone (it crashed or was

@@ -3,9 +3,9 @@ package sqlite
 import (
 	"database/sql/driver"
 	"errors"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 

@@ -2,8 +2,9 @@ package sqlite
 
 import (
 	"database/sql/driver"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // indexIdle is how long the writer must have had nothing to commit before it indexes

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"errors"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/persistence/contextcache"
 	"github.com/sessionkeep/sessionkeep/persistence/procowner"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/schema"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
@@ -104,7 +105,7 @@ func Open(path string) (*Store, error) {
 // setUp migrates the schema and recovers what a crash left unfinished, waiting out other
 // processes that open the store at the same time: both steps are safe to repeat.
 func setUp(c *sqlconn.Conn) (recovered []RecoveredSession, err error) {
-	if err := retryBusy("migrating the schema", func() error { return migrate(c) }); err != nil {
+	if err := retryBusy("migrating the schema", func() error { return schema.Migrate(c) }); err != nil {
 		return nil, err
 	}
 	err = retryBusy("recovering interrupted sessions", func() (err error) {

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"database/sql/driver"
+
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 

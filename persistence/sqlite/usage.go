@@ -2,11 +2,12 @@ package sqlite
 
 import (
 	"database/sql/driver"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"strconv"
 	"time"
 
 	"github.com/goccy/go-json"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )

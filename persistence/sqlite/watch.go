@@ -3,10 +3,10 @@ package sqlite
 import (
 	"database/sql/driver"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"sync"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/persistence/watchset"
 	"github.com/sessionkeep/sessionkeep/session"
 )

@@ -4,12 +4,12 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"os"
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/persistence/commitqueue"
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/sessionkeep/sessionkeep/session"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // Wrap wraps a SQLite error in the session sentinel that says what it means for

@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 // searchTextMigration is migration 13: the text a body is searched by comes from
 // searched_text (search_text.go), in Go, instead of SQLite's JSON functions. The index is

@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 // insertEffectsMigration is migration 14: the AFTER INSERT triggers on messages go, and the
 // writer does their work once per batch (insert_effects.go): queueing a new row's body for

@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 // searchQueueMigration is migration 7: blocks are indexed for search in slices, off the
 // path that makes messages durable. FTS5 writes its pending terms to disk as a new segment

@@ -1,7 +1,8 @@
-package sqlite
+package schema
 
 import (
 	"database/sql/driver"
+
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 

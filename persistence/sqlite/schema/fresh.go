@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 import (
 	"context"
@@ -7,8 +7,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // freshDump is the schema the migrations build on an empty database, as the statements that

@@ -1,13 +1,13 @@
-package sqlite
+package schema
 
 import (
 	"database/sql/driver"
 	"fmt"
-	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
