@@ -30,7 +30,7 @@ func (s *Store) cacheSession(sessionID, what string, fn func(db contextcache.DB,
 // cacheDB is a connection as the context cache uses it.
 type cacheDB struct{ c *sqlconn.Conn }
 
-// Query runs a statement and calls fn with each row, as conn.query does.
+// Query runs a statement and calls fn with each row, as sqlconn.Conn.Query does.
 func (d cacheDB) Query(query string, args []any, fn func(row []any) error) error {
 	var row []any
 	return d.c.Query(query, args, func(values []driver.Value) error {

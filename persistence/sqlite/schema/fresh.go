@@ -16,7 +16,7 @@ import (
 // build it in one step: what a new store is given instead of running migrations 1 to 14
 // one by one (11.5 of the 14 ms an Open of a new file took, most of it SQLite re-reading
 // the schema after each ALTER TABLE). It is generated from the migrations themselves
-// (schema_fresh_gen.go, `go generate ./persistence/sqlite`) and applies only while they are
+// (fresh_gen.go, `go generate ./persistence/sqlite/schema`) and applies only while they are
 // the migrations it was generated from.
 type freshDump struct {
 	migrations string   // fingerprint of the migrations it was generated from

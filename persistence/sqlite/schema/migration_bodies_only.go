@@ -15,12 +15,12 @@ import (
 // Before it, a message cost a messages row, a row per block, a blob row and a hash lookup
 // per large block, and a search-queue row per block; W1 of the speed benchmark paid per
 // row, not per byte. Now block rows only journal what is still streaming and are dropped
-// when the message ends (writer_once.go, body_write.go), every block is inside the body,
-// and search indexes a message's body as one document (body_search, rowid = mid), queued
-// in body_pending as blocks are queued in search_pending (by a trigger on insert until
-// migration 14, by the writer since: insert_effects.go). The block index (message_search)
-// stays for the blocks that have no body: still streaming, cut off by a crash, or records
-// that are not messages.
+// when the message ends (persistence/sqlite: writer_once.go, body_write.go), every block is
+// inside the body, and search indexes a message's body as one document (body_search, rowid
+// = mid), queued in body_pending as blocks are queued in search_pending (by a trigger on
+// insert until migration 14, by the writer since: persistence/sqlite/insert_effects.go).
+// The block index (message_search) stays for the blocks that have no body: still streaming,
+// cut off by a crash, or records that are not messages.
 //
 // The statements make the new tables; moveToBodies then moves the store's data. Both run
 // in the one transaction of migrate, so a crash during the migration leaves the store as

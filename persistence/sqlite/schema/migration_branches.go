@@ -10,7 +10,7 @@ package schema
 // with branches or parallel tool calls has), so that reading a session that never branched
 // skips working out its branch. The flag was kept by a trigger, so every path that writes
 // messages (the streaming writer, restores, imports, forks) kept it right; migration 14
-// moved that to the writer, once per batch (insert_effects.go).
+// moved that to the writer, once per batch (persistence/sqlite/insert_effects.go).
 //
 // A fork names the session and the record it was forked from. File snapshots hold, for a
 // message, the state of each tracked file (present or deleted), its content hash, and its
