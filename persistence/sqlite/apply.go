@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -37,8 +38,8 @@ func (w *writer) commit(batch []session.Op) error {
 	if len(batch) == 0 {
 		return nil
 	}
-	if _, err := w.c.exec("BEGIN IMMEDIATE"); err != nil {
-		return storageError("starting a write", err)
+	if _, err := w.c.Exec("BEGIN IMMEDIATE"); err != nil {
+		return sqlconn.Wrap("starting a write", err)
 	}
 	sessions := map[int64]*touched{}
 	w.ending = endingInBatch(batch)
@@ -48,24 +49,24 @@ func (w *writer) commit(batch []session.Op) error {
 		if err == nil {
 			continue
 		}
-		if isConstraint(err) || errors.Is(err, errUnknownSession) {
+		if sqlconn.IsConstraint(err) || errors.Is(err, errUnknownSession) {
 			w.noteDropped(err)
 			continue
 		}
-		w.c.exec("ROLLBACK")
-		return storageError("writing", err)
+		w.c.Exec("ROLLBACK")
+		return sqlconn.Wrap("writing", err)
 	}
 	if err := w.settleInserts(); err != nil {
-		w.c.exec("ROLLBACK")
-		return storageError("queueing new messages for search", err)
+		w.c.Exec("ROLLBACK")
+		return sqlconn.Wrap("queueing new messages for search", err)
 	}
 	if err := w.touch(sessions); err != nil {
-		w.c.exec("ROLLBACK")
-		return storageError("updating session listings", err)
+		w.c.Exec("ROLLBACK")
+		return sqlconn.Wrap("updating session listings", err)
 	}
-	if _, err := w.c.exec("COMMIT"); err != nil {
-		w.c.exec("ROLLBACK")
-		return storageError("committing", err)
+	if _, err := w.c.Exec("COMMIT"); err != nil {
+		w.c.Exec("ROLLBACK")
+		return sqlconn.Wrap("committing", err)
 	}
 	return nil
 }
@@ -127,12 +128,12 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 		}
 	case session.SetTracker:
 		t := op.Tracker
-		_, err = w.c.exec(`UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
+		_, err = w.c.Exec(`UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_read_tokens = ?,
 			cache_creation_tokens = ?, context_tokens = ? WHERE sid = ?`,
 			t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, sid)
 	case session.SetTitle:
 		// A title made from the first prompt never replaces one the user gave.
-		_, err = w.c.exec(`UPDATE sessions SET title = ? WHERE sid = ? AND title = ''`, op.Title, sid)
+		_, err = w.c.Exec(`UPDATE sessions SET title = ? WHERE sid = ? AND title = ''`, op.Title, sid)
 	case session.SetUpdatedAt:
 		t.updatedAt = op.Time.UnixMilli()
 	case session.MoveHead:
@@ -140,7 +141,7 @@ func (w *writer) applyOp(op session.Op, sessions map[int64]*touched) error {
 	case session.PutFileSnapshot:
 		err = w.putFileSnapshot(sid, op.Snapshot)
 	case session.AddRedactions:
-		_, err = w.c.exec(`UPDATE sessions SET redactions = redactions + ? WHERE sid = ?`, op.Count, sid)
+		_, err = w.c.Exec(`UPDATE sessions SET redactions = redactions + ? WHERE sid = ?`, op.Count, sid)
 	default:
 		err = fmt.Errorf("unknown op %T", op)
 	}
@@ -162,7 +163,7 @@ func (w *writer) noteInterrupted(op session.ManagementOp, sessions map[int64]*to
 }
 
 func (w *writer) createSession(info session.SessionInfo) error {
-	res, err := w.c.exec(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
+	res, err := w.c.Exec(`INSERT INTO sessions(id, project_path, title, provider, model, context_window, created_at, updated_at,
 			last_accessed_at, status, owner, is_open, session_key)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
 		ON CONFLICT(session_key) WHERE session_key IS NOT NULL DO NOTHING`,
@@ -194,7 +195,7 @@ func (w *writer) sid(id string) (int64, error) {
 // lookupSID finds the database key of the session with id.
 func lookupSID(c rowQuerier, id string) (int64, error) {
 	sid := int64(-1)
-	err := c.query(`SELECT sid FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+	err := c.Query(`SELECT sid FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
 		sid = row[0].(int64)
 		return nil
 	})
@@ -218,14 +219,14 @@ func (w *writer) putBlock(sid int64, op session.PutBlock) error {
 	if op.ToolUseID == "" {
 		return nil
 	}
-	_, err := w.c.exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
+	_, err := w.c.Exec(`INSERT OR IGNORE INTO tool_uses(sid, tool_use_id, seq) VALUES (?, ?, ?)`, sid, op.ToolUseID, op.Seq)
 	return err
 }
 
 // journalBlock writes block idx of message seq of session sid as a block row, or replaces
 // the row of a partial checkpoint of it.
 func (w *writer) journalBlock(sid, seq int64, idx int, partial bool, json []byte) error {
-	_, err := w.c.exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, NULL)
+	_, err := w.c.Exec(`INSERT INTO blocks(sid, seq, idx, partial, body, blob_id) VALUES (?, ?, ?, ?, ?, NULL)
 		ON CONFLICT(sid, seq, idx) DO UPDATE SET partial = excluded.partial, body = excluded.body, blob_id = NULL`,
 		sid, seq, idx, partial, json)
 	w.blocksInBatch = w.blocksInBatch || (err == nil && !partial)
@@ -243,7 +244,7 @@ func (w *writer) touch(sessions map[int64]*touched) error {
 			updated = t.updatedAt
 		}
 		active := t.messages > 0 && !t.interrupted
-		if _, err := w.c.exec(`UPDATE sessions SET message_count = message_count + ?, updated_at = ?, owner = ?,
+		if _, err := w.c.Exec(`UPDATE sessions SET message_count = message_count + ?, updated_at = ?, owner = ?,
 			status = CASE WHEN ? THEN 'active' ELSE status END,
 			last_message_at = CASE WHEN ? THEN ? ELSE last_message_at END,
 			archived_at = CASE WHEN ? THEN 0 ELSE archived_at END,

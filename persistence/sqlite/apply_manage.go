@@ -73,10 +73,10 @@ func (w *writer) applyHosted(op session.ManagementOp) error {
 			return err
 		}
 		at := op.At.UnixMilli()
-		if _, err := w.c.exec(`INSERT INTO history(sid, role, content, created_at) VALUES (?, ?, ?, ?)`, sid, op.Role, op.Content, at); err != nil {
+		if _, err := w.c.Exec(`INSERT INTO history(sid, role, content, created_at) VALUES (?, ?, ?, ?)`, sid, op.Role, op.Content, at); err != nil {
 			return err
 		}
-		_, err = w.c.exec(`UPDATE sessions SET updated_at = max(updated_at, ?), status = 'active' WHERE sid = ?`, at, sid)
+		_, err = w.c.Exec(`UPDATE sessions SET updated_at = max(updated_at, ?), status = 'active' WHERE sid = ?`, at, sid)
 		return err
 	case session.ClearHistory:
 		return w.update(op.SessionID, `DELETE FROM history WHERE sid = ?`)
@@ -90,7 +90,7 @@ func (w *writer) update(id, query string, args ...any) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.c.exec(query, append(args, sid)...)
+	_, err = w.c.Exec(query, append(args, sid)...)
 	return err
 }
 
@@ -106,7 +106,7 @@ func (w *writer) deleteSession(id string) error {
 		return err
 	}
 	var blobs []int64
-	err = w.c.query(`SELECT blob_id FROM blocks WHERE sid = ?1 AND blob_id IS NOT NULL
+	err = w.c.Query(`SELECT blob_id FROM blocks WHERE sid = ?1 AND blob_id IS NOT NULL
 		UNION SELECT f.blob_id FROM snapshot_files f JOIN file_snapshots s ON s.fsid = f.fsid WHERE s.sid = ?1 AND f.blob_id IS NOT NULL`,
 		[]any{sid}, func(row []driver.Value) error {
 			blobs = append(blobs, row[0].(int64))
@@ -128,12 +128,12 @@ func (w *writer) deleteSession(id string) error {
 		`DELETE FROM context_states WHERE sid = ?`,
 		`DELETE FROM sessions WHERE sid = ?`,
 	} {
-		if _, err := w.c.exec(stmt, sid); err != nil {
+		if _, err := w.c.Exec(stmt, sid); err != nil {
 			return err
 		}
 	}
 	for _, blob := range blobs {
-		if _, err := w.c.exec(`DELETE FROM blobs WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM blocks WHERE blob_id = ?1)
+		if _, err := w.c.Exec(`DELETE FROM blobs WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM blocks WHERE blob_id = ?1)
 			AND NOT EXISTS (SELECT 1 FROM snapshot_files WHERE blob_id = ?1)`, blob); err != nil {
 			return err
 		}
@@ -144,7 +144,7 @@ func (w *writer) deleteSession(id string) error {
 
 // moveProject moves the sessions of project from, and of the folders inside it, to to.
 func (w *writer) moveProject(from, to string) error {
-	_, err := w.c.exec(`UPDATE sessions SET project_path = ?1 || substr(project_path, length(?2) + 1)
+	_, err := w.c.Exec(`UPDATE sessions SET project_path = ?1 || substr(project_path, length(?2) + 1)
 		WHERE project_path = ?2 OR substr(project_path, 1, length(?2) + 1) IN (?2 || '/', ?2 || '\')`, to, from)
 	return err
 }

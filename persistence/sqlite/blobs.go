@@ -3,6 +3,8 @@ package sqlite
 import (
 	"crypto/sha256"
 	"database/sql/driver"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // BlobThreshold is the size above which a block's JSON is stored in the blob table, by
@@ -11,17 +13,17 @@ import (
 const BlobThreshold = 10 * 1024
 
 // putBlob stores data once by its SHA-256 and returns its row id.
-func putBlob(c *conn, data []byte) (int64, error) {
+func putBlob(c *sqlconn.Conn, data []byte) (int64, error) {
 	hash := sha256.Sum256(data)
 	id := int64(-1)
-	err := c.query(`SELECT id FROM blobs WHERE hash = ?`, []any{hash[:]}, func(row []driver.Value) error {
+	err := c.Query(`SELECT id FROM blobs WHERE hash = ?`, []any{hash[:]}, func(row []driver.Value) error {
 		id = row[0].(int64)
 		return nil
 	})
 	if err != nil || id >= 0 {
 		return id, err
 	}
-	res, err := c.exec(`INSERT INTO blobs(hash, size, data) VALUES (?, ?, ?)`, hash[:], len(data), data)
+	res, err := c.Exec(`INSERT INTO blobs(hash, size, data) VALUES (?, ?, ?)`, hash[:], len(data), data)
 	if err != nil {
 		return 0, err
 	}

@@ -28,7 +28,7 @@ func (w *writer) beginMessage(sid int64, op session.BeginMessage) error {
 // insertMessage inserts the row of message h of session sid; body and lay are nil for one
 // that has no body yet.
 func (w *writer) insertMessage(sid int64, h session.MessageHeader, status string, meta, extra []byte, u session.Usage, body, lay []byte) error {
-	res, err := w.c.exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
+	res, err := w.c.Exec(`INSERT INTO messages(sid, seq, uuid, parent_uuid, type, role, turn, status, created_at, provider, request_id,
 			is_sidechain, continues, meta, extra, input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, body, layout)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		sid, h.Seq, h.UUID, h.ParentUUID, h.Type, h.Role, h.Turn, status, h.CreatedAt.UnixMilli(), h.Provider, h.RequestID,
@@ -72,7 +72,7 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 				return w.insertEnded(sid, b.Header, op, c)
 			}
 			w.blocksInBatch = true
-			_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
+			_, err := w.c.Exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
 				input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?, body = ?, layout = ?
 				WHERE sid = ? AND seq = ?`,
 				op.Status, c.Meta, c.Extra, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens,
@@ -92,7 +92,7 @@ func (w *writer) endMessage(sid int64, op session.EndMessage) error {
 			}
 		}
 	}
-	_, err := w.c.exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
+	_, err := w.c.Exec(`UPDATE messages SET status = ?, meta = ?, extra = ?,
 		input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?
 		WHERE sid = ? AND seq = ?`,
 		op.Status, msgbody.JSONObject(op.Meta), msgbody.JSONObject(op.Extra), u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, sid, op.Seq)
@@ -123,7 +123,7 @@ func (w *writer) writeUnwritten(sid int64, b *msgbody.OpenBody) error {
 // dropJournal deletes the block rows of message seq of session sid, whose body now holds
 // them. The search triggers take any block already indexed out of the block index.
 func (w *writer) dropJournal(sid, seq int64) error {
-	_, err := w.c.exec(`DELETE FROM blocks WHERE sid = ? AND seq = ?`, sid, seq)
+	_, err := w.c.Exec(`DELETE FROM blocks WHERE sid = ? AND seq = ?`, sid, seq)
 	return err
 }
 
@@ -134,7 +134,7 @@ func (w *writer) dropJournal(sid, seq int64) error {
 func (w *writer) writeBody(sid, seq int64) error {
 	var m session.StoredMessage
 	found := false
-	err := w.c.query(`SELECT m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at, m.provider,
+	err := w.c.Query(`SELECT m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at, m.provider,
 			m.request_id, m.meta, m.extra, m.is_sidechain, m.continues, s.id
 		FROM messages m JOIN sessions s ON s.sid = m.sid WHERE m.sid = ? AND m.seq = ?`, []any{sid, seq}, func(row []driver.Value) error {
 		d := rowDecoder{row: row}
@@ -152,7 +152,7 @@ func (w *writer) writeBody(sid, seq int64) error {
 	}
 	complete := true
 	// Rows journaled before migration 10 may hold a large block as a blob.
-	err = w.c.query(`SELECT b.idx, b.partial, coalesce(b.body, bl.data) FROM blocks b LEFT JOIN blobs bl ON bl.id = b.blob_id
+	err = w.c.Query(`SELECT b.idx, b.partial, coalesce(b.body, bl.data) FROM blocks b LEFT JOIN blobs bl ON bl.id = b.blob_id
 		WHERE b.sid = ? AND b.seq = ? ORDER BY b.idx`, []any{sid, seq},
 		func(row []driver.Value) error {
 			idx, _ := row[0].(int64)
@@ -168,7 +168,7 @@ func (w *writer) writeBody(sid, seq int64) error {
 		return err
 	}
 	body, lay, l := w.bodies.Build(&m, false)
-	if _, err = w.c.exec(`UPDATE messages SET body = ?, layout = ?, extra = ? WHERE sid = ? AND seq = ?`,
+	if _, err = w.c.Exec(`UPDATE messages SET body = ?, layout = ?, extra = ? WHERE sid = ? AND seq = ?`,
 		body, lay, msgbody.StoredExtra(m.Extra, w.bodies.Plain(), l), sid, seq); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -22,14 +23,14 @@ func (s *Store) Branched(sessionID string) (bool, error) {
 	if errors.Is(err, errUnknownSession) {
 		return false, notFound(sessionID, err)
 	}
-	return branched, storageError("reading the branches of session "+sessionID, err)
+	return branched, sqlconn.Wrap("reading the branches of session "+sessionID, err)
 }
 
 // lookupBranched finds the database key of the session with id and whether it is marked
 // branched; anything but 0 in the mark, a damaged file's too, counts as branched.
 func lookupBranched(c rowQuerier, id string) (sid int64, branched bool, err error) {
 	sid = -1
-	err = c.query(`SELECT sid, branched FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
+	err = c.Query(`SELECT sid, branched FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
 		sid, branched = row[0].(int64), row[1] != int64(0)
 		return nil
 	})
@@ -43,13 +44,13 @@ func lookupBranched(c rowQuerier, id string) (sid int64, branched bool, err erro
 // the message columns alone, and for a sidechain record the seq of the tool call that
 // started it, through the tool_uses index.
 func (s *Store) ScanLinks(sessionID string, fn func(*session.Link) error) error {
-	return s.read(func(c *conn) error {
+	return s.read(func(c *sqlconn.Conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
 		}
 		var l session.Link
-		err = c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.is_sidechain, m.continues,
+		err = c.Query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.is_sidechain, m.continues,
 				m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_creation_tokens,
 				CASE WHEN m.is_sidechain THEN (SELECT t.seq FROM tool_uses t WHERE t.sid = m.sid AND t.tool_use_id =
 					CASE WHEN json_valid(CAST(unpack_body(m.extra) AS TEXT)) THEN json_extract(CAST(unpack_body(m.extra) AS TEXT), '$.parentToolUseId') END) END
@@ -66,7 +67,7 @@ func (s *Store) ScanLinks(sessionID string, fn func(*session.Link) error) error 
 			}
 			return fn(&l)
 		})
-		return storageError("reading the tree of session "+sessionID, err)
+		return sqlconn.Wrap("reading the tree of session "+sessionID, err)
 	})
 }
 
@@ -75,7 +76,7 @@ func (s *Store) ScanLinks(sessionID string, fn func(*session.Link) error) error 
 // rewinds (moveHead marks it in the same write).
 func loadHead(c rowQuerier, sid int64, branched bool, st *session.SessionState) error {
 	lastSeq := int64(-1)
-	err := c.query(`SELECT seq, uuid, turn FROM messages WHERE sid = ? AND is_sidechain = 0 ORDER BY seq DESC LIMIT 1`, []any{sid},
+	err := c.Query(`SELECT seq, uuid, turn FROM messages WHERE sid = ? AND is_sidechain = 0 ORDER BY seq DESC LIMIT 1`, []any{sid},
 		func(row []driver.Value) error {
 			lastSeq, st.LastUUID, st.LastTurn = row[0].(int64), row[1].(string), row[2].(int64)
 			return nil
@@ -83,7 +84,7 @@ func loadHead(c rowQuerier, sid int64, branched bool, st *session.SessionState) 
 	if err != nil || !branched {
 		return err
 	}
-	return c.query(`SELECT r.uuid, (SELECT m.turn FROM messages m WHERE m.uuid = r.uuid AND m.sid = r.sid ORDER BY m.seq LIMIT 1)
+	return c.Query(`SELECT r.uuid, (SELECT m.turn FROM messages m WHERE m.uuid = r.uuid AND m.sid = r.sid ORDER BY m.seq LIMIT 1)
 		FROM rewinds r WHERE r.sid = ? AND r.at_seq > ? ORDER BY r.rid DESC LIMIT 1`, []any{sid, lastSeq},
 		func(row []driver.Value) error {
 			st.LastUUID = row[0].(string)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/schema"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/branches"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
@@ -118,7 +119,7 @@ func TestBranchedFlagFollowsTheLinks(t *testing.T) {
 	}
 	db := rawDB(t, path)
 	exec(t, db, `UPDATE sessions SET branched = 0`)
-	for _, stmt := range branchesMigration {
+	for _, stmt := range schema.Statements(5) {
 		if strings.HasPrefix(stmt, `UPDATE sessions SET branched = 1 WHERE EXISTS`) {
 			exec(t, db, stmt)
 		}

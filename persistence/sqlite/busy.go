@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -27,7 +28,7 @@ const (
 // isBusy reports whether err is a lock held by another connection: raw from SQLite or
 // already wrapped as ErrBusy.
 func isBusy(err error) bool {
-	return err != nil && (errors.Is(err, session.ErrBusy) || sqliteSentinel(err) == session.ErrBusy)
+	return err != nil && (errors.Is(err, session.ErrBusy) || sqlconn.Sentinel(err) == session.ErrBusy)
 }
 
 // backoff is the retry schedule of one busy operation.

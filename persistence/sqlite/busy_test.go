@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -48,13 +49,13 @@ func TestFlushWaitsOutALockPastSQLitesBusyTimeout(t *testing.T) {
 	s, path := openTemp(t)
 	release := holdWriteLock(t, path)
 	// Past one busy_timeout of SQLite's own handler: the writer's retries carry on.
-	time.AfterFunc(time.Duration(busyTimeoutMS)*time.Millisecond+500*time.Millisecond, release)
+	time.AfterFunc(time.Duration(sqlconn.BusyTimeoutMS)*time.Millisecond+500*time.Millisecond, release)
 	start := time.Now()
 	s.Apply(session.CreateSession{Info: newInfo("s-locked")})
 	if err := s.Flush(); err != nil {
 		t.Fatalf("Flush while another connection held the lock: %v", err)
 	}
-	if waited := time.Since(start); waited < time.Duration(busyTimeoutMS)*time.Millisecond {
+	if waited := time.Since(start); waited < time.Duration(sqlconn.BusyTimeoutMS)*time.Millisecond {
 		t.Fatalf("Flush returned after %v, before the lock was let go", waited)
 	}
 	if got := queryInt(t, rawDB(t, path), `SELECT COUNT(*) FROM sessions WHERE id = 's-locked'`); got != 1 {
@@ -139,7 +140,7 @@ func TestSearchWaitsOutALockOnTheIndex(t *testing.T) {
 	writeSearchable(t, s, "lighthouse")
 	release := holdWriteLock(t, path)
 	// Past SQLite's busy timeout: the index step meets the lock and tries again.
-	time.AfterFunc(time.Duration(busyTimeoutMS)*time.Millisecond+300*time.Millisecond, release)
+	time.AfterFunc(time.Duration(sqlconn.BusyTimeoutMS)*time.Millisecond+300*time.Millisecond, release)
 	if got := searchCount(t, s, "lighthouse"); got != 1 {
 		t.Fatalf("hits after the lock was let go: %d", got)
 	}
@@ -176,7 +177,7 @@ func TestFlushSyncsTheWALWhenAReaderKeepsTheCheckpointShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
+	defer c.Close()
 	probe := &writer{c: c}
 	if probe.checkpointed() {
 		t.Fatal("the checkpoint copied frames a reader's snapshot still needs")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"modernc.org/sqlite"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // checkpointPages is how many pages the writer commits to the WAL before the checkpointer
@@ -25,12 +27,12 @@ const walSizeLimit = 4 << 20
 
 // boundWAL sets, on the writer's connection c, where it checkpoints by itself and the size
 // its WAL file is cut back to.
-func boundWAL(c *conn) error {
+func boundWAL(c *sqlconn.Conn) error {
 	for _, pragma := range []string{
 		fmt.Sprintf("PRAGMA wal_autocheckpoint = %d", writerCheckpointPages),
 		fmt.Sprintf("PRAGMA journal_size_limit = %d", walSizeLimit),
 	} {
-		if _, err := c.exec(pragma); err != nil {
+		if _, err := c.Exec(pragma); err != nil {
 			return err
 		}
 	}
@@ -61,8 +63,8 @@ func startCheckpointer(path string) *checkpointer {
 // committed notes the pages the writer's connection c wrote to the WAL since the last call,
 // and wakes the checkpointer when they make checkpointPages. Called by the writer goroutine
 // after each commit.
-func (k *checkpointer) committed(c *conn) {
-	status, ok := c.raw.(interface {
+func (k *checkpointer) committed(c *sqlconn.Conn) {
+	status, ok := c.Raw().(interface {
 		Status(sqlite.DBStatusOp, bool) (int, int, error)
 	})
 	if !ok {
@@ -86,19 +88,19 @@ func (k *checkpointer) committed(c *conn) {
 // fails is left to the next one, and to the writer's own (writerCheckpointPages).
 func (k *checkpointer) run() {
 	defer close(k.done)
-	var c *conn
+	var c *sqlconn.Conn
 	for range k.wake {
 		if c == nil {
 			var err error
-			if c, err = openConnOnce(k.path); err != nil {
+			if c, err = sqlconn.Open(k.path); err != nil {
 				c = nil
 				continue
 			}
 		}
-		c.query("PRAGMA wal_checkpoint(PASSIVE)", nil, nil)
+		c.Query("PRAGMA wal_checkpoint(PASSIVE)", nil, nil)
 	}
 	if c != nil {
-		c.close()
+		c.Close()
 	}
 }
 

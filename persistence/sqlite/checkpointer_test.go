@@ -17,7 +17,7 @@ import (
 func TestCheckpointerCopiesTheWALBesideTheWriter(t *testing.T) {
 	s, path := openTemp(t)
 	var auto int64
-	if err := s.w.c.query("PRAGMA wal_autocheckpoint", nil, func(row []driver.Value) error {
+	if err := s.w.c.Query("PRAGMA wal_autocheckpoint", nil, func(row []driver.Value) error {
 		auto = row[0].(int64)
 		return nil
 	}); err != nil || auto != writerCheckpointPages {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -73,7 +74,7 @@ func (w *writer) refuseOnConflict(sid int64, h session.MessageHeader, t *touched
 	if err == nil {
 		w.refused.forget(sid, h.Seq)
 	}
-	if !isConstraint(err) {
+	if !sqlconn.IsConstraint(err) {
 		return err
 	}
 	w.refused.add(sid, h)

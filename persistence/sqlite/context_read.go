@@ -6,33 +6,34 @@ import (
 	"github.com/sessionkeep/sessionkeep/persistence/contextcache"
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/tokens"
 )
 
 // readSession runs fn with the database key of a session, on a read connection.
-func (s *Store) readSession(sessionID, what string, fn func(c *conn, sid int64) error) error {
-	return s.read(func(c *conn) error {
+func (s *Store) readSession(sessionID, what string, fn func(c *sqlconn.Conn, sid int64) error) error {
+	return s.read(func(c *sqlconn.Conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
 		}
-		return storageError(what+" of session "+sessionID, fn(c, sid))
+		return sqlconn.Wrap(what+" of session "+sessionID, fn(c, sid))
 	})
 }
 
 // cacheSession is readSession as the context cache's reads run it (contextcache.Reads).
 func (s *Store) cacheSession(sessionID, what string, fn func(db contextcache.DB, sid int64) error) error {
-	return s.readSession(sessionID, what, func(c *conn, sid int64) error { return fn(cacheDB{c}, sid) })
+	return s.readSession(sessionID, what, func(c *sqlconn.Conn, sid int64) error { return fn(cacheDB{c}, sid) })
 }
 
 // cacheDB is a connection as the context cache uses it.
-type cacheDB struct{ c *conn }
+type cacheDB struct{ c *sqlconn.Conn }
 
-// Query runs a statement and calls fn with each row, as conn.query does.
+// Query runs a statement and calls fn with each row, as sqlconn.Conn.Query does.
 func (d cacheDB) Query(query string, args []any, fn func(row []any) error) error {
 	var row []any
-	return d.c.query(query, args, func(values []driver.Value) error {
+	return d.c.Query(query, args, func(values []driver.Value) error {
 		row = row[:0]
 		for _, v := range values {
 			row = append(row, v)
@@ -43,17 +44,17 @@ func (d cacheDB) Query(query string, args []any, fn func(row []any) error) error
 
 // Exec runs a statement that returns no rows.
 func (d cacheDB) Exec(query string, args ...any) error {
-	_, err := d.c.exec(query, args...)
+	_, err := d.c.Exec(query, args...)
 	return err
 }
 
 // ScanContext calls fn for each message with from ≤ seq ≤ to, its blocks cut from its body
 // or joined from its block rows, with its counts.
 func (s *Store) ScanContext(sessionID string, from, to int64, fn func(*tokens.ContextMessage) error) error {
-	return s.readSession(sessionID, "reading messages", func(c *conn, sid int64) error {
+	return s.readSession(sessionID, "reading messages", func(c *sqlconn.Conn, sid int64) error {
 		var m tokens.ContextMessage
 		current := int64(-1)
-		err := c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.turn, m.status, m.provider, m.meta, m.extra,
+		err := c.Query(`SELECT m.seq, m.uuid, m.type, m.role, m.turn, m.status, m.provider, m.meta, m.extra,
 				m.tokens, m.pruned_tokens, m.token_source, b.body, bl.data, m.is_sidechain, m.body, m.layout
 			FROM messages m
 			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq

@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 
 	"github.com/goccy/go-json"
+
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -45,14 +46,14 @@ func (w *writer) mapForkSeqs(seqs []int64) error {
 	if err != nil {
 		return err
 	}
-	if _, err := w.c.exec(`CREATE TEMP TABLE IF NOT EXISTS fork_seqs (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)`); err != nil {
+	if _, err := w.c.Exec(`CREATE TEMP TABLE IF NOT EXISTS fork_seqs (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)`); err != nil {
 		return err
 	}
-	if _, err := w.c.exec(`DELETE FROM temp.fork_seqs`); err != nil {
+	if _, err := w.c.Exec(`DELETE FROM temp.fork_seqs`); err != nil {
 		return err
 	}
 	// The seqs go as text: SQLite reads a BLOB given to json_each as JSONB.
-	_, err = w.c.exec(`INSERT INTO temp.fork_seqs(old, new) SELECT value, key FROM json_each(?)`, string(encoded))
+	_, err = w.c.Exec(`INSERT INTO temp.fork_seqs(old, new) SELECT value, key FROM json_each(?)`, string(encoded))
 	return err
 }
 
@@ -73,13 +74,13 @@ func (w *writer) fork(op session.ForkSession) error {
 	}
 	oldField, newField := msgbody.SessionIDField(op.From), msgbody.SessionIDField(op.Info.ID)
 	for _, copy := range forkCopies {
-		if _, err := w.c.exec(copy, from, to, oldField, newField); err != nil {
+		if _, err := w.c.Exec(copy, from, to, oldField, newField); err != nil {
 			return err
 		}
 	}
 	// What the copied rows owe, as rows the writer inserts do (insert_effects.go); a body
 	// copied later by copyForkBodies is queued by the UPDATE trigger.
-	if _, err := w.c.exec(`INSERT OR IGNORE INTO body_pending(mid) SELECT mid FROM messages WHERE sid = ? AND body IS NOT NULL`, to); err != nil {
+	if _, err := w.c.Exec(`INSERT OR IGNORE INTO body_pending(mid) SELECT mid FROM messages WHERE sid = ? AND body IS NOT NULL`, to); err != nil {
 		return err
 	}
 	if err := w.checkBranched(to, -1); err != nil {
@@ -93,7 +94,7 @@ func (w *writer) fork(op session.ForkSession) error {
 	}
 	origin := op.Info.ForkedFrom
 	t := op.Tracker
-	_, err = w.c.exec(`UPDATE sessions SET forked_from = ?, forked_from_uuid = ?, message_count = ?,
+	_, err = w.c.Exec(`UPDATE sessions SET forked_from = ?, forked_from_uuid = ?, message_count = ?,
 			input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_creation_tokens = ?, context_tokens = ?
 		WHERE sid = ?`, origin.SessionID, origin.UUID, len(op.Seqs),
 		t.InputTokens, t.OutputTokens, t.CacheReadInputTokens, t.CacheCreationInputTokens, t.ContextTokens, to)
@@ -107,7 +108,7 @@ func (w *writer) fork(op session.ForkSession) error {
 // copies into session to. Their contents are blobs, shared.
 func (w *writer) copySnapshots(from, to int64) error {
 	var snapshots []int64
-	err := w.c.query(`SELECT s.fsid FROM file_snapshots s WHERE s.sid = ?1 AND s.message_uuid IN
+	err := w.c.Query(`SELECT s.fsid FROM file_snapshots s WHERE s.sid = ?1 AND s.message_uuid IN
 			(SELECT r.uuid FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ?1 AND r.seq = f.old)
 		ORDER BY s.fsid`, []any{from}, func(row []driver.Value) error {
 		snapshots = append(snapshots, row[0].(int64))
@@ -117,7 +118,7 @@ func (w *writer) copySnapshots(from, to int64) error {
 		return err
 	}
 	for _, fsid := range snapshots {
-		res, err := w.c.exec(`INSERT INTO file_snapshots(sid, id, message_uuid, root, is_update, created_at, extra)
+		res, err := w.c.Exec(`INSERT INTO file_snapshots(sid, id, message_uuid, root, is_update, created_at, extra)
 			SELECT ?, id, message_uuid, root, is_update, created_at, extra FROM file_snapshots WHERE fsid = ?`, to, fsid)
 		if err != nil {
 			return err
@@ -126,7 +127,7 @@ func (w *writer) copySnapshots(from, to int64) error {
 		if err != nil {
 			return err
 		}
-		if _, err := w.c.exec(`INSERT INTO snapshot_files(fsid, path, state, hash, size, mode, blob_id, extra)
+		if _, err := w.c.Exec(`INSERT INTO snapshot_files(fsid, path, state, hash, size, mode, blob_id, extra)
 			SELECT ?, path, state, hash, size, mode, blob_id, extra FROM snapshot_files WHERE fsid = ?`, copied, fsid); err != nil {
 			return err
 		}
@@ -136,10 +137,10 @@ func (w *writer) copySnapshots(from, to int64) error {
 
 // moveHead records a rewind of a session's head.
 func (w *writer) moveHead(sid int64, op session.MoveHead) error {
-	if _, err := w.c.exec(`INSERT INTO rewinds(sid, at_seq, uuid, created_at) VALUES (?, ?, ?, ?)`,
+	if _, err := w.c.Exec(`INSERT INTO rewinds(sid, at_seq, uuid, created_at) VALUES (?, ?, ?, ?)`,
 		sid, op.AtSeq, op.UUID, op.At.UnixMilli()); err != nil {
 		return err
 	}
-	_, err := w.c.exec(`UPDATE sessions SET branched = 1 WHERE sid = ?`, sid)
+	_, err := w.c.Exec(`UPDATE sessions SET branched = 1 WHERE sid = ?`, sid)
 	return err
 }

@@ -19,7 +19,7 @@ func (w *writer) copyForkBodies(from, to int64, oldField, newField []byte) error
 		body, lay []byte
 	}
 	var bodies []copied
-	err := w.c.query(`SELECT f.new, r.body, r.layout FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ?1 AND r.seq = f.old
+	err := w.c.Query(`SELECT f.new, r.body, r.layout FROM temp.fork_seqs f CROSS JOIN messages r ON r.sid = ?1 AND r.seq = f.old
 		JOIN messages n ON n.sid = ?2 AND n.seq = f.new
 		WHERE r.body IS NOT NULL AND n.body IS NULL ORDER BY f.new`, []any{from, to}, func(row []driver.Value) error {
 		bodies = append(bodies, copied{row[0].(int64), rowvalue.Bytes(row[1]), rowvalue.Bytes(row[2])})
@@ -37,7 +37,7 @@ func (w *writer) copyForkBodies(from, to int64, oldField, newField []byte) error
 		if err != nil {
 			return fmt.Errorf("message %d of the fork: %w", b.seq, err)
 		}
-		if _, err := w.c.exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, w.bodies.StoredLike(body, b.body), lay, to, b.seq); err != nil {
+		if _, err := w.c.Exec(`UPDATE messages SET body = ?, layout = ? WHERE sid = ? AND seq = ?`, w.bodies.StoredLike(body, b.body), lay, to, b.seq); err != nil {
 			return err
 		}
 	}

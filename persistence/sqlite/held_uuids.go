@@ -4,6 +4,8 @@ import (
 	"database/sql/driver"
 
 	"github.com/goccy/go-json"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // HeldUUIDs returns which of uuids the session holds a message or record of: one statement
@@ -19,17 +21,17 @@ func (s *Store) HeldUUIDs(sessionID string, uuids []string) (map[string]struct{}
 	if err != nil {
 		return nil, err
 	}
-	err = s.read(func(c *conn) error {
+	err = s.read(func(c *sqlconn.Conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
 		}
-		err = c.query(`SELECT uuid FROM messages INDEXED BY messages_by_uuid WHERE uuid IN (SELECT value FROM json_each(?)) AND sid = ?`,
+		err = c.Query(`SELECT uuid FROM messages INDEXED BY messages_by_uuid WHERE uuid IN (SELECT value FROM json_each(?)) AND sid = ?`,
 			[]any{string(list), sid}, func(row []driver.Value) error {
 				held[row[0].(string)] = struct{}{}
 				return nil
 			})
-		return storageError("looking up the records of session "+sessionID, err)
+		return sqlconn.Wrap("looking up the records of session "+sessionID, err)
 	})
 	return held, err
 }

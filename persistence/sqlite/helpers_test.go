@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"modernc.org/sqlite"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/stream"
-	"modernc.org/sqlite"
 )
 
 // openTemp opens a store on a new file in t.TempDir(); it is closed at cleanup.
@@ -33,8 +35,9 @@ func openAt(t *testing.T, path string) *Store {
 // init gives the connections rawDB opens unpack_body and searched_text, as the store's own
 // have them, so that a test can look inside a packed body, or delete a message, in SQL.
 func init() {
-	sqlite.MustRegisterDeterministicScalarFunction("unpack_body", 1, unpackBodySQL)
-	sqlite.MustRegisterDeterministicScalarFunction("searched_text", 1, searchedTextSQL)
+	for name, fn := range sqlconn.Functions() {
+		sqlite.MustRegisterDeterministicScalarFunction(name, 1, fn)
+	}
 }
 
 func rawDB(t *testing.T, path string) *sql.DB {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/hosted"
 )
@@ -17,20 +18,20 @@ var errStopScan = errors.New("scan stopped")
 // SessionIDByKey returns the id of the session of a hosted agent's key; "" when none.
 func (s *Store) SessionIDByKey(key string) (string, error) {
 	id := ""
-	err := s.read(func(c *conn) error {
-		return c.query(`SELECT id FROM sessions WHERE session_key = ?`, []any{key}, func(row []driver.Value) error {
+	err := s.read(func(c *sqlconn.Conn) error {
+		return c.Query(`SELECT id FROM sessions WHERE session_key = ?`, []any{key}, func(row []driver.Value) error {
 			id, _ = row[0].(string)
 			return nil
 		})
 	})
-	return id, storageError("finding the session of key "+key, err)
+	return id, sqlconn.Wrap("finding the session of key "+key, err)
 }
 
 // History returns the last limit entries (all when limit is 0) of a session's manual
 // history, oldest first.
 func (s *Store) History(sessionID string, limit int) ([]hosted.HistoryEntry, error) {
 	entries := []hosted.HistoryEntry{}
-	err := s.read(func(c *conn) error {
+	err := s.read(func(c *sqlconn.Conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
@@ -39,13 +40,13 @@ func (s *Store) History(sessionID string, limit int) ([]hosted.HistoryEntry, err
 		if n == 0 {
 			n = -1
 		}
-		err = c.query(`SELECT role, content, created_at FROM history WHERE sid = ? ORDER BY hid DESC LIMIT ?`, []any{sid, n},
+		err = c.Query(`SELECT role, content, created_at FROM history WHERE sid = ? ORDER BY hid DESC LIMIT ?`, []any{sid, n},
 			func(row []driver.Value) error {
 				d := rowDecoder{row: row}
 				entries = append(entries, hosted.HistoryEntry{Role: d.Text(0, "role"), Content: d.Text(1, "content"), At: time.UnixMilli(d.Integer(2, "created_at")).UTC()})
 				return nil
 			})
-		return storageError("reading the history of session "+sessionID, err)
+		return sqlconn.Wrap("reading the history of session "+sessionID, err)
 	})
 	for i, j := 0, len(entries)-1; i < j; i, j = i+1, j-1 {
 		entries[i], entries[j] = entries[j], entries[i]
@@ -57,14 +58,14 @@ func (s *Store) History(sessionID string, limit int) ([]hosted.HistoryEntry, err
 // sidechains) from the last back to seq fromSeq, until fn returns false, reading the
 // (sid, seq) index backwards.
 func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*session.StoredMessage) bool) error {
-	return s.read(func(c *conn) error {
+	return s.read(func(c *sqlconn.Conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
 		}
 		var m session.StoredMessage
 		current := int64(-1)
-		err = c.query(`SELECT m.seq, m.uuid, m.type, m.role, m.created_at, coalesce(b.body, bl.data), m.body, m.layout
+		err = c.Query(`SELECT m.seq, m.uuid, m.type, m.role, m.created_at, coalesce(b.body, bl.data), m.body, m.layout
 			FROM messages m
 			LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
 			LEFT JOIN blobs bl ON bl.id = b.blob_id
@@ -94,6 +95,6 @@ func (s *Store) ScanMessagesBackward(sessionID string, fromSeq int64, fn func(*s
 		if err == nil && current >= 0 {
 			fn(&m)
 		}
-		return storageError("reading messages of session "+sessionID, err)
+		return sqlconn.Wrap("reading messages of session "+sessionID, err)
 	})
 }

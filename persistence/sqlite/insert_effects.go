@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/schema"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -74,7 +75,7 @@ func (w *writer) settleInserts() error {
 			list.WriteString(strconv.FormatInt(mid, 10))
 		}
 		list.WriteByte(']')
-		if _, err := w.c.exec(`INSERT OR IGNORE INTO body_pending(mid) SELECT value FROM json_each(?)`, list.String()); err != nil {
+		if _, err := w.c.Exec(`INSERT OR IGNORE INTO body_pending(mid) SELECT value FROM json_each(?)`, list.String()); err != nil {
 			return err
 		}
 	}
@@ -99,7 +100,7 @@ func (w *writer) checkFollows(sid, seq int64, parent string) error {
 	if parent == "" {
 		return nil
 	}
-	_, err := w.c.exec(`UPDATE sessions SET branched = 1 WHERE sid = ?1 AND branched = 0 AND ?3 IS NOT (
+	_, err := w.c.Exec(`UPDATE sessions SET branched = 1 WHERE sid = ?1 AND branched = 0 AND ?3 IS NOT (
 			SELECT p.uuid FROM messages p WHERE p.sid = ?1 AND p.is_sidechain = 0 AND p.seq < ?2 ORDER BY p.seq DESC LIMIT 1)`,
 		sid, seq, parent)
 	return err
@@ -116,8 +117,8 @@ func (w *writer) checkBranched(sid, from int64) error {
 	if from < 0 {
 		rows = `m.sid = sessions.sid`
 	}
-	_, err := w.c.exec(`UPDATE sessions SET branched = 1 WHERE sid = ?1 AND branched = 0 AND EXISTS (
+	_, err := w.c.Exec(`UPDATE sessions SET branched = 1 WHERE sid = ?1 AND branched = 0 AND EXISTS (
 			SELECT 1 FROM messages m WHERE `+rows+` AND m.is_sidechain = 0 AND m.parent_uuid != ''
-				AND m.parent_uuid IS NOT (`+previousMainUUID("m")+`))`, sid, from)
+				AND m.parent_uuid IS NOT (`+schema.PreviousMainUUID("m")+`))`, sid, from)
 	return err
 }

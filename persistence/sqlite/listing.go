@@ -6,6 +6,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/persistence/infocolumns"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
@@ -82,7 +83,7 @@ func (s *Store) EachListed(filter catalog.ListFilter, each func(info *session.Se
 			return each(&info)
 		})
 	})
-	return storageError("listing sessions", err)
+	return sqlconn.Wrap("listing sessions", err)
 }
 
 // FindSessions returns up to limit sessions whose id starts with prefix, in id order,
@@ -114,11 +115,11 @@ func prefixUpperBound(prefix string) (string, bool) {
 
 func (s *Store) listInfo(sel infocolumns.Selection, query string, args []any, what string) ([]session.SessionInfo, error) {
 	list := []session.SessionInfo{}
-	err := s.read(func(c *conn) error {
-		return c.query(query, args, func(row []driver.Value) error {
+	err := s.read(func(c *sqlconn.Conn) error {
+		return c.Query(query, args, func(row []driver.Value) error {
 			list = append(list, scanInfo(sel, row))
 			return nil
 		})
 	})
-	return list, storageError(what, err)
+	return list, sqlconn.Wrap(what, err)
 }

@@ -1,5 +1,7 @@
 package sqlite
 
+import "github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
+
 // A message written shows in its session's listing: the listing's last message time is
 // that message's, an archived session is listed again, and the session is marked held by a
 // live process. Up to migration 12 a trigger did this once per message inserted, which
@@ -15,7 +17,7 @@ func (w *writer) listMessages(sessions map[int64]*touched) error {
 		if !t.unlisted {
 			continue
 		}
-		if _, err := w.c.exec(`UPDATE sessions SET last_message_at = ?, archived_at = 0, is_open = 1 WHERE sid = ?`,
+		if _, err := w.c.Exec(`UPDATE sessions SET last_message_at = ?, archived_at = 0, is_open = 1 WHERE sid = ?`,
 			t.lastMessageAt, sid); err != nil {
 			return err
 		}
@@ -28,8 +30,8 @@ func (w *writer) listMessages(sessions map[int64]*touched) error {
 // inserted other than through the writer's batches (a fork's copy, a bulk import): its last
 // message time becomes that of its last record, and, if it has any, it is listed again when
 // archived and marked held by a live process. Its message count is the caller's to set.
-func refreshListing(c *conn, sid int64) error {
-	_, err := c.exec(`UPDATE sessions SET last_message_at = m.created_at, archived_at = 0, is_open = 1
+func refreshListing(c *sqlconn.Conn, sid int64) error {
+	_, err := c.Exec(`UPDATE sessions SET last_message_at = m.created_at, archived_at = 0, is_open = 1
 		FROM (SELECT created_at FROM messages WHERE sid = ?1 ORDER BY seq DESC LIMIT 1) AS m
 		WHERE sid = ?1`, sid)
 	return err

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/schema"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/stream"
@@ -18,7 +19,7 @@ func TestSessionManagementMigrationUpgradesExistingSessions(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	db := rawDB(t, path)
 	exec(t, db, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)`)
-	for _, stmt := range migrations[0].statements {
+	for _, stmt := range schema.Statements(1) {
 		exec(t, db, stmt)
 	}
 	exec(t, db, `INSERT INTO schema_migrations VALUES (1, 'first', 0)`)

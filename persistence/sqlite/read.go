@@ -11,6 +11,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -24,7 +25,7 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 	err := s.readDirect(func(d *rawdb.Conn) error {
 		c := directValues{d}
 		sid, branched := int64(-1), true
-		err := c.query(`SELECT sid, branched, (SELECT MAX(seq) FROM messages m WHERE m.sid = sessions.sid), `+allInfo.SQL()+`
+		err := c.Query(`SELECT sid, branched, (SELECT MAX(seq) FROM messages m WHERE m.sid = sessions.sid), `+allInfo.SQL()+`
 			FROM sessions WHERE id = ?`, []any{id}, func(row []driver.Value) error {
 			sid = row[0].(int64)
 			branched = row[1] != int64(0) // anything else, a damaged file's too, looks for rewinds
@@ -37,13 +38,13 @@ func (s *Store) LoadSession(id string) (session.SessionState, error) {
 			return nil
 		})
 		if err != nil {
-			return storageError("loading session "+id, err)
+			return sqlconn.Wrap("loading session "+id, err)
 		}
 		if sid < 0 {
 			return fmt.Errorf("%w: no session has id %q", session.ErrSessionNotFound, id)
 		}
 		// The next message continues the main conversation, whatever sidechain came last.
-		return storageError("loading the head of session "+id, loadHead(c, sid, branched, &st))
+		return sqlconn.Wrap("loading the head of session "+id, loadHead(c, sid, branched, &st))
 	})
 	return st, err
 }
@@ -58,7 +59,7 @@ func (s *Store) ScanMessages(sessionID string, fn func(*session.StoredMessage) e
 // them, so reading the tail of a long session costs what the tail holds. fn ends the scan
 // early by returning session.StopScan.
 func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*session.StoredMessage) error) error {
-	return s.read(func(c *conn) error {
+	return s.read(func(c *sqlconn.Conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
@@ -67,7 +68,7 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 		if errors.Is(err, session.StopScan) {
 			return nil
 		}
-		return storageError("reading messages of session "+sessionID, err)
+		return sqlconn.Wrap("reading messages of session "+sessionID, err)
 	})
 }
 
@@ -77,7 +78,7 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 func scanFrom(c rowQuerier, sid int64, sessionID string, fromSeq, toSeq int64, fn func(*session.StoredMessage) error) error {
 	var m session.StoredMessage
 	current := int64(-1)
-	err := c.query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
+	err := c.Query(`SELECT m.seq, m.uuid, m.parent_uuid, m.type, m.role, m.turn, m.status, m.created_at,
 			m.provider, m.request_id, m.meta, m.extra, b.body, bl.data, m.is_sidechain, m.continues, b.idx, m.body, m.layout
 		FROM messages m
 		LEFT JOIN blocks b ON b.sid = m.sid AND b.seq = m.seq
@@ -139,7 +140,7 @@ func notFound(id string, err error) error {
 	if errors.Is(err, errUnknownSession) {
 		return fmt.Errorf("%w: no session has id %q", session.ErrSessionNotFound, id)
 	}
-	return storageError("finding session "+id, err)
+	return sqlconn.Wrap("finding session "+id, err)
 }
 
 // Turns returns a session's turns from the turn numbers stored on its messages, as
@@ -147,12 +148,12 @@ func notFound(id string, err error) error {
 // left out, and a record that continues the message before it takes that message's place.
 func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 	turns := []session.Turn{}
-	err := s.read(func(c *conn) error {
+	err := s.read(func(c *sqlconn.Conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
 		}
-		err = c.query(`SELECT turn, MIN(pos), MAX(pos) FROM (
+		err = c.Query(`SELECT turn, MIN(pos), MAX(pos) FROM (
 				SELECT turn, SUM(1 - continues) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) - 1 AS pos
 				FROM messages m WHERE sid = ? AND is_sidechain = 0 AND role != ''
 					AND NOT (status = 'interrupted' AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq)
@@ -162,7 +163,7 @@ func (s *Store) Turns(sessionID string) ([]session.Turn, error) {
 				turns = append(turns, session.Turn{Index: row[0].(int64), StartIndex: row[1].(int64), EndIndex: row[2].(int64)})
 				return nil
 			})
-		return storageError("reading turns of session "+sessionID, err)
+		return sqlconn.Wrap("reading turns of session "+sessionID, err)
 	})
 	return turns, err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -29,8 +30,8 @@ func (s *Store) readDirect(fn func(c *rawdb.Conn) error) error {
 	s.mu.Unlock()
 	if c == nil {
 		var err error
-		if c, err = rawdb.Open(s.path, busyTimeoutMS); err != nil {
-			return errors.Join(storeThere(s.path), storageError("opening "+s.path+" to read", err))
+		if c, err = rawdb.Open(s.path, sqlconn.BusyTimeoutMS); err != nil {
+			return errors.Join(storeThere(s.path), sqlconn.Wrap("opening "+s.path+" to read", err))
 		}
 	}
 	err := fn(c)

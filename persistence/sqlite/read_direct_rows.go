@@ -61,7 +61,15 @@ func (d *stmtDecoder) OptionalInteger(i int, name string) *int64 {
 // float64, TEXT string, BLOB a copied []byte, NULL nil).
 type directValues struct{ c *rawdb.Conn }
 
-func (d directValues) query(query string, args []any, fn func(row []driver.Value) error) error {
+// rowQuerier runs a statement and calls fn with each row's values, as sqlconn.Conn.Query
+// does; a direct read connection (directValues) is one too, so that a read shared by both
+// kinds of connection (scanFrom, lookupSID) is written once.
+type rowQuerier interface {
+	Query(query string, args []any, fn func(row []driver.Value) error) error
+}
+
+// Query is rowQuerier's: the rows of query, each value its own.
+func (d directValues) Query(query string, args []any, fn func(row []driver.Value) error) error {
 	var values []driver.Value
 	return queryDirect(d.c, query, args, func(row *rawdb.Stmt) error {
 		if values == nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
@@ -28,7 +29,7 @@ func TestDirectRowsAreTheDriversRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
+	defer c.Close()
 	for _, query := range []string{
 		`SELECT * FROM sessions ORDER BY sid`,
 		`SELECT * FROM messages ORDER BY sid, seq`,
@@ -69,7 +70,7 @@ func TestDirectRowsAreTheDriversRows(t *testing.T) {
 func rowsOf(t *testing.T, q rowQuerier, query string) [][]driver.Value {
 	t.Helper()
 	var rows [][]driver.Value
-	err := q.query(query, nil, func(row []driver.Value) error {
+	err := q.Query(query, nil, func(row []driver.Value) error {
 		rows = append(rows, slicesClone(row))
 		return nil
 	})
@@ -159,12 +160,12 @@ func TestDirectReadErrorsKeepTheirMeaning(t *testing.T) {
 	if err := os.WriteFile(garbage, []byte(strings.Repeat("not a database ", 300)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := rawdb.Open(garbage, busyTimeoutMS)
+	c, err := rawdb.Open(garbage, sqlconn.BusyTimeoutMS)
 	if err == nil {
 		defer c.Close()
 		err = queryDirect(c, `SELECT id FROM sessions`, nil, func(*rawdb.Stmt) error { return nil })
 	}
-	if err = storageError("listing", err); !errors.Is(err, session.ErrCorrupt) {
+	if err = sqlconn.Wrap("listing", err); !errors.Is(err, session.ErrCorrupt) {
 		t.Errorf("reading a file that is not a database: %v, want ErrCorrupt", err)
 	}
 
@@ -174,23 +175,23 @@ func TestDirectReadErrorsKeepTheirMeaning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer holder.close()
+	defer holder.Close()
 	for _, q := range []string{`PRAGMA locking_mode = EXCLUSIVE`, `BEGIN EXCLUSIVE`, `UPDATE sessions SET title = 'held'`} {
-		if err := holder.query(q, nil, nil); err != nil {
+		if err := holder.Query(q, nil, nil); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	c, err = rawdb.Open(path, busyTimeoutMS)
+	c, err = rawdb.Open(path, sqlconn.BusyTimeoutMS)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	start := time.Now()
 	err = queryDirect(c, `SELECT id FROM sessions`, nil, func(*rawdb.Stmt) error { return nil })
-	if err = storageError("listing", err); !errors.Is(err, session.ErrBusy) {
+	if err = sqlconn.Wrap("listing", err); !errors.Is(err, session.ErrBusy) {
 		t.Errorf("reading while another connection holds the file exclusively: %v, want ErrBusy", err)
 	}
-	if waited := time.Since(start); waited < time.Duration(busyTimeoutMS)*time.Millisecond {
+	if waited := time.Since(start); waited < time.Duration(sqlconn.BusyTimeoutMS)*time.Millisecond {
 		t.Errorf("the read gave up after %v, before the busy timeout", waited)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/persistence/sqlite/rawdb"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -52,7 +53,7 @@ func (s *Store) scanEncoded(sessionID string, fromSeq int64, unlessBranched bool
 		for next := fromSeq; ; {
 			last, err := r.scanFor(c, next, snapshotHold, fn)
 			if !errors.Is(err, errSnapshotHeld) {
-				return storageError("reading messages of session "+sessionID, err)
+				return sqlconn.Wrap("reading messages of session "+sessionID, err)
 			}
 			next = last + 1
 		}

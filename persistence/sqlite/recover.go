@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 
 	"github.com/sessionkeep/sessionkeep/persistence/procowner"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // RecoveredSession is a session found open by a process that is gone (it crashed or was
@@ -21,14 +22,14 @@ type RecoveredSession struct {
 // message of, when it died, and marks them, and their streaming messages, interrupted.
 // What had streamed stays, partial blocks included; nothing is completed or dropped. It
 // returns the sessions it marked.
-func markInterrupted(c *conn) ([]RecoveredSession, error) {
+func markInterrupted(c *sqlconn.Conn) ([]RecoveredSession, error) {
 	type orphan struct {
 		sid   int64
 		owner string
 		info  RecoveredSession
 	}
 	var found []orphan
-	err := c.query(`SELECT s.sid, s.owner, s.id, s.project_path, s.title,
+	err := c.Query(`SELECT s.sid, s.owner, s.id, s.project_path, s.title,
 			(SELECT COUNT(*) FROM messages m WHERE m.sid = s.sid AND m.status = 'streaming')
 		FROM sessions s
 		WHERE s.sid IN (SELECT sid FROM sessions WHERE is_open = 1 UNION SELECT sid FROM messages WHERE status = 'streaming')`, nil, func(row []driver.Value) error {
@@ -39,18 +40,18 @@ func markInterrupted(c *conn) ([]RecoveredSession, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, storageError("looking for interrupted sessions", err)
+		return nil, sqlconn.Wrap("looking for interrupted sessions", err)
 	}
 	var recovered []RecoveredSession
 	for _, o := range found {
 		if procowner.Alive(o.owner) {
 			continue
 		}
-		if _, err := c.exec(`UPDATE messages SET status = 'interrupted' WHERE sid = ? AND status = 'streaming'`, o.sid); err != nil {
-			return nil, storageError("marking interrupted messages", err)
+		if _, err := c.Exec(`UPDATE messages SET status = 'interrupted' WHERE sid = ? AND status = 'streaming'`, o.sid); err != nil {
+			return nil, sqlconn.Wrap("marking interrupted messages", err)
 		}
-		if _, err := c.exec(`UPDATE sessions SET status = 'interrupted', is_open = 0 WHERE sid = ?`, o.sid); err != nil {
-			return nil, storageError("marking an interrupted session", err)
+		if _, err := c.Exec(`UPDATE sessions SET status = 'interrupted', is_open = 0 WHERE sid = ?`, o.sid); err != nil {
+			return nil, sqlconn.Wrap("marking an interrupted session", err)
 		}
 		recovered = append(recovered, o.info)
 	}

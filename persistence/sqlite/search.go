@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
@@ -40,8 +41,8 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	query += ` ORDER BY h.r`
 	hits := []catalog.SearchHit{}
 	seen := map[string]bool{}
-	err = s.read(func(c *conn) error {
-		return c.query(query, args, func(row []driver.Value) error {
+	err = s.read(func(c *sqlconn.Conn) error {
+		return c.Query(query, args, func(row []driver.Value) error {
 			d := rowDecoder{row: row}
 			h := catalog.SearchHit{
 				SessionID: d.Text(0, "id"), MessageUUID: d.Text(1, "uuid"), Snippet: d.Text(2, "snippet"), Role: d.Text(3, "role"),
@@ -61,5 +62,5 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	if errors.Is(err, errStopScan) {
 		err = nil
 	}
-	return hits, storageError("searching for "+q.Text, err)
+	return hits, sqlconn.Wrap("searching for "+q.Text, err)
 }

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"database/sql/driver"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // indexIdle is how long the writer must have had nothing to commit before it indexes
@@ -36,7 +38,7 @@ var indexSliceStatements = []string{
 // indexBehind reports whether blocks are waiting to be indexed.
 func (w *writer) indexBehind() (bool, error) {
 	behind := false
-	err := w.c.query(`SELECT EXISTS (SELECT 1 FROM search_pending) OR EXISTS (SELECT 1 FROM body_pending)`, nil, func(row []driver.Value) error {
+	err := w.c.Query(`SELECT EXISTS (SELECT 1 FROM search_pending) OR EXISTS (SELECT 1 FROM body_pending)`, nil, func(row []driver.Value) error {
 		behind = row[0] == int64(1)
 		return nil
 	})
@@ -52,21 +54,21 @@ func (w *writer) indexNextSlice() (more bool, err error) {
 		slice = waitedIndexSlice
 	}
 	w.q.Unlock()
-	if _, err := w.c.exec("BEGIN IMMEDIATE"); err != nil {
-		return true, storageError("starting to index for search", err)
+	if _, err := w.c.Exec("BEGIN IMMEDIATE"); err != nil {
+		return true, sqlconn.Wrap("starting to index for search", err)
 	}
 	for _, stmt := range indexSliceStatements {
-		if _, err := w.c.exec(stmt, slice); err != nil {
-			w.c.exec("ROLLBACK")
-			return true, storageError("indexing for search", err)
+		if _, err := w.c.Exec(stmt, slice); err != nil {
+			w.c.Exec("ROLLBACK")
+			return true, sqlconn.Wrap("indexing for search", err)
 		}
 	}
-	if _, err := w.c.exec("COMMIT"); err != nil {
-		w.c.exec("ROLLBACK")
-		return true, storageError("committing the search index", err)
+	if _, err := w.c.Exec("COMMIT"); err != nil {
+		w.c.Exec("ROLLBACK")
+		return true, sqlconn.Wrap("committing the search index", err)
 	}
 	more, err = w.indexBehind()
-	return more, storageError("reading the search queue", err)
+	return more, sqlconn.Wrap("reading the search queue", err)
 }
 
 // catchUpIndex waits until every block committed before the call is indexed for search,

@@ -6,13 +6,14 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
 // putFileSnapshot stores a file snapshot, each file's content as a blob stored once by
 // hash. A snapshot id the session holds already leaves everything as it is.
 func (w *writer) putFileSnapshot(sid int64, snap session.FileSnapshot) error {
-	res, err := w.c.exec(`INSERT INTO file_snapshots(sid, id, message_uuid, root, is_update, created_at, extra)
+	res, err := w.c.Exec(`INSERT INTO file_snapshots(sid, id, message_uuid, root, is_update, created_at, extra)
 		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(sid, id) DO NOTHING`,
 		sid, snap.ID, snap.MessageUUID, snap.Root, snap.IsUpdate, snap.CreatedAt.UnixMilli(), msgbody.JSONObject(snap.Source))
 	if err != nil {
@@ -35,7 +36,7 @@ func (w *writer) putFileSnapshot(sid int64, snap session.FileSnapshot) error {
 		if f.Size != nil {
 			size = *f.Size
 		}
-		if _, err := w.c.exec(`INSERT INTO snapshot_files(fsid, path, state, hash, size, mode, blob_id, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		if _, err := w.c.Exec(`INSERT INTO snapshot_files(fsid, path, state, hash, size, mode, blob_id, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 			fsid, f.Path, f.State, f.Hash, size, int64(f.Mode), blobID, msgbody.JSONObject(f.Source)); err != nil {
 			return err
 		}
@@ -47,13 +48,13 @@ func (w *writer) putFileSnapshot(sid int64, snap session.FileSnapshot) error {
 // with its files in path order, without their content.
 func (s *Store) FileSnapshots(sessionID string) ([]session.FileSnapshot, error) {
 	var list []session.FileSnapshot
-	err := s.read(func(c *conn) error {
+	err := s.read(func(c *sqlconn.Conn) error {
 		sid, err := lookupSID(c, sessionID)
 		if err != nil {
 			return notFound(sessionID, err)
 		}
 		current := int64(-1)
-		return c.query(`SELECT f.fsid, f.id, f.message_uuid, f.root, f.is_update, f.created_at, f.extra,
+		return c.Query(`SELECT f.fsid, f.id, f.message_uuid, f.root, f.is_update, f.created_at, f.extra,
 				sf.path, sf.state, sf.hash, sf.size, sf.mode, sf.blob_id IS NOT NULL, sf.extra
 			FROM file_snapshots f LEFT JOIN snapshot_files sf ON sf.fsid = f.fsid
 			WHERE f.sid = ? ORDER BY f.fsid, sf.path`, []any{sid}, func(row []driver.Value) error {
@@ -77,15 +78,15 @@ func (s *Store) FileSnapshots(sessionID string) ([]session.FileSnapshot, error) 
 			return nil
 		})
 	})
-	return list, storageError("reading the file snapshots of session "+sessionID, err)
+	return list, sqlconn.Wrap("reading the file snapshots of session "+sessionID, err)
 }
 
 // FileContent returns the content stored for file path of snapshot snapshotID of a
 // session; nil when the snapshot holds none.
 func (s *Store) FileContent(sessionID, snapshotID, path string) ([]byte, error) {
 	var content []byte
-	err := s.read(func(c *conn) error {
-		return c.query(`SELECT b.data FROM file_snapshots f
+	err := s.read(func(c *sqlconn.Conn) error {
+		return c.Query(`SELECT b.data FROM file_snapshots f
 				JOIN snapshot_files sf ON sf.fsid = f.fsid JOIN blobs b ON b.id = sf.blob_id
 			WHERE f.sid = (SELECT sid FROM sessions WHERE id = ?) AND f.id = ? AND sf.path = ?`,
 			[]any{sessionID, snapshotID, path}, func(row []driver.Value) error {
@@ -93,7 +94,7 @@ func (s *Store) FileContent(sessionID, snapshotID, path string) ([]byte, error) 
 				return nil
 			})
 	})
-	return content, storageError("reading a file of snapshot "+snapshotID, err)
+	return content, sqlconn.Wrap("reading a file of snapshot "+snapshotID, err)
 }
 
 // optionalObject returns a stored JSON object, nil for an empty one.

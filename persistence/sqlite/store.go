@@ -11,6 +11,8 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/persistence/contextcache"
 	"github.com/sessionkeep/sessionkeep/persistence/procowner"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/schema"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 	"github.com/sessionkeep/sessionkeep/session/contextbuild"
@@ -28,7 +30,7 @@ type Store struct {
 	w    *writer
 
 	mu      sync.Mutex
-	readers []*conn // idle read connections
+	readers []*sqlconn.Conn // idle read connections
 	direct  directReaders
 	closed  bool
 	watcher *watcher // started by the first Watch (watch.go)
@@ -87,12 +89,12 @@ func Open(path string) (*Store, error) {
 	}
 	recovered, err := setUp(c)
 	if err != nil {
-		c.close()
+		c.Close()
 		return nil, err
 	}
 	w, err := newWriter(c, path, procowner.Self())
 	if err != nil {
-		c.close()
+		c.Close()
 		return nil, err
 	}
 	s := &Store{path: path, w: w, recovered: recovered}
@@ -102,8 +104,8 @@ func Open(path string) (*Store, error) {
 
 // setUp migrates the schema and recovers what a crash left unfinished, waiting out other
 // processes that open the store at the same time: both steps are safe to repeat.
-func setUp(c *conn) (recovered []RecoveredSession, err error) {
-	if err := retryBusy("migrating the schema", func() error { return migrate(c) }); err != nil {
+func setUp(c *sqlconn.Conn) (recovered []RecoveredSession, err error) {
+	if err := retryBusy("migrating the schema", func() error { return schema.Migrate(c) }); err != nil {
 		return nil, err
 	}
 	err = retryBusy("recovering interrupted sessions", func() (err error) {
@@ -173,19 +175,19 @@ func (s *Store) Close() error {
 	// log into the file and deletes it, which a read-only direct connection cannot do.
 	err := direct.close()
 	for _, c := range readers {
-		err = errors.Join(err, c.close())
+		err = errors.Join(err, c.Close())
 	}
 	return errors.Join(err, s.w.close())
 }
 
 // read runs fn on an idle read connection, opening one when none is idle.
-func (s *Store) read(fn func(c *conn) error) error {
+func (s *Store) read(fn func(c *sqlconn.Conn) error) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return session.ErrStoreClosed
 	}
-	var c *conn
+	var c *sqlconn.Conn
 	if n := len(s.readers); n > 0 {
 		c, s.readers = s.readers[n-1], s.readers[:n-1]
 	}
@@ -200,8 +202,20 @@ func (s *Store) read(fn func(c *conn) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || len(s.readers) >= maxIdleReaders {
-		return errors.Join(err, c.close())
+		return errors.Join(err, c.Close())
 	}
 	s.readers = append(s.readers, c)
 	return err
+}
+
+// openConn opens a connection to the database file at path. Its pragmas take a lock when
+// the file is new (switching it to WAL), so opening waits out other processes doing the
+// same.
+func openConn(path string) (*sqlconn.Conn, error) {
+	var c *sqlconn.Conn
+	err := retryBusy("opening "+path, func() (err error) {
+		c, err = sqlconn.Open(path)
+		return err
+	})
+	return c, err
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-json"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
@@ -49,8 +51,8 @@ func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) e
 	if f.WithUsage {
 		query += ` AND m.input_tokens + m.output_tokens + m.cache_read_tokens + m.cache_creation_tokens > 0`
 	}
-	err := s.read(func(c *conn) error {
-		return c.query(query, args, func(row []driver.Value) error {
+	err := s.read(func(c *sqlconn.Conn) error {
+		return c.Query(query, args, func(row []driver.Value) error {
 			d := rowDecoder{row: row}
 			model, _ := row[1].(string)
 			r := catalog.UsageRecord{
@@ -66,7 +68,7 @@ func (s *Store) ScanUsage(f catalog.UsageFilter, fn func(*catalog.UsageRecord) e
 			return fn(&r)
 		})
 	})
-	return storageError("reading the usage of messages", err)
+	return sqlconn.Wrap("reading the usage of messages", err)
 }
 
 // modelAndHour reads the [model, 1-hour tokens, 1-hour tokens under raw] that ScanUsage

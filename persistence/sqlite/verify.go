@@ -12,6 +12,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // Problem is one finding of Verify: a stable Code, what was found, and the session it is in
@@ -55,7 +56,7 @@ type VerifyReport struct {
 
 // verifier runs the checks on one connection of its own and gathers their problems.
 type verifier struct {
-	c      *conn
+	c      *sqlconn.Conn
 	report *VerifyReport
 	counts map[string]int // problems per code, to bound a badly damaged file's report
 }
@@ -96,7 +97,7 @@ func (s *Store) Verify(repair bool) (*VerifyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer c.close()
+	defer c.Close()
 	report := &VerifyReport{Problems: []Problem{}, Repaired: []string{}}
 	if repair {
 		if report.Repaired, err = repairStore(c); err != nil {
@@ -124,7 +125,7 @@ var errStoreClosedForVerify = errors.New("the store is closed")
 
 // integrity runs SQLite's own check of the file's pages and indexes.
 func (v *verifier) integrity() {
-	err := v.c.query(`PRAGMA integrity_check`, nil, func(row []driver.Value) error {
+	err := v.c.Query(`PRAGMA integrity_check`, nil, func(row []driver.Value) error {
 		if msg := fmt.Sprint(row[0]); msg != "ok" {
 			v.add(ProblemIntegrity, "", "%s", msg)
 		}
@@ -138,19 +139,19 @@ func (v *verifier) integrity() {
 // body_pending), so the check indexes what is queued first, inside a transaction that it
 // rolls back: the store is left as it was.
 func (v *verifier) searchIndexes() {
-	if _, err := v.c.exec("BEGIN IMMEDIATE"); err != nil {
+	if _, err := v.c.Exec("BEGIN IMMEDIATE"); err != nil {
 		v.stopped("starting the search index check", err)
 		return
 	}
-	defer v.c.exec("ROLLBACK")
+	defer v.c.Exec("ROLLBACK")
 	for _, stmt := range indexSliceStatements {
-		if _, err := v.c.exec(stmt, -1); err != nil {
+		if _, err := v.c.Exec(stmt, -1); err != nil {
 			v.add(ProblemSearchIndex, "", "indexing the queued rows: %v", err)
 			return
 		}
 	}
 	for _, index := range []string{"message_search", "body_search"} {
-		if _, err := v.c.exec(`INSERT INTO ` + index + `(` + index + `, rank) VALUES ('integrity-check', 1)`); err != nil {
+		if _, err := v.c.Exec(`INSERT INTO ` + index + `(` + index + `, rank) VALUES ('integrity-check', 1)`); err != nil {
 			v.add(ProblemSearchIndex, "", "%s: %v", index, err)
 		}
 	}
@@ -161,7 +162,7 @@ func (v *verifier) searchIndexes() {
 func (v *verifier) bodies() map[int64]bool {
 	refs := map[int64]bool{}
 	var buf []byte
-	err := v.c.query(`SELECT s.id, m.seq, m.body, m.layout FROM messages m JOIN sessions s ON s.sid = m.sid`, nil, func(row []driver.Value) error {
+	err := v.c.Query(`SELECT s.id, m.seq, m.body, m.layout FROM messages m JOIN sessions s ON s.sid = m.sid`, nil, func(row []driver.Value) error {
 		v.report.MessageCount++
 		id, seq, stored := fmt.Sprint(row[0]), row[1].(int64), rowvalue.Bytes(row[2])
 		if row[2] == nil {
@@ -200,14 +201,14 @@ func (v *verifier) bodies() map[int64]bool {
 // blobs checks each blob against its hash, each reference against the table, and finds
 // the blobs nothing refers to.
 func (v *verifier) blobs(refs map[int64]bool) {
-	err := v.c.query(`SELECT blob_id FROM blocks WHERE blob_id IS NOT NULL
+	err := v.c.Query(`SELECT blob_id FROM blocks WHERE blob_id IS NOT NULL
 		UNION SELECT blob_id FROM snapshot_files WHERE blob_id IS NOT NULL`, nil, func(row []driver.Value) error {
 		refs[row[0].(int64)] = true
 		return nil
 	})
 	v.stopped("reading the references to blobs", err)
 	present := map[int64]bool{}
-	err = v.c.query(`SELECT id, hash, data FROM blobs`, nil, func(row []driver.Value) error {
+	err = v.c.Query(`SELECT id, hash, data FROM blobs`, nil, func(row []driver.Value) error {
 		v.report.BlobCount++
 		id := row[0].(int64)
 		present[id] = true
@@ -229,7 +230,7 @@ func (v *verifier) blobs(refs map[int64]bool) {
 
 // sessionCounts compares each session's message and tool-use counts with its rows.
 func (v *verifier) sessionCounts() {
-	err := v.c.query(`SELECT s.id, s.message_count, (SELECT COUNT(*) FROM messages m WHERE m.sid = s.sid),
+	err := v.c.Query(`SELECT s.id, s.message_count, (SELECT COUNT(*) FROM messages m WHERE m.sid = s.sid),
 		s.tool_count, (SELECT COUNT(*) FROM tool_uses t WHERE t.sid = s.sid) FROM sessions s`, nil, func(row []driver.Value) error {
 		v.report.SessionCount++
 		id := fmt.Sprint(row[0])
@@ -250,7 +251,7 @@ func (v *verifier) sessionCounts() {
 func (v *verifier) tree() {
 	// The parent is found by messages_by_uuid; +p.sid keeps the planner off the (sid, seq)
 	// index, whose range p.seq < m.seq made this quadratic in a session's length.
-	err := v.c.query(`SELECT s.id, m.seq, m.parent_uuid FROM messages m
+	err := v.c.Query(`SELECT s.id, m.seq, m.parent_uuid FROM messages m
 		JOIN messages p ON p.uuid = m.parent_uuid AND +p.sid = m.sid
 		JOIN sessions s ON s.sid = m.sid
 		WHERE m.parent_uuid != '' GROUP BY m.mid HAVING MIN(p.seq) >= m.seq`, nil, func(row []driver.Value) error {

@@ -1,5 +1,7 @@
 package sqlite
 
+import "github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
+
 // repairStatements rebuild what Verify checks and can be derived from the rows: both
 // full-text indexes from their content (their queues then empty, since the rebuild indexed
 // every row) and each session's counts. None deletes a message or a blob.
@@ -14,23 +16,23 @@ var repairStatements = []struct{ what, stmt string }{
 }
 
 // repairStore runs repairStatements in one transaction and returns what it rebuilt.
-func repairStore(c *conn) ([]string, error) {
-	if _, err := c.exec("BEGIN IMMEDIATE"); err != nil {
-		return nil, storageError("starting the repair", err)
+func repairStore(c *sqlconn.Conn) ([]string, error) {
+	if _, err := c.Exec("BEGIN IMMEDIATE"); err != nil {
+		return nil, sqlconn.Wrap("starting the repair", err)
 	}
 	done := []string{}
 	for _, r := range repairStatements {
-		if _, err := c.exec(r.stmt); err != nil {
-			c.exec("ROLLBACK")
-			return nil, storageError("repairing ("+r.stmt+")", err)
+		if _, err := c.Exec(r.stmt); err != nil {
+			c.Exec("ROLLBACK")
+			return nil, sqlconn.Wrap("repairing ("+r.stmt+")", err)
 		}
 		if r.what != "" {
 			done = append(done, r.what)
 		}
 	}
-	if _, err := c.exec("COMMIT"); err != nil {
-		c.exec("ROLLBACK")
-		return nil, storageError("committing the repair", err)
+	if _, err := c.Exec("COMMIT"); err != nil {
+		c.Exec("ROLLBACK")
+		return nil, sqlconn.Wrap("committing the repair", err)
 	}
 	return done, nil
 }

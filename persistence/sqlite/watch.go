@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/persistence/watchset"
 	"github.com/sessionkeep/sessionkeep/session"
 )
@@ -24,7 +25,7 @@ type watcher struct {
 	// cmu guards c, which the watcher's goroutine asks for data_version and a Watch call
 	// reads a row with (a conn is one SQLite connection: one user at a time).
 	cmu     sync.Mutex
-	c       *conn
+	c       *sqlconn.Conn
 	stop    chan struct{}
 	done    chan struct{}
 	watched *watchset.Set[seenRow]
@@ -92,8 +93,8 @@ func (s *Store) startWatcher() (*watcher, error) {
 	}
 	version, err := dataVersion(c)
 	if err != nil {
-		c.close()
-		return nil, storageError("following "+s.path, err)
+		c.Close()
+		return nil, sqlconn.Wrap("following "+s.path, err)
 	}
 	started := &watcher{c: c, stop: make(chan struct{}), done: make(chan struct{}), watched: watchset.New[seenRow]()}
 	s.mu.Lock()
@@ -103,7 +104,7 @@ func (s *Store) startWatcher() (*watcher, error) {
 	w, closed = s.watcher, s.closed
 	s.mu.Unlock()
 	if started != nil {
-		c.close() // another Watch started one first, or the store closed meanwhile
+		c.Close() // another Watch started one first, or the store closed meanwhile
 	} else {
 		go w.run(version)
 	}
@@ -134,7 +135,7 @@ func (w *watcher) run(seen int64) {
 	defer func() {
 		w.cmu.Lock()
 		defer w.cmu.Unlock()
-		w.c.close()
+		w.c.Close()
 	}()
 	tick := time.NewTicker(watchInterval)
 	defer tick.Stop()
@@ -169,7 +170,7 @@ func (w *watcher) listingRow(id string) seenRow {
 	var recent bool
 	w.cmu.Lock()
 	defer w.cmu.Unlock()
-	err := w.c.query(`SELECT updated_at, message_count, status, title, archived_at, last_message_at,
+	err := w.c.Query(`SELECT updated_at, message_count, status, title, archived_at, last_message_at,
 		input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens, corruption
 		FROM sessions WHERE id = ?`, []any{id}, func(r []driver.Value) error {
 		row = fmt.Sprint(r)
@@ -193,9 +194,9 @@ func (w *watcher) dataVersion() (int64, error) {
 
 // dataVersion is SQLite's data_version of connection c: it changes when any other
 // connection commits to the database.
-func dataVersion(c *conn) (int64, error) {
+func dataVersion(c *sqlconn.Conn) (int64, error) {
 	var v int64
-	err := c.query("PRAGMA data_version", nil, func(r []driver.Value) error {
+	err := c.Query("PRAGMA data_version", nil, func(r []driver.Value) error {
 		v, _ = r[0].(int64)
 		return nil
 	})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sessionkeep/sessionkeep/persistence/commitqueue"
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
@@ -19,7 +20,7 @@ import (
 // to use its connection.
 type writer struct {
 	q      *commitqueue.Queue
-	c      *conn
+	c      *sqlconn.Conn
 	path   string      // the database file
 	file   os.FileInfo // the database file as it was opened, to tell it from a new one
 	owner  string      // this process, recorded on the sessions it writes
@@ -48,7 +49,7 @@ type writer struct {
 	refused refusedMessages
 }
 
-func newWriter(c *conn, path, owner string) (*writer, error) {
+func newWriter(c *sqlconn.Conn, path, owner string) (*writer, error) {
 	file, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", session.ErrStorage, path, err)
@@ -60,11 +61,11 @@ func newWriter(c *conn, path, owner string) (*writer, error) {
 		return err
 	})
 	if err != nil {
-		return nil, storageError("reading the search queue", err)
+		return nil, sqlconn.Wrap("reading the search queue", err)
 	}
 	w.indexPending = behind
 	if err := boundWAL(c); err != nil {
-		return nil, storageError("setting the checkpoint", err)
+		return nil, sqlconn.Wrap("setting the checkpoint", err)
 	}
 	w.checkpoints = startCheckpointer(path)
 	w.q = commitqueue.New(w)
@@ -92,7 +93,7 @@ func (w *writer) takeError() error { return w.q.TakeError() }
 func (w *writer) close() error {
 	err := w.q.Close()
 	w.checkpoints.stop()
-	return errors.Join(err, w.c.close())
+	return errors.Join(err, w.c.Close())
 }
 
 // Commit applies batch in one transaction (commit, apply.go) and, with durable, makes it
@@ -174,7 +175,7 @@ func (w *writer) syncToDisk(closing bool) error {
 // the database file after it, which the checkpoint that copied it synced.
 func (w *writer) checkpointed() bool {
 	done := false
-	err := w.c.query("PRAGMA wal_checkpoint(PASSIVE)", nil, func(row []driver.Value) error {
+	err := w.c.Query("PRAGMA wal_checkpoint(PASSIVE)", nil, func(row []driver.Value) error {
 		busy, frames, copied := row[0], row[1], row[2]
 		done = busy == int64(0) && frames == copied && frames != int64(-1)
 		return nil

@@ -42,7 +42,7 @@ func (w *writer) withSuspects(err error) error {
 		return err
 	}
 	var suspects []string
-	w.c.query(`SELECT DISTINCT owner FROM sessions WHERE is_open = 1 AND owner != ? LIMIT 5`, []any{w.owner},
+	w.c.Query(`SELECT DISTINCT owner FROM sessions WHERE is_open = 1 AND owner != ? LIMIT 5`, []any{w.owner},
 		func(row []driver.Value) error {
 			if owner, ok := row[0].(string); ok {
 				suspects = append(suspects, procowner.Describe(owner))

@@ -1,10 +1,11 @@
-package sqlite
+package schema
 
 // searchTextMigration is migration 13: the text a body is searched by comes from
-// searched_text (search_text.go), in Go, instead of SQLite's JSON functions. The index is
-// external content, deleted by the text the view gives, so the rows indexed by the old view
-// are taken out of it all at once ('delete-all') and every body is queued again: the writer
-// indexes them when idle, or when a search waits for it, as after migration 10.
+// searched_text (persistence/sqlite/sqlconn: functions.go), in Go, instead of SQLite's JSON
+// functions. The index is external content, deleted by the text the view gives, so the rows
+// indexed by the old view are taken out of it all at once ('delete-all') and every body is
+// queued again: the writer indexes them when idle, or when a search waits for it, as after
+// migration 10.
 var searchTextMigration = []string{
 	`DROP VIEW body_search_text`,
 	`CREATE VIEW body_search_text(mid, text) AS

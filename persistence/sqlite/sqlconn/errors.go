@@ -1,28 +1,29 @@
-package sqlite
+package sqlconn
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/sessionkeep/sessionkeep/session"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// storageError wraps a SQLite error in the session sentinel that says what it means for
+// Wrap wraps a SQLite error in the session sentinel that says what it means for
 // the caller: ErrBusy, ErrCorrupt, ErrDiskFull, ErrReadOnly, ErrStoreGone or ErrStorage.
-func storageError(what string, err error) error {
+func Wrap(what string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if isDomainError(err) {
+	if IsDomainError(err) {
 		return err
 	}
-	return fmt.Errorf("%w: %s: %v", sqliteSentinel(err), what, err)
+	return fmt.Errorf("%w: %s: %v", Sentinel(err), what, err)
 }
 
-// sqliteSentinel is the session sentinel for a SQLite error's code; ErrStorage for a code
+// Sentinel is the session sentinel for a SQLite error's code; ErrStorage for a code
 // with no meaning of its own and for an error that is not SQLite's.
-func sqliteSentinel(err error) error {
+func Sentinel(err error) error {
 	var se sqliteCoded
 	if !errors.As(err, &se) {
 		return session.ErrStorage
@@ -35,7 +36,7 @@ func sqliteSentinel(err error) error {
 	case sqlite3.SQLITE_FULL:
 		return session.ErrDiskFull
 	case sqlite3.SQLITE_READONLY:
-		if se.Code() == sqliteReadOnlyDBMoved {
+		if se.Code() == readOnlyDBMoved {
 			return session.ErrStoreGone
 		}
 		return session.ErrReadOnly
@@ -50,18 +51,18 @@ type sqliteCoded interface {
 	Code() int
 }
 
-// sqliteReadOnlyDBMoved is SQLITE_READONLY_DBMOVED: SQLite found the database file
+// readOnlyDBMoved is SQLITE_READONLY_DBMOVED: SQLite found the database file
 // unlinked or renamed under the open connection.
-const sqliteReadOnlyDBMoved = sqlite3.SQLITE_READONLY | 4<<8
+const readOnlyDBMoved = sqlite3.SQLITE_READONLY | 4<<8
 
-// isConstraint reports whether err is a constraint violation, which retrying cannot fix.
-func isConstraint(err error) bool {
+// IsConstraint reports whether err is a constraint violation, which retrying cannot fix.
+func IsConstraint(err error) bool {
 	var se sqliteCoded
 	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
 }
 
-// isDomainError reports whether err already says what it means for the caller.
-func isDomainError(err error) bool {
+// IsDomainError reports whether err already says what it means for the caller.
+func IsDomainError(err error) bool {
 	for _, sentinel := range []error{
 		session.ErrSessionNotFound, session.ErrStoreClosed, session.ErrInvalidArgument, session.ErrSessionCorrupt,
 		session.ErrBusy, session.ErrCorrupt, session.ErrDiskFull, session.ErrReadOnly, session.ErrStoreGone, session.ErrStorage,

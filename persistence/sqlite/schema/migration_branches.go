@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 // branchesMigration is migration 5: what branches and file-history snapshots need.
 //
@@ -10,7 +10,7 @@ package sqlite
 // with branches or parallel tool calls has), so that reading a session that never branched
 // skips working out its branch. The flag was kept by a trigger, so every path that writes
 // messages (the streaming writer, restores, imports, forks) kept it right; migration 14
-// moved that to the writer, once per batch (insert_effects.go).
+// moved that to the writer, once per batch (persistence/sqlite/insert_effects.go).
 //
 // A fork names the session and the record it was forked from. File snapshots hold, for a
 // message, the state of each tracked file (present or deleted), its content hash, and its
@@ -29,10 +29,10 @@ var branchesMigration = []string{
 	`CREATE INDEX rewinds_by_session ON rewinds(sid, rid)`,
 	`CREATE TRIGGER messages_branch AFTER INSERT ON messages
 		WHEN new.is_sidechain = 0 AND new.parent_uuid != '' AND (SELECT branched FROM sessions WHERE sid = new.sid) = 0 BEGIN
-		UPDATE sessions SET branched = 1 WHERE sid = new.sid AND new.parent_uuid IS NOT (` + previousMainUUID("new") + `);
+		UPDATE sessions SET branched = 1 WHERE sid = new.sid AND new.parent_uuid IS NOT (` + PreviousMainUUID("new") + `);
 	END`,
 	`UPDATE sessions SET branched = 1 WHERE EXISTS (SELECT 1 FROM messages m
-		WHERE m.sid = sessions.sid AND m.is_sidechain = 0 AND m.parent_uuid != '' AND m.parent_uuid IS NOT (` + previousMainUUID("m") + `))`,
+		WHERE m.sid = sessions.sid AND m.is_sidechain = 0 AND m.parent_uuid != '' AND m.parent_uuid IS NOT (` + PreviousMainUUID("m") + `))`,
 	`CREATE TABLE file_snapshots (
 		fsid         INTEGER PRIMARY KEY,
 		sid          INTEGER NOT NULL,
@@ -58,9 +58,9 @@ var branchesMigration = []string{
 	`CREATE INDEX snapshot_files_by_blob ON snapshot_files(blob_id) WHERE blob_id IS NOT NULL`,
 }
 
-// previousMainUUID is the SQL expression for the uuid of the main-chain record written
+// PreviousMainUUID is the SQL expression for the uuid of the main-chain record written
 // before the message row named row, NULL for none.
-func previousMainUUID(row string) string {
+func PreviousMainUUID(row string) string {
 	return `SELECT p.uuid FROM messages p WHERE p.sid = ` + row + `.sid AND p.is_sidechain = 0 AND p.seq < ` + row + `.seq
 		ORDER BY p.seq DESC LIMIT 1`
 }

@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 import (
 	"fmt"

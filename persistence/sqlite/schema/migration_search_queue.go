@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 // searchQueueMigration is migration 7: blocks are indexed for search in slices, off the
 // path that makes messages durable. FTS5 writes its pending terms to disk as a new segment
@@ -6,8 +6,9 @@ package sqlite
 // segment per block and spent most of a long ingest merging them (W1 of the speed
 // benchmark: 0.9 s of the writer's 1.6 s; once per batch it was still 0.5 s). Now the
 // triggers only note a completed block in search_pending, a durable queue, and the writer
-// indexes noted blocks when it is idle or when a search waits for them (search_index.go),
-// so a search still finds everything committed before it.
+// indexes noted blocks when it is idle or when a search waits for them
+// (persistence/sqlite/search_index.go), so a search still finds everything committed before
+// it.
 //
 // A block that was indexed and is then changed or deleted is taken out of the index at once,
 // as before; one that is still only noted is simply noted again or forgotten.

@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 import (
 	"database/sql/driver"
@@ -7,6 +7,7 @@ import (
 	"github.com/sessionkeep/sessionkeep/persistence/bodycodec"
 	"github.com/sessionkeep/sessionkeep/persistence/msgbody"
 	"github.com/sessionkeep/sessionkeep/persistence/rowvalue"
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 	"github.com/sessionkeep/sessionkeep/session/jsonenc"
 )
 
@@ -14,12 +15,12 @@ import (
 // Before it, a message cost a messages row, a row per block, a blob row and a hash lookup
 // per large block, and a search-queue row per block; W1 of the speed benchmark paid per
 // row, not per byte. Now block rows only journal what is still streaming and are dropped
-// when the message ends (writer_once.go, body_write.go), every block is inside the body,
-// and search indexes a message's body as one document (body_search, rowid = mid), queued
-// in body_pending as blocks are queued in search_pending (by a trigger on insert until
-// migration 14, by the writer since: insert_effects.go). The block index (message_search)
-// stays for the blocks that have no body: still streaming, cut off by a crash, or records
-// that are not messages.
+// when the message ends (persistence/sqlite: writer_once.go, body_write.go), every block is
+// inside the body, and search indexes a message's body as one document (body_search, rowid
+// = mid), queued in body_pending as blocks are queued in search_pending (by a trigger on
+// insert until migration 14, by the writer since: persistence/sqlite/insert_effects.go).
+// The block index (message_search) stays for the blocks that have no body: still streaming,
+// cut off by a crash, or records that are not messages.
 //
 // The statements make the new tables; moveToBodies then moves the store's data. Both run
 // in the one transaction of migrate, so a crash during the migration leaves the store as
@@ -58,17 +59,17 @@ var bodiesOnlyMigration = []string{
 // triggers take them out of message_search), deletes the blobs nothing refers to any
 // more, and queues every body for the search index, which the writer builds when idle or
 // when a search waits for it.
-func moveToBodies(c *conn) error {
+func moveToBodies(c *sqlconn.Conn) error {
 	if err := fillHolesAndDropBlocks(c); err != nil {
 		return err
 	}
-	_, err := c.exec(`INSERT OR IGNORE INTO body_pending(mid) SELECT mid FROM messages WHERE body IS NOT NULL`)
+	_, err := c.Exec(`INSERT OR IGNORE INTO body_pending(mid) SELECT mid FROM messages WHERE body IS NOT NULL`)
 	return err
 }
 
 // fillHolesAndDropBlocks fills the blob holes of bodies, deletes the block rows of every
 // message that has a body and the blobs nothing refers to any more.
-func fillHolesAndDropBlocks(c *conn) error {
+func fillHolesAndDropBlocks(c *sqlconn.Conn) error {
 	if err := fillHoles(c); err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ func fillHolesAndDropBlocks(c *conn) error {
 		`DELETE FROM blobs WHERE id NOT IN (SELECT blob_id FROM blocks WHERE blob_id IS NOT NULL)
 			AND id NOT IN (SELECT blob_id FROM snapshot_files WHERE blob_id IS NOT NULL)`,
 	} {
-		if _, err := c.exec(stmt); err != nil {
+		if _, err := c.Exec(stmt); err != nil {
 			return err
 		}
 	}
@@ -86,13 +87,13 @@ func fillHolesAndDropBlocks(c *conn) error {
 
 // fillHoles rewrites each body that has holes (its large blocks in the blob table) with
 // the blocks' JSON in place, ASCII like the rest of the body.
-func fillHoles(c *conn) error {
+func fillHoles(c *sqlconn.Conn) error {
 	type holed struct {
 		mid       int64
 		body, lay []byte
 	}
 	var bodies []holed
-	err := c.query(`SELECT m.mid, m.body, m.layout FROM messages m WHERE m.body IS NOT NULL AND EXISTS
+	err := c.Query(`SELECT m.mid, m.body, m.layout FROM messages m WHERE m.body IS NOT NULL AND EXISTS
 			(SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq AND b.blob_id IS NOT NULL)`, nil,
 		func(row []driver.Value) error {
 			bodies = append(bodies, holed{row[0].(int64), rowvalue.Bytes(row[1]), rowvalue.Bytes(row[2])})
@@ -106,7 +107,7 @@ func fillHoles(c *conn) error {
 		if err != nil {
 			return fmt.Errorf("message row %d: %w", h.mid, err)
 		}
-		if _, err := c.exec(`UPDATE messages SET body = ?, layout = ? WHERE mid = ?`, body, lay, h.mid); err != nil {
+		if _, err := c.Exec(`UPDATE messages SET body = ?, layout = ? WHERE mid = ?`, body, lay, h.mid); err != nil {
 			return err
 		}
 	}
@@ -115,7 +116,7 @@ func fillHoles(c *conn) error {
 
 // filledBody returns body with each hole its layout names filled with its blob's data,
 // and the layout of the result.
-func filledBody(c *conn, stored, lay []byte) ([]byte, []byte, error) {
+func filledBody(c *sqlconn.Conn, stored, lay []byte) ([]byte, []byte, error) {
 	body, err := bodycodec.Unpack(nil, stored)
 	if err != nil {
 		return nil, nil, err
@@ -133,7 +134,7 @@ func filledBody(c *conn, stored, lay []byte) ([]byte, []byte, error) {
 			continue
 		}
 		var data []byte
-		err := c.query(`SELECT data FROM blobs WHERE id = ?`, []any{span.Blob}, func(row []driver.Value) error {
+		err := c.Query(`SELECT data FROM blobs WHERE id = ?`, []any{span.Blob}, func(row []driver.Value) error {
 			data = rowvalue.Bytes(row[0])
 			return nil
 		})

@@ -1,6 +1,10 @@
-package sqlite
+package schema
 
-import "database/sql/driver"
+import (
+	"database/sql/driver"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
+)
 
 // reclaimFreeFraction is the share of the file's pages a migration must have left free
 // for reclaimAfterMigration to rewrite the file: one that rewrites every message (the
@@ -19,9 +23,9 @@ const reclaimMinFreePages = 4096
 // table's rowids (each has an INTEGER PRIMARY KEY), which the full-text indexes refer to.
 // A failure (another process's lock outlasting the busy timeout) leaves the space to a
 // later migration and is not an error: nothing is lost by not reclaiming.
-func reclaimAfterMigration(c *conn, since int64) {
+func reclaimAfterMigration(c *sqlconn.Conn, since int64) {
 	migrated := int64(0)
-	if err := c.query(`SELECT count(*) FROM schema_migrations WHERE applied_at >= ?`, []any{since}, func(row []driver.Value) error {
+	if err := c.Query(`SELECT count(*) FROM schema_migrations WHERE applied_at >= ?`, []any{since}, func(row []driver.Value) error {
 		migrated, _ = row[0].(int64)
 		return nil
 	}); err != nil || migrated == 0 {
@@ -34,20 +38,20 @@ func reclaimAfterMigration(c *conn, since int64) {
 	// VACUUM copies the database into a temporary one first: in a file, not in memory as the
 	// store's connections keep their temporary tables, or a large store would need its size
 	// in RAM.
-	if _, err := c.exec("PRAGMA temp_store = FILE"); err != nil {
+	if _, err := c.Exec("PRAGMA temp_store = FILE"); err != nil {
 		return
 	}
-	defer c.exec("PRAGMA temp_store = MEMORY")
-	if _, err := c.exec("VACUUM"); err != nil {
+	defer c.Exec("PRAGMA temp_store = MEMORY")
+	if _, err := c.Exec("VACUUM"); err != nil {
 		return
 	}
-	c.query("PRAGMA wal_checkpoint(TRUNCATE)", nil, nil)
+	c.Query("PRAGMA wal_checkpoint(TRUNCATE)", nil, nil)
 }
 
 // pragmaInt reads the integer PRAGMA name of c's database; -1 when it cannot.
-func pragmaInt(c *conn, name string) int64 {
+func pragmaInt(c *sqlconn.Conn, name string) int64 {
 	v := int64(-1)
-	c.query("PRAGMA "+name, nil, func(row []driver.Value) error {
+	c.Query("PRAGMA "+name, nil, func(row []driver.Value) error {
 		v, _ = row[0].(int64)
 		return nil
 	})

@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 // listingMigration is migration 12: the listing of sessions read from one covering index,
 // and the per-message trigger that kept the listing's times gone.

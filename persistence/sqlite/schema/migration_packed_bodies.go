@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 // packedBodiesMigration is migration 11: a large body may be stored packed (persistence/bodycodec),
 // which SQLite's JSON functions cannot read, so the view the body search index is built

@@ -1,4 +1,4 @@
-package sqlite
+package schema
 
 import (
 	"context"
@@ -8,13 +8,15 @@ import (
 	"encoding/hex"
 	"fmt"
 	"time"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 )
 
 // freshDump is the schema the migrations build on an empty database, as the statements that
 // build it in one step: what a new store is given instead of running migrations 1 to 14
 // one by one (11.5 of the 14 ms an Open of a new file took, most of it SQLite re-reading
 // the schema after each ALTER TABLE). It is generated from the migrations themselves
-// (schema_fresh_gen.go, `go generate ./persistence/sqlite`) and applies only while they are
+// (fresh_gen.go, `go generate ./persistence/sqlite/schema`) and applies only while they are
 // the migrations it was generated from.
 type freshDump struct {
 	migrations string   // fingerprint of the migrations it was generated from
@@ -44,23 +46,23 @@ func migrationsFingerprint(ms []migration) string {
 }
 
 // isEmptyDatabase reports whether the database has no schema at all: a file just created.
-func isEmptyDatabase(c *conn) (bool, error) {
+func isEmptyDatabase(c *sqlconn.Conn) (bool, error) {
 	empty := true
-	err := c.query(`SELECT 1 FROM sqlite_master LIMIT 1`, nil, func([]driver.Value) error {
+	err := c.Query(`SELECT 1 FROM sqlite_master LIMIT 1`, nil, func([]driver.Value) error {
 		empty = false
 		return nil
 	})
-	return empty, storageError("reading the schema", err)
+	return empty, sqlconn.Wrap("reading the schema", err)
 }
 
 // createFresh builds the whole schema of d on an empty database and records ms as applied,
 // inside the caller's transaction. The schema's statements are not kept prepared on the
 // connection (conn.exec would keep them for the store's life): each runs once.
-func createFresh(c *conn, d freshDump, ms []migration) error {
-	execer := c.raw.(driver.ExecerContext)
+func createFresh(c *sqlconn.Conn, d freshDump, ms []migration) error {
+	execer := c.Raw().(driver.ExecerContext)
 	for _, stmt := range d.statements {
 		if _, err := execer.ExecContext(context.Background(), stmt, nil); err != nil {
-			return storageError("creating the schema of a new store", err)
+			return sqlconn.Wrap("creating the schema of a new store", err)
 		}
 	}
 	now := time.Now().UnixMilli()

@@ -1,7 +1,8 @@
-package sqlite
+package schema
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -10,19 +11,18 @@ import (
 // (a table filled and dropped, as a migration that rewrites rows leaves them): an open that
 // applied no migration leaves them, one that applied some gives them back to the file system.
 func TestReclaimAfterMigrationGivesBackFreePages(t *testing.T) {
-	_, path := openTemp(t)
-	c, err := openConn(path)
-	if err != nil {
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	c := openConn(t, path)
+	if err := Migrate(c); err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
 	for _, stmt := range []string{
 		`CREATE TABLE scratch(x BLOB)`,
 		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) INSERT INTO scratch SELECT randomblob(65536) FROM n`,
 		`DROP TABLE scratch`,
 		`PRAGMA wal_checkpoint(TRUNCATE)`,
 	} {
-		if _, err := c.exec(stmt); err != nil {
+		if _, err := c.Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}

@@ -1,6 +1,10 @@
-package sqlite
+package schema
 
-import "database/sql/driver"
+import (
+	"database/sql/driver"
+
+	"github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
+)
 
 // settleLateBodies finishes, at each open, what migration 10 did for the messages that a
 // process of sessionkeep before it ended after another process had migrated the store: a
@@ -13,9 +17,9 @@ import "database/sql/driver"
 // migration 10) costs one lookup in the blocks_by_blob index. A failure (a blob missing, a
 // lock held past the busy timeout) leaves the store as it was, for verify to report and a
 // later open to try again: it does not keep the store from opening.
-func settleLateBodies(c *conn) error {
+func settleLateBodies(c *sqlconn.Conn) error {
 	holed := false
-	err := c.query(`SELECT 1 FROM blocks b JOIN messages m ON m.sid = b.sid AND m.seq = b.seq
+	err := c.Query(`SELECT 1 FROM blocks b JOIN messages m ON m.sid = b.sid AND m.seq = b.seq
 		WHERE b.blob_id IS NOT NULL AND m.body IS NOT NULL LIMIT 1`, nil, func([]driver.Value) error {
 		holed = true
 		return nil
@@ -23,20 +27,20 @@ func settleLateBodies(c *conn) error {
 	if err != nil || !holed {
 		return err
 	}
-	if _, err := c.exec("BEGIN IMMEDIATE"); err != nil {
+	if _, err := c.Exec("BEGIN IMMEDIATE"); err != nil {
 		return err
 	}
 	if err := settleHoledBodies(c); err != nil {
-		c.exec("ROLLBACK")
+		c.Exec("ROLLBACK")
 		return err
 	}
-	_, err = c.exec("COMMIT")
+	_, err = c.Exec("COMMIT")
 	return err
 }
 
 // settleHoledBodies is settleLateBodies's transaction.
-func settleHoledBodies(c *conn) error {
-	if _, err := c.exec(`INSERT OR IGNORE INTO body_pending(mid) SELECT m.mid FROM messages m WHERE m.body IS NOT NULL
+func settleHoledBodies(c *sqlconn.Conn) error {
+	if _, err := c.Exec(`INSERT OR IGNORE INTO body_pending(mid) SELECT m.mid FROM messages m WHERE m.body IS NOT NULL
 		AND EXISTS (SELECT 1 FROM blocks b WHERE b.sid = m.sid AND b.seq = m.seq AND b.blob_id IS NOT NULL)`); err != nil {
 		return err
 	}

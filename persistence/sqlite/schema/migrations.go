@@ -1,12 +1,6 @@
-package sqlite
+package schema
 
-import (
-	"database/sql/driver"
-	"fmt"
-	"time"
-
-	"github.com/sessionkeep/sessionkeep/session"
-)
+import "github.com/sessionkeep/sessionkeep/persistence/sqlite/sqlconn"
 
 // migration is one numbered schema change. Applied migrations are recorded in the
 // schema_migrations table of the database itself; a database that records a version this
@@ -15,7 +9,7 @@ type migration struct {
 	version     int64
 	description string
 	statements  []string
-	then        func(*conn) error // moves data the statements cannot, after them; nil for none
+	then        func(*sqlconn.Conn) error // moves data the statements cannot, after them; nil for none
 }
 
 // migrations are applied in order, each in the transaction that records it. Never edit
@@ -159,108 +153,13 @@ var migrations = []migration{
 		insertEffectsMigration, nil},
 }
 
-// migrate brings the database's schema up to the newest migration: an empty database (a
-// new file) in one step from freshSchema, any other by the migrations it lacks. It then
-// settles the messages an older sessionkeep ended after the migration (settleLateBodies)
-// and gives back the space the migrations it applied left free (reclaimAfterMigration).
-//
-//go:generate go test -run ^TestFreshSchemaIsTheMigrations$ -update-fresh-schema .
-func migrate(c *conn) error {
-	since := time.Now().UnixMilli()
-	if err := migrateWith(c, freshSchema); err != nil {
-		return err
-	}
-	settleLateBodies(c)
-	reclaimAfterMigration(c, since)
-	return nil
-}
-
-// migrateWith is migrate with the fresh schema given, so that a test can build a store by
-// the migrations alone (with an empty freshDump) to compare.
-func migrateWith(c *conn, fresh freshDump) error {
-	if _, err := c.exec("BEGIN IMMEDIATE"); err != nil {
-		return storageError("starting the migration", err)
-	}
-	if err := migrateInTransaction(c, fresh); err != nil {
-		c.exec("ROLLBACK")
-		return err
-	}
-	if _, err := c.exec("COMMIT"); err != nil {
-		c.exec("ROLLBACK") // so that a retry can begin again
-		return storageError("committing the migration", err)
-	}
-	return nil
-}
-
-// migrateInTransaction decides, under the write lock (two processes may create the file at
-// once), whether the database is new.
-func migrateInTransaction(c *conn, fresh freshDump) error {
-	empty, err := isEmptyDatabase(c)
-	if err != nil {
-		return err
-	}
-	if empty && fresh.fits(migrations) {
-		return createFresh(c, fresh, migrations)
-	}
-	if _, err := c.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-		version     INTEGER PRIMARY KEY,
-		description TEXT NOT NULL,
-		applied_at  INTEGER NOT NULL)`); err != nil {
-		return storageError("creating the migrations table", err)
-	}
-	return applyMigrations(c)
-}
-
-func applyMigrations(c *conn) error {
-	applied, err := appliedVersions(c)
-	if err != nil {
-		return err
-	}
-	known := make(map[int64]bool, len(migrations))
+// Statements returns the statements of migration version, nil for a version this build does
+// not know: what a test of an upgrade plants to have a store of an older schema.
+func Statements(version int64) []string {
 	for _, m := range migrations {
-		known[m.version] = true
-	}
-	for version := range applied {
-		if !known[version] {
-			return fmt.Errorf("%w: database schema has migration %d, which this sessionkeep does not know: upgrade sessionkeep", session.ErrStorage, version)
-		}
-	}
-	for _, m := range migrations {
-		if applied[m.version] {
-			continue
-		}
-		for _, stmt := range m.statements {
-			if _, err := c.exec(stmt); err != nil {
-				return storageError(fmt.Sprintf("migration %d (%s)", m.version, m.description), err)
-			}
-		}
-		if m.then != nil {
-			if err := m.then(c); err != nil {
-				return storageError(fmt.Sprintf("migration %d (%s)", m.version, m.description), err)
-			}
-		}
-		if err := recordMigration(c, m, time.Now().UnixMilli()); err != nil {
-			return err
+		if m.version == version {
+			return m.statements
 		}
 	}
 	return nil
-}
-
-// recordMigration records m in schema_migrations as applied at appliedAt (Unix ms).
-func recordMigration(c *conn, m migration, appliedAt int64) error {
-	_, err := c.exec(`INSERT INTO schema_migrations(version, description, applied_at) VALUES (?, ?, ?)`,
-		m.version, m.description, appliedAt)
-	return storageError("recording a migration", err)
-}
-
-// appliedVersions returns the migrations the database records. Each migration is applied
-// by its own number, not by "everything above the newest", so that migrations developed
-// side by side apply whatever order they were merged in.
-func appliedVersions(c *conn) (map[int64]bool, error) {
-	applied := map[int64]bool{}
-	err := c.query(`SELECT version FROM schema_migrations`, nil, func(row []driver.Value) error {
-		applied[row[0].(int64)] = true
-		return nil
-	})
-	return applied, storageError("reading the applied migrations", err)
 }
