@@ -335,7 +335,7 @@ func (b *batchWriter) touch() error {
 		if err := b.queue(nil, touchSQL, args...); err != nil {
 			return err
 		}
-		if err := b.queue(nil, `SELECT pg_notify($1, $2)`, b.w.channel, t.id); err != nil {
+		if err := b.queue(nil, notifySQL, b.w.channel, t.id); err != nil {
 			return err
 		}
 	}
