@@ -23,6 +23,12 @@ func (b *batchWriter) begin() error { return b.queue(nil, `BEGIN`) }
 // it fails, PostgreSQL skips the rest of the pipeline, the COMMIT included, and the
 // transaction waits for the ROLLBACK the writer sends after any failure.
 func (b *batchWriter) commit() error {
+	b.queueBlocks() // nothing gathered may follow the COMMIT
+	if b.careful {
+		if err := b.send(); err != nil { // a careful batch runs its COMMIT at once
+			return err
+		}
+	}
 	if err := b.queue(nil, `COMMIT`); err != nil {
 		return err
 	}
