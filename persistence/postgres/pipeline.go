@@ -21,7 +21,10 @@ func (b *batchWriter) begin() error { return b.queue(nil, `BEGIN`) }
 
 // commit queues the COMMIT after what is queued and sends the lot. When a statement before
 // it fails, PostgreSQL skips the rest of the pipeline, the COMMIT included, and the
-// transaction waits for the ROLLBACK the writer sends after any failure.
+// transaction waits for the ROLLBACK the writer sends after any failure. What goes with the
+// COMMIT is read without a callback that can fail (the rows read, queueRows, are the
+// sessions' locks, in the first pipeline): a failure it reports comes from the server or
+// the connection, never from reading the result of a transaction the server committed.
 func (b *batchWriter) commit() error {
 	b.queueBlocks() // nothing gathered may follow the COMMIT
 	if b.careful {
