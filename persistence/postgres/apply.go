@@ -35,8 +35,7 @@ type touched struct {
 // say ON CONFLICT DO NOTHING and a row not inserted is the conflict.
 type batchWriter struct {
 	w        *writer
-	tx       pgx.Tx
-	c        conn // on tx
+	c        conn // on the writer's connection, inside the transaction begin opened
 	careful  bool // each Op under a savepoint, its statements run at once
 	sessions map[int64]*touched
 	// searchable is set when the batch stored blocks whose search vector is left to the
@@ -94,10 +93,7 @@ func (b *batchWriter) apply(batch []session.Op) error {
 	if err := b.send(); err != nil {
 		return err
 	}
-	if err := b.touch(); err != nil {
-		return err
-	}
-	return b.send()
+	return b.touch() // sent with the commit (pipeline.go)
 }
 
 // applyGuarded applies op under a savepoint and turns a refusal of its data into a conflict.
@@ -335,7 +331,7 @@ func (b *batchWriter) touch() error {
 		if err := b.queue(nil, touchSQL, args...); err != nil {
 			return err
 		}
-		if err := b.queue(nil, `SELECT pg_notify($1, $2)`, b.w.channel, t.id); err != nil {
+		if err := b.queue(nil, notifySQL, b.w.channel, t.id); err != nil {
 			return err
 		}
 	}

@@ -6,9 +6,11 @@
 // number of hosts may open a fresh store at once.
 //
 // As on SQLite, Apply only queues: one writer goroutine per store commits what is queued
-// in group transactions on its own connection, a few milliseconds after the first Op, and
-// after each commit sends a NOTIFY on the store's channel naming the sessions it wrote, so
-// that other processes can follow a session (Watch) without polling.
+// in group transactions on its own connection, a few milliseconds after the first Op, each
+// in two round trips (the BEGIN sent with the first statements, the COMMIT with the last),
+// and, while some process watches the store, each commit sends a NOTIFY on the store's
+// channel naming the sessions it wrote, so that other processes can follow a session
+// (Watch) without polling (notify.go).
 //
 // What a commit writes follows SQLite's write-once model (schema_bodies.go): a message that
 // has ended is one row of messages with its body and layout (persistence/msgbody), and the

@@ -11,7 +11,32 @@ import (
 // On loopback this is the difference between 1,300 and several thousand messages a second;
 // over a real network it is most of the writer's time. Blocks go in one statement per
 // pipeline (blocks_batch.go), and a message begun and ended in the batch in one insert
-// (message_once.go), since the server's cost per statement is most of what is left.
+// (message_once.go), since the server's cost per statement is most of what is left. The
+// transaction's BEGIN goes with the first pipeline and its COMMIT with the last (the
+// listings, the NOTIFY): a commit of the 8 writers' kind (a turn) is two round trips, not
+// four.
+
+// begin queues the BEGIN of the batch's transaction.
+func (b *batchWriter) begin() error { return b.queue(nil, `BEGIN`) }
+
+// commit queues the COMMIT after what is queued and sends the lot. When a statement before
+// it fails, PostgreSQL skips the rest of the pipeline, the COMMIT included, and the
+// transaction waits for the ROLLBACK the writer sends after any failure. What goes with the
+// COMMIT is read without a callback that can fail (the rows read, queueRows, are the
+// sessions' locks, in the first pipeline): a failure it reports comes from the server or
+// the connection, never from reading the result of a transaction the server committed.
+func (b *batchWriter) commit() error {
+	b.queueBlocks() // nothing gathered may follow the COMMIT
+	if b.careful {
+		if err := b.send(); err != nil { // a careful batch runs its COMMIT at once
+			return err
+		}
+	}
+	if err := b.queue(nil, `COMMIT`); err != nil {
+		return err
+	}
+	return b.send()
+}
 
 // queue adds a statement to the pipeline; onDone, unless nil, is given the rows it changed
 // once it has run. A careful batch runs it at once instead, so that its savepoint can catch
@@ -56,7 +81,7 @@ func (b *batchWriter) send() error {
 	if b.pending.Len() == 0 {
 		return nil
 	}
-	results := b.tx.SendBatch(b.c.ctx, b.pending)
+	results := b.w.c.SendBatch(b.c.ctx, b.pending)
 	var failed error
 	for _, p := range b.results {
 		if err := p.read(results); err != nil && failed == nil {

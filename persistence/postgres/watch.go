@@ -95,13 +95,18 @@ func startWatcher(cfg *pgx.ConnConfig, channel string) (*watcher, error) {
 	return w, nil
 }
 
-// connect opens a connection that listens on the channel.
+// connect opens a connection that listens on the channel, and holds the lock that tells
+// writers someone listens (notify.go).
 func (w *watcher) connect(ctx context.Context) (*pgx.Conn, error) {
 	c, err := pgx.ConnectConfig(ctx, w.cfg)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := c.Exec(ctx, `LISTEN `+pgx.Identifier{w.channel}.Sanitize()); err != nil {
+		c.Close(context.Background())
+		return nil, err
+	}
+	if _, err := c.Exec(ctx, listenerSQL, w.channel); err != nil {
 		c.Close(context.Background())
 		return nil, err
 	}

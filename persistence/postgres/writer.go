@@ -151,22 +151,21 @@ func (w *writer) commit(batch []session.Op, careful bool) error {
 			return err
 		}
 	}
-	tx, err := w.c.Begin(ctx)
-	if err != nil {
-		return w.lost(storageError("starting a write", err))
+	b := &batchWriter{w: w, c: conn{w.c, ctx}, careful: careful, sessions: map[int64]*touched{}, pending: &pgx.Batch{}}
+	err := b.begin()
+	if err == nil {
+		err = b.apply(batch)
 	}
-	b := &batchWriter{w: w, tx: tx, c: conn{tx, ctx}, careful: careful, sessions: map[int64]*touched{}, pending: &pgx.Batch{}}
-	if err := b.apply(batch); err != nil {
-		tx.Rollback(ctx)
+	if err == nil {
+		err = b.commit()
+	}
+	if err != nil {
+		w.c.Exec(ctx, `ROLLBACK`) // a warning only when the transaction is over
 		b.reopenEnded()
 		if refused(err) {
 			return err // retried at once, op by op (see batchWriter.apply)
 		}
 		return w.lost(storageError("writing", err))
-	}
-	if err := tx.Commit(ctx); err != nil {
-		b.reopenEnded()
-		return w.lost(storageError("committing", err))
 	}
 	w.indexer.noteCommit(b.searchable)
 	return nil
