@@ -14,7 +14,9 @@
 //     stack: the addon keeps a libuv watcher on SIGCHLD open, so that libuv installs its
 //     handler now and not again, and adds SA_ONSTACK to that handler.
 // A process-wide signal is then taken by a thread that is not running Go, and the handler
-// runs on that thread's C stack. Off Linux these functions do nothing.
+// runs on that thread's C stack. A process that Go code started (os/exec; none does) would
+// begin with those signals blocked, as Go hands a child its thread's mask; libuv clears the
+// mask of the processes it starts. Off Linux these functions do nothing.
 #include "signals.h"
 
 #if defined(__linux__)
@@ -35,9 +37,11 @@ void uv_unref(uv_handle_t* handle);
 void uv_close(uv_handle_t* handle, void (*cb)(uv_handle_t* handle));
 enum { SK_UV_SIGNAL = 16 };  // UV_SIGNAL of uv.h's uv_handle_type
 
-// go_blocks holds every signal but those a fault raises on the thread that faulted and
-// SIGURG, with which Go preempts a goroutine. glibc and musl keep their own internal
-// signals open whatever a mask says; SIGKILL and SIGSTOP cannot be blocked.
+// go_blocks holds every signal but those a fault raises on the thread that faulted, SIGURG,
+// with which Go preempts a goroutine, and SIGPROF, with which Go's profiler (bench/profile.mjs)
+// samples the thread it interrupts. Their handlers run on the signal stack. glibc and musl
+// keep their own internal signals open whatever a mask says; SIGKILL and SIGSTOP cannot be
+// blocked.
 static sigset_t go_blocks;
 
 // The loading thread's mask before the constructor below blocked go_blocks on it.
@@ -49,7 +53,7 @@ static int loader_blocked;
 // with a priority run before the one without that starts Go. The thread Go starts on
 // inherits the loading thread's mask, and Go gives that mask to every thread it creates.
 __attribute__((constructor(101))) static void block_before_go(void) {
-  static const int open[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGURG};
+  static const int open[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGURG, SIGPROF};
   sigfillset(&go_blocks);
   for (size_t i = 0; i < sizeof open / sizeof open[0]; i++) sigdelset(&go_blocks, open[i]);
   if (pthread_sigmask(SIG_BLOCK, &go_blocks, &loader_mask) == 0) {
