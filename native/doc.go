@@ -15,6 +15,9 @@
 //     externals tagged with a per-kind type tag (Call.NewHandle, Call.Handle).
 //   - Per-environment state (the error class, objects to close at exit) lives in instance
 //     data, so the addon works in worker_threads, each thread its own environment.
+//   - No signal handler that Node or libuv installs runs on a goroutine's stack, which it
+//     would overrun (signals.c): every C function of module.c that calls into Go from a JS
+//     thread does it IN_GO, which blocks those signals on the thread meanwhile.
 //
 // The napi_* symbols are resolved from the node process when the addon is loaded, hence the
 // linker flags below that leave them undefined. Headers come from the npm package

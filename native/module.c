@@ -1,24 +1,44 @@
 // module.c holds the C side of the binding: the module entry points that Node looks up by
 // name, and helpers that hand Go's exported callbacks to Node-API as function pointers.
+// Every call from a JS thread into Go is made IN_GO (signals.c says why).
 #include "glue.h"
+#include "signals.h"
 #include "_cgo_export.h"
+
+// IN_GO makes call, a call into Go, with the signals Go leaves to Node blocked on this thread.
+#define IN_GO(call)              \
+  do {                           \
+    sk_signal_mask saved_mask;   \
+    sk_enter_go(&saved_mask);    \
+    call;                        \
+    sk_leave_go(&saved_mask);    \
+  } while (0)
 
 NAPI_MODULE_EXPORT int32_t node_api_module_get_api_version_v1(void) {
   return NAPI_VERSION;
 }
 
 NAPI_MODULE_EXPORT napi_value napi_register_module_v1(napi_env env, napi_value exports) {
-  return skModuleInit(env, exports);
+  sk_signals_loaded(env);
+  napi_value result;
+  IN_GO(result = skModuleInit(env, exports));
+  return result;
+}
+
+static napi_value sk_invoke(napi_env env, napi_callback_info info) {
+  napi_value result;
+  IN_GO(result = skInvoke(env, info));
+  return result;
 }
 
 napi_status sk_create_function(napi_env env, const char* name, size_t name_len,
                                uintptr_t id, napi_value* result) {
-  return napi_create_function(env, name, name_len, skInvoke, (void*)id, result);
+  return napi_create_function(env, name, name_len, sk_invoke, (void*)id, result);
 }
 
 static void sk_finalize_external(napi_env env, void* data, void* hint) {
   (void)hint;
-  skFinalizeHandle(env, (uintptr_t)data);
+  IN_GO(skFinalizeHandle(env, (uintptr_t)data));
 }
 
 napi_status sk_create_external(napi_env env, uintptr_t handle, napi_value* result) {
@@ -34,13 +54,13 @@ napi_status sk_get_external(napi_env env, napi_value value, uintptr_t* handle) {
 
 static void sk_call_js(napi_env env, napi_value js_cb, void* context, void* data) {
   (void)context;
-  skDeliver(env, js_cb, (uintptr_t)data);
+  IN_GO(skDeliver(env, js_cb, (uintptr_t)data));
 }
 
 static void sk_tsfn_finalized(napi_env env, void* data, void* hint) {
   (void)env;
   (void)hint;
-  skTsfnFinalized((uintptr_t)data);
+  IN_GO(skTsfnFinalized((uintptr_t)data));
 }
 
 // sk_create_tsfn creates a thread-safe function whose calls reach skDeliver with func (which
@@ -66,7 +86,7 @@ napi_status sk_call_tsfn_again(napi_threadsafe_function tsfn, uintptr_t handle) 
   return napi_call_threadsafe_function(tsfn, (void*)handle, napi_tsfn_nonblocking);
 }
 
-static void sk_cleanup(void* arg) { skCleanupEnv((uintptr_t)arg); }
+static void sk_cleanup(void* arg) { IN_GO(skCleanupEnv((uintptr_t)arg)); }
 
 napi_status sk_add_cleanup_hook(napi_env env, uintptr_t handle) {
   return napi_add_env_cleanup_hook(env, sk_cleanup, (void*)handle);
@@ -75,7 +95,7 @@ napi_status sk_add_cleanup_hook(napi_env env, uintptr_t handle) {
 static void sk_finalize_instance(napi_env env, void* data, void* hint) {
   (void)env;
   (void)hint;
-  skReleaseEnv((uintptr_t)data);
+  IN_GO(skReleaseEnv((uintptr_t)data));
 }
 
 napi_status sk_set_instance_data(napi_env env, uintptr_t handle) {
