@@ -9,6 +9,17 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
+// writeSession writes a session of texts to m, each a user message, and closes it once the
+// store has them.
+func writeSession(t *testing.T, m *session.Manager, texts ...string) {
+	t.Helper()
+	s := newSession(t, m, texts...)
+	defer s.Close()
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // longText is a user message of n different words, whose vector the server stores compressed
 // (out of line) rather than in the row.
 func longText(n int) string {

@@ -56,26 +56,17 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	return hits, storageError("searching for "+q.Text, err)
 }
 
-// searchQuery is the SQL tsquery of the words of a search, the SQL text[] expression words:
-// each word split at every run of non-alphanumerics, as the indexed text is (textVector), and
-// every part required, as a word or the start of one. The vectors are stripped of positions
-// (search_index.go), which a phrase cannot match: the parts of "src/auth.go:42" are required
-// each, in any order. A word without alphanumerics adds nothing.
-func searchQuery(words string) string {
-	return `regexp_replace(to_tsquery('simple', coalesce((SELECT string_agg('''' || p || ''':*', ' & ')
-		FROM unnest(` + words + `) AS w, regexp_split_to_table(w, '[^[:alnum:]]+') AS p WHERE p <> ''), ''))::text,
-		' <[0-9]*-?> ', ' & ', 'g')::tsquery`
-}
-
 // searchStatement is the statement of Search for q and its arguments: the matching
 // messages, best first.
 func searchStatement(q catalog.SearchQuery) (string, []any) {
-	query := `WITH q AS (SELECT ` + searchQuery("$1::text[]") + ` AS tsq)
+	// The vectors are stripped of positions (search_index.go), which a phrase cannot match: the
+	// parts of a word the parser splits ("src/auth.go:42") are required each, in any order.
+	query := `WITH q AS (SELECT regexp_replace(to_tsquery('simple', $1)::text, ' <[0-9]*-?> ', ' & ', 'g')::tsquery AS tsq)
 		SELECT s.id, m.uuid, m.role, m.created_at, s.title, s.project_path, m.body, m.layout, m.search_text, m.seq,
 			ts_rank(m.search, q.tsq) AS rank
 		FROM q, messages m, sessions s
 		WHERE m.search @@ q.tsq AND s.sid = m.sid`
-	args := []any{searchWords(q.Text)}
+	args := []any{tsQuery(q.Text)}
 	if q.ProjectPath != "" {
 		query += ` AND s.project_path = $2`
 		args = append(args, q.ProjectPath)
@@ -91,7 +82,7 @@ func searchStatement(q catalog.SearchQuery) (string, []any) {
 // hits' order): ts_headline over the block that matches best, in one statement for all.
 func cutSnippets(c conn, tsq any, texts []*string, highlight [2]string, hits []catalog.SearchHit) error {
 	marks := strings.NewReplacer(markStart, highlight[0], markStop, highlight[1])
-	return c.query(`WITH q AS (SELECT `+searchQuery("$1::text[]")+` AS tsq)
+	return c.query(`WITH q AS (SELECT to_tsquery('simple', $1) AS tsq)
 		SELECT h.i, (SELECT ts_headline('simple', p.text, q.tsq,
 				'StartSel=`+markStart+`, StopSel=`+markStop+`, MaxWords=16, MinWords=8, HighlightAll=false')
 			FROM unnest(string_to_array(h.text, E'`+blockTextSeparator+`')) WITH ORDINALITY AS p(text, idx)
@@ -104,8 +95,16 @@ func cutSnippets(c conn, tsq any, texts []*string, highlight [2]string, hits []c
 	})
 }
 
-// searchWords are the words of what a person typed: what whitespace (or NUL, which
-// PostgreSQL text cannot hold) separates.
-func searchWords(text string) []string {
-	return strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == 0 })
+// tsQuery turns what a person typed into a to_tsquery expression: each word quoted (so
+// that nothing in it is read as syntax), matched as a prefix, all words required. The
+// parser splits a quoted word as it split the indexed text, so "src/auth.go:42" matches
+// where it was written.
+func tsQuery(text string) string {
+	words := strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == 0 })
+	terms := make([]string, len(words))
+	for i, w := range words {
+		w = strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(w)
+		terms[i] = `'` + w + `':*`
+	}
+	return strings.Join(terms, " & ")
 }

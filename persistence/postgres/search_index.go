@@ -28,15 +28,11 @@ const idleIndexSlice = 16
 // messages' bodies to the client, so not more than about 10 MB of the bench's.
 const waitedIndexSlice = 1024
 
-// textVector is the search vector of the SQL text expression text: the words of the text
-// with every run of non-alphanumerics made a space, as SQLite's FTS5 (unicode61) indexes them,
-// so that "src/auth.ts" is found by "auth" as well as by "src/auth.ts" (searchQuery splits a
-// query's words the same way). Migration 2 added the parser's lexemes of the text as written
-// ("src/auth.ts" whole) as well: one parse instead of two halved the cost of indexing, and
-// the vectors and their index lose the compound lexemes, which only a word typed with its
-// punctuation matched, and which its parts match as well.
+// textVector is the search vector of the SQL text expression text, as migration 2 defined
+// it: the parser's lexemes plus those of the text with every run of non-alphanumerics made a
+// space, so that "src/auth.ts" is found by "auth" as well as by itself.
 func textVector(text string) string {
-	return `to_tsvector('simple', regexp_replace(` + text + `, '[^[:alnum:]]+', ' ', 'g'))`
+	return `to_tsvector('simple', ` + text + `) || to_tsvector('simple', regexp_replace(` + text + `, '[^[:alnum:]]+', ' ', 'g'))`
 }
 
 // A message waits to be indexed while its search vector is NULL and it has a body, or the
