@@ -28,6 +28,7 @@ var migrations = []migration{
 	{4, "a message that has ended is its body; block rows only journal what streams", schemaV4},
 	{5, "the search index leaves out the messages not yet indexed (built after the migration)", schemaV5},
 	{6, "the writer marks a session branched, not a trigger per message", schemaV6},
+	{7, "search vectors compressed with lz4", schemaV7},
 }
 
 // migrate creates the store's schema when it is missing and brings its tables up to the
