@@ -293,7 +293,8 @@ bench-steps:
 
 # The reads' costs in a store of SCALE_SMALL sessions and of SCALE_SESSIONS (SCALE_MESSAGES
 # messages in all), on the SQLite file and on PostgreSQL on a throwaway server: each may grow
-# at most 1.5x. The full size takes hours on a 2-core machine: make bench-scale
+# at most 1.5x. The full size took 40 minutes on a 2-core machine beside other work (8 to fill
+# the SQLite file, 28 to fill and index PostgreSQL; 7 GB of disk while it runs): make bench-scale
 # SCALE_SMALL=200 SCALE_SESSIONS=2000 SCALE_MESSAGES=40000 for a quick look.
 SCALE_SMALL    ?= 1000
 SCALE_SESSIONS ?= 100000
