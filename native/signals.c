@@ -25,16 +25,23 @@
 #include <stdlib.h>
 
 // The part of libuv's ABI used here; Node exports libuv to addons, but uv.h is not among
-// the headers of node-api-headers.
+// the headers of node-api-headers. The functions are weak: a host that is not Node and has no
+// libuv (test/94's napi-host) still loads the addon, with them NULL (has_libuv).
 typedef struct uv_loop_s uv_loop_t;
 typedef struct uv_handle_s uv_handle_t;
 typedef struct uv_signal_s uv_signal_t;
-size_t uv_handle_size(int type);
-int uv_signal_init(uv_loop_t* loop, uv_signal_t* handle);
-int uv_signal_start(uv_signal_t* handle, void (*cb)(uv_signal_t* handle, int signum),
-                    int signum);
-void uv_unref(uv_handle_t* handle);
-void uv_close(uv_handle_t* handle, void (*cb)(uv_handle_t* handle));
+__attribute__((weak)) size_t uv_handle_size(int type);
+__attribute__((weak)) int uv_signal_init(uv_loop_t* loop, uv_signal_t* handle);
+__attribute__((weak)) int uv_signal_start(uv_signal_t* handle,
+                                          void (*cb)(uv_signal_t* handle, int signum),
+                                          int signum);
+__attribute__((weak)) void uv_unref(uv_handle_t* handle);
+__attribute__((weak)) void uv_close(uv_handle_t* handle, void (*cb)(uv_handle_t* handle));
+
+// has_libuv reports whether the host process exports the libuv functions above.
+static int has_libuv(void) {
+  return uv_handle_size && uv_signal_init && uv_signal_start && uv_unref && uv_close;
+}
 enum { SK_UV_SIGNAL = 16 };  // UV_SIGNAL of uv.h's uv_handle_type
 
 // go_blocks holds every signal but those a fault raises on the thread that faulted, SIGURG,
@@ -107,7 +114,7 @@ static void close_watcher(napi_async_cleanup_hook_handle hook, void* handle) {
 static void watch_sigchld(napi_env env) {
   pthread_mutex_lock(&watcher_lock);
   uv_loop_t* loop = NULL;
-  if (watcher == NULL && napi_get_uv_event_loop(env, &loop) == napi_ok) {
+  if (watcher == NULL && has_libuv() && napi_get_uv_event_loop(env, &loop) == napi_ok) {
     uv_signal_t* handle = calloc(1, uv_handle_size(SK_UV_SIGNAL));
     if (handle != NULL && uv_signal_init(loop, handle) == 0) {
       uv_signal_start(handle, ignore_sigchld, SIGCHLD);
