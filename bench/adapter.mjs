@@ -161,13 +161,22 @@ class Ids {
 }
 
 export function open(dir) {
-  return openAt(dir, path.join(dir, DB), () => {
-    let n = 0;
-    for (const f of [DB, `${DB}-wal`, `${DB}-shm`, IDS]) {
-      try { n += fs.statSync(path.join(dir, f)).size; } catch { /* absent */ }
-    }
-    return n;
-  });
+  return openAt(dir, storeFile(dir), () => storeBytes(dir));
+}
+
+/** storeFile is the SQLite file of the harness's store in dir. */
+export function storeFile(dir) {
+  return path.join(dir, DB);
+}
+
+/** storeBytes is what the harness's SQLite store in dir takes on disk: the file, its WAL and
+ *  shared memory, and the id map. */
+export function storeBytes(dir) {
+  let n = 0;
+  for (const f of [DB, `${DB}-wal`, `${DB}-shm`, IDS]) {
+    try { n += fs.statSync(path.join(dir, f)).size; } catch { /* absent */ }
+  }
+  return n;
 }
 
 /**

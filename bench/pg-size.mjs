@@ -4,17 +4,18 @@
 // the 22,000 messages were still waiting then (the SQLite file's full-text index empty, the
 // PostgreSQL vectors unfilled), and on PostgreSQL its folder holds only the id map. So each
 // store is first opened and searched once (a search indexes every message waiting: the
-// figures are of stores indexed whole), then sized: the SQLite file (with its WAL) by its
-// folder, PostgreSQL by the server (the schema's tables, indexes and TOAST,
-// adapter-postgres.mjs's schemaSize) as autovacuum leaves it (no VACUUM), with each table's
-// share (heap, TOAST, indexes, dead rows) and the large columns as stored, which say where a
-// missed target's bytes are. Writes pg-size.json.
+// figures are of stores indexed whole), then sized: the SQLite file (with its WAL) as the
+// harness sizes it (adapter.mjs's storeBytes), PostgreSQL by the server (the schema's tables,
+// indexes and TOAST, adapter-postgres.mjs's schemaSize) as autovacuum leaves it (no VACUUM),
+// with each table's share (heap, TOAST, indexes, dead rows) and the large columns as stored,
+// which say where a missed target's bytes are. Writes pg-size.json.
 //
 //   SESSIONKEEP_BENCH_PG_URL=postgres://... node bench/pg-size.mjs --data DIR
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { psql, schemaOf, schemaSize } from './adapter-postgres.mjs';
+import { storeBytes, storeFile } from './adapter.mjs';
 
 const require = createRequire(import.meta.url);
 const { openStore } = require('../dist/index.js');
@@ -41,16 +42,11 @@ function indexWhole(location) {
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-/** folderBytes is what the files of a folder take. */
-function folderBytes(dir) {
-  return fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
-}
-
 const indexing = {};
 let sqlite;
-if (fs.existsSync(path.join(sqliteW23, 'sessions.db'))) {
-  indexing.sqlite = indexWhole(path.join(sqliteW23, 'sessions.db'));
-  sqlite = folderBytes(sqliteW23);
+if (fs.existsSync(storeFile(sqliteW23))) {
+  indexing.sqlite = indexWhole(storeFile(sqliteW23));
+  sqlite = storeBytes(sqliteW23);
 }
 const url = new URL(process.env.SESSIONKEEP_BENCH_PG_URL);
 url.searchParams.set('search_path', schema);
