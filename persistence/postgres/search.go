@@ -36,7 +36,7 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	hits := []catalog.SearchHit{}
 	var texts []*string
 	err := s.read(func(c conn) error {
-		err := c.query(query, args, func(row []any) error {
+		err := c.queryBatch(batchQuery{sql: searchSerially, fn: func([]any) error { return nil }}, batchQuery{sql: query, args: args, fn: func(row []any) error {
 			text, err := storedSearchText(row[9].(int64), row[6], row[7], row[8])
 			if err != nil {
 				return err
@@ -47,7 +47,7 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 				Timestamp: time.UnixMilli(row[3].(int64)).UTC(), SessionTitle: row[4].(string), ProjectPath: row[5].(string),
 			})
 			return nil
-		})
+		}})
 		if err != nil || len(hits) == 0 {
 			return err
 		}
@@ -55,6 +55,13 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	})
 	return hits, storageError("searching for "+q.Text, err)
 }
+
+// searchSerially is the setting, for the rest of its transaction (the search statement's
+// batch), that keeps the planner from starting parallel workers. It guesses thousands of
+// hits for any prefix, so as the messages table grew it planned the search with two
+// workers, whose start cost 40-70 ms of a search that found 10 messages in 1 ms
+// (bench/README.md, issue 30 round 8, at 25,000 sessions).
+const searchSerially = `SELECT set_config('max_parallel_workers_per_gather', '0', true)`
 
 // searchStatement is the statement of Search for q and its arguments: the matching
 // messages, best first. The hits are ranked and cut to the limit before their sessions are
