@@ -36,7 +36,7 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	hits := []catalog.SearchHit{}
 	var texts []*string
 	err := s.read(func(c conn) error {
-		err := c.query(query, args, func(row []any) error {
+		err := c.queryBatch(batchQuery{sql: searchSerially, fn: func([]any) error { return nil }}, batchQuery{sql: query, args: args, fn: func(row []any) error {
 			text, err := storedSearchText(row[9].(int64), row[6], row[7], row[8])
 			if err != nil {
 				return err
@@ -47,7 +47,7 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 				Timestamp: time.UnixMilli(row[3].(int64)).UTC(), SessionTitle: row[4].(string), ProjectPath: row[5].(string),
 			})
 			return nil
-		})
+		}})
 		if err != nil || len(hits) == 0 {
 			return err
 		}
@@ -56,25 +56,40 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	return hits, storageError("searching for "+q.Text, err)
 }
 
+// searchSerially is the setting, for the rest of its transaction (the search statement's
+// batch), that keeps the planner from starting parallel workers. It guesses thousands of
+// hits for any prefix, so as the messages table grew it planned the search with two
+// workers, whose start cost 40-70 ms of a search that found 10 messages in 1 ms
+// (bench/README.md, issue 30 round 8, at 25,000 sessions).
+const searchSerially = `SELECT set_config('max_parallel_workers_per_gather', '0', true)`
+
 // searchStatement is the statement of Search for q and its arguments: the matching
-// messages, best first.
+// messages, best first. The hits are ranked and cut to the limit before their sessions are
+// read, each by its key: joined first, the planner (which cannot know how few messages a
+// prefix matches, and guesses thousands) hashed every session of the store, a scan that
+// grew with it (bench/README.md, issue 30 round 8). A project is checked hit by hit for the
+// same reason.
 func searchStatement(q catalog.SearchQuery) (string, []any) {
 	// The vectors are stripped of positions (search_index.go), which a phrase cannot match: the
 	// parts of a word the parser splits ("src/auth.go:42") are required each, in any order.
-	query := `WITH q AS (SELECT regexp_replace(to_tsquery('simple', $1)::text, ' <[0-9]*-?> ', ' & ', 'g')::tsquery AS tsq)
-		SELECT s.id, m.uuid, m.role, m.created_at, s.title, s.project_path, m.body, m.layout, m.search_text, m.seq,
+	hits := `WITH q AS (SELECT regexp_replace(to_tsquery('simple', $1)::text, ' <[0-9]*-?> ', ' & ', 'g')::tsquery AS tsq)
+		SELECT m.sid, m.seq, m.uuid, m.role, m.created_at, m.body, m.layout, m.search_text,
 			ts_rank(m.search, q.tsq) AS rank
-		FROM q, messages m, sessions s
-		WHERE m.search @@ q.tsq AND s.sid = m.sid`
+		FROM q, messages m
+		WHERE m.search @@ q.tsq`
 	args := []any{tsQuery(q.Text)}
 	if q.ProjectPath != "" {
-		query += ` AND s.project_path = $2`
+		hits += ` AND (SELECT p.project_path FROM sessions p WHERE p.sid = m.sid) = $2`
 		args = append(args, q.ProjectPath)
 	}
-	query += ` ORDER BY rank DESC, m.sid, m.seq`
+	hits += ` ORDER BY rank DESC, m.sid, m.seq`
 	if q.Limit > 0 {
-		query += ` LIMIT ` + strconv.Itoa(q.Limit)
+		hits += ` LIMIT ` + strconv.Itoa(q.Limit)
 	}
+	query := `SELECT s.id, h.uuid, h.role, h.created_at, s.title, s.project_path, h.body, h.layout, h.search_text, h.seq
+		FROM (` + hits + `) h
+		CROSS JOIN LATERAL (SELECT id, title, project_path FROM sessions WHERE sid = h.sid) s
+		ORDER BY h.rank DESC, h.sid, h.seq`
 	return query, args
 }
 

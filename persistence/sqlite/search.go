@@ -15,10 +15,10 @@ const snippetTokens = 16
 // Search returns the messages whose text matches q, best first (FTS5's bm25 rank), each
 // message once: a completed message is matched by its body (body_search), one with no body
 // by its blocks (message_search). It first lets the index catch up with every message and
-// block committed before the call.
+// block committed before the call; its prefixes are expanded into the terms they start
+// (matchExpression).
 func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
-	match, err := q.MatchExpression()
-	if err != nil {
+	if _, err := q.MatchExpression(); err != nil {
 		return nil, err
 	}
 	if err := s.w.catchUpIndex(); err != nil {
@@ -33,7 +33,7 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 				JOIN messages mr ON mr.sid = b.sid AND mr.seq = b.seq WHERE message_search MATCH ?4) h
 		JOIN messages m ON m.mid = h.mid
 		JOIN sessions s ON s.sid = m.sid`
-	args := []any{q.Highlight[0], q.Highlight[1], snippetTokens, match}
+	args := []any{q.Highlight[0], q.Highlight[1], snippetTokens, nil}
 	if q.ProjectPath != "" {
 		query += ` WHERE s.project_path = ?5`
 		args = append(args, q.ProjectPath)
@@ -41,7 +41,12 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	query += ` ORDER BY h.r`
 	hits := []catalog.SearchHit{}
 	seen := map[string]bool{}
-	err = s.read(func(c *sqlconn.Conn) error {
+	err := s.read(func(c *sqlconn.Conn) error {
+		match, err := matchExpression(c, q.Words())
+		if err != nil {
+			return err
+		}
+		args[3] = match
 		return c.Query(query, args, func(row []driver.Value) error {
 			d := rowDecoder{row: row}
 			h := catalog.SearchHit{

@@ -22,17 +22,47 @@ const indexSlice = 128
 const waitedIndexSlice = 4096
 
 // indexSliceStatements index the first blocks noted in search_pending and bodies noted in
-// body_pending, as many of each as their argument, and forget them (see
-// searchQueueMigration and bodiesOnlyMigration).
-var indexSliceStatements = []string{
-	`INSERT INTO message_search(rowid, text)
-		SELECT bid, text FROM block_search_text
-		WHERE bid IN (SELECT bid FROM search_pending ORDER BY bid LIMIT ?)`,
-	`DELETE FROM search_pending WHERE bid IN (SELECT bid FROM search_pending ORDER BY bid LIMIT ?)`,
-	`INSERT INTO body_search(rowid, text)
-		SELECT mid, text FROM body_search_text
-		WHERE mid IN (SELECT mid FROM body_pending ORDER BY mid LIMIT ?)`,
-	`DELETE FROM body_pending WHERE mid IN (SELECT mid FROM body_pending ORDER BY mid LIMIT ?)`,
+// body_pending, as many of each as the argument of those marked limited, and forget them
+// (see searchQueueMigration and bodiesOnlyMigration). The texts pass through a temporary
+// FTS5 table of their own, whose terms (search_slice_terms: this slice's alone) are added
+// to search_terms, which matchExpression expands prefixes from.
+var indexSliceStatements = []struct {
+	sql     string
+	limited bool
+}{
+	{sql: `CREATE TEMP TABLE IF NOT EXISTS search_slice_text (id INTEGER PRIMARY KEY, of_block INTEGER NOT NULL, rid INTEGER NOT NULL, text TEXT)`},
+	{sql: `CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_slice USING fts5(text, content='search_slice_text', content_rowid='id',
+		tokenize='unicode61 remove_diacritics 2')`},
+	{sql: `CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_slice_terms USING fts5vocab(temp, search_slice, row)`},
+	{sql: `INSERT INTO temp.search_slice_text(of_block, rid, text)
+		SELECT 1, bid, text FROM block_search_text
+		WHERE bid IN (SELECT bid FROM search_pending ORDER BY bid LIMIT ?)`, limited: true},
+	{sql: `INSERT INTO temp.search_slice_text(of_block, rid, text)
+		SELECT 0, mid, text FROM body_search_text
+		WHERE mid IN (SELECT mid FROM body_pending ORDER BY mid LIMIT ?)`, limited: true},
+	{sql: `INSERT INTO message_search(rowid, text) SELECT rid, text FROM temp.search_slice_text WHERE of_block = 1`},
+	{sql: `INSERT INTO body_search(rowid, text) SELECT rid, text FROM temp.search_slice_text WHERE of_block = 0`},
+	{sql: `INSERT INTO temp.search_slice(search_slice) VALUES ('rebuild')`},
+	{sql: `INSERT OR IGNORE INTO search_terms(term) SELECT term FROM temp.search_slice_terms`},
+	{sql: `DELETE FROM temp.search_slice_text`},
+	{sql: `INSERT INTO temp.search_slice(search_slice) VALUES ('delete-all')`},
+	{sql: `DELETE FROM search_pending WHERE bid IN (SELECT bid FROM search_pending ORDER BY bid LIMIT ?)`, limited: true},
+	{sql: `DELETE FROM body_pending WHERE mid IN (SELECT mid FROM body_pending ORDER BY mid LIMIT ?)`, limited: true},
+}
+
+// indexQueued indexes, on c, the first limit blocks and bodies waiting for search (all for
+// -1), inside the caller's transaction.
+func indexQueued(c *sqlconn.Conn, limit int) error {
+	for _, stmt := range indexSliceStatements {
+		args := []any{}
+		if stmt.limited {
+			args = append(args, limit)
+		}
+		if _, err := c.Exec(stmt.sql, args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // indexBehind reports whether blocks are waiting to be indexed.
@@ -57,11 +87,9 @@ func (w *writer) indexNextSlice() (more bool, err error) {
 	if _, err := w.c.Exec("BEGIN IMMEDIATE"); err != nil {
 		return true, sqlconn.Wrap("starting to index for search", err)
 	}
-	for _, stmt := range indexSliceStatements {
-		if _, err := w.c.Exec(stmt, slice); err != nil {
-			w.c.Exec("ROLLBACK")
-			return true, sqlconn.Wrap("indexing for search", err)
-		}
+	if err := indexQueued(w.c, slice); err != nil {
+		w.c.Exec("ROLLBACK")
+		return true, sqlconn.Wrap("indexing for search", err)
 	}
 	if _, err := w.c.Exec("COMMIT"); err != nil {
 		w.c.Exec("ROLLBACK")

@@ -144,11 +144,9 @@ func (v *verifier) searchIndexes() {
 		return
 	}
 	defer v.c.Exec("ROLLBACK")
-	for _, stmt := range indexSliceStatements {
-		if _, err := v.c.Exec(stmt, -1); err != nil {
-			v.add(ProblemSearchIndex, "", "indexing the queued rows: %v", err)
-			return
-		}
+	if err := indexQueued(v.c, -1); err != nil {
+		v.add(ProblemSearchIndex, "", "indexing the queued rows: %v", err)
+		return
 	}
 	for _, index := range []string{"message_search", "body_search"} {
 		if _, err := v.c.Exec(`INSERT INTO ` + index + `(` + index + `, rank) VALUES ('integrity-check', 1)`); err != nil {

@@ -48,19 +48,30 @@ func (h SearchHit) MarshalJSON() ([]byte, error) {
 	}{plain(h), jsonenc.FormatTime(h.Timestamp)})
 }
 
+// Words are the words of what a person typed: the text split at white space and at U+0000,
+// which SQLite would read as the end of the query (it reads it as a C string).
+func (q SearchQuery) Words() []string {
+	return strings.FieldsFunc(q.Text, func(r rune) bool { return unicode.IsSpace(r) || r == 0 })
+}
+
 // MatchExpression turns what a person typed into an FTS5 query: every word must occur, as
 // a word or the start of one, and characters FTS5 would read as syntax are taken literally.
-// U+0000 separates words too: SQLite reads the query as a C string, which it would end.
 func (q SearchQuery) MatchExpression() (string, error) {
-	words := strings.FieldsFunc(q.Text, func(r rune) bool { return unicode.IsSpace(r) || r == 0 })
+	words := q.Words()
 	if len(words) == 0 {
 		return "", fmt.Errorf("%w: the search text is empty", session.ErrInvalidArgument)
 	}
 	terms := make([]string, len(words))
 	for i, w := range words {
-		terms[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"*`
+		terms[i] = PrefixPhrase(w)
 	}
 	return strings.Join(terms, " "), nil
+}
+
+// PrefixPhrase is word as an FTS5 phrase whose last token may be the start of a longer
+// one, every character of word taken literally.
+func PrefixPhrase(word string) string {
+	return `"` + strings.ReplaceAll(word, `"`, `""`) + `"*`
 }
 
 // Search finds the messages whose text matches q, best first.

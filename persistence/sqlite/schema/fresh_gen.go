@@ -2,9 +2,9 @@
 
 package schema
 
-// freshSchema is the schema migrations 1 to 14 build on an empty database; see freshDump.
+// freshSchema is the schema migrations 1 to 15 build on an empty database; see freshDump.
 var freshSchema = freshDump{
-	migrations: "80497cc244fb72e7e00d278bd7b98b913cf009e0356cc78eeb4550aefa4b5cd9",
+	migrations: "8f21b01b4705d501a59704097ef78a9b69c5e44ab2115121db8e7b27a8571549",
 	statements: []string{
 		`CREATE TABLE schema_migrations (
 		version     INTEGER PRIMARY KEY,
@@ -215,6 +215,7 @@ var freshSchema = freshDump{
 		`CREATE VIEW body_search_text(mid, text) AS
 		SELECT mid, text FROM (SELECT mid, searched_text(body) AS text FROM messages WHERE body IS NOT NULL)
 		WHERE text IS NOT NULL`,
+		`CREATE TABLE search_terms (term TEXT PRIMARY KEY) WITHOUT ROWID`,
 		`INSERT OR REPLACE INTO "message_search_data" VALUES (1, X'0000')`,
 		`INSERT OR REPLACE INTO "message_search_data" VALUES (10, X'00000000000000')`,
 		`INSERT OR REPLACE INTO "message_search_config" VALUES ('version', 4)`,

@@ -151,6 +151,7 @@ var migrations = []migration{
 	{13, "the text a message body is searched by read in Go, not by SQLite's JSON functions", searchTextMigration, nil},
 	{14, "what inserting a message implies (the search queue, the branched flag) done by the writer once per batch, not by triggers",
 		insertEffectsMigration, nil},
+	{15, "the distinct terms of the search indexes, which a prefix typed in a search is expanded into", searchTermsMigration, nil},
 }
 
 // Statements returns the statements of migration version, nil for a version this build does
