@@ -14,15 +14,6 @@ import (
 // same index (on SQLite, without a project or archived sessions, from sessions_listing
 // alone when the fields it holds are all it wants).
 func Listing(filter catalog.ListFilter) (Selection, string, []any) {
-	return ListingBy(filter, ListingOrder)
-}
-
-// ListingOrder is the listing's order: by the last write, then newest created.
-const ListingOrder = `updated_at DESC, sid DESC`
-
-// ListingBy is Listing sorted by order, which must put the sessions in ListingOrder's
-// order: a backend may lead it with a key of its own index that follows updated_at.
-func ListingBy(filter catalog.ListFilter, order string) (Selection, string, []any) {
 	var where []string
 	var args []any
 	if filter.ProjectPath != "" {
@@ -41,7 +32,7 @@ func ListingBy(filter catalog.ListFilter, order string) (Selection, string, []an
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, ` AND `)
 	}
-	query += ` ORDER BY ` + order
+	query += ` ORDER BY updated_at DESC, sid DESC`
 	if filter.Limit > 0 || filter.Offset > 0 {
 		limit := int64(filter.Limit)
 		if limit == 0 {

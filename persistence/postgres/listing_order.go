@@ -5,35 +5,20 @@ import (
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
-// listingOrder is infocolumns.ListingOrder led by the minute of the last write, the key of
-// the listing's indexes (migration 8, schema_listing_minute.go): the minute follows
-// updated_at, so the order is the same, and the planner reads an index in the minute's order
-// and sorts only the sessions of each minute (an incremental sort).
-const listingOrder = `updated_minute DESC, ` + infocolumns.ListingOrder
-
-// listingStatement returns the columns, query and arguments of filter's listing, its
-// placeholders numbered.
-func listingStatement(filter catalog.ListFilter) (infocolumns.Selection, string, []any) {
-	sel, query, args := infocolumns.ListingBy(filter, listingOrder)
-	return sel, numbered(query), args
-}
-
 // readInIndexOrder is the setting, for the rest of its transaction, that has the planner read
-// a listing in the order of the index that serves it rather than scan the table and sort it
-// whole (the incremental sort of each minute's sessions is not a Sort node, and stays).
+// a listing in the order of the index that serves it rather than scan the table and sort.
 // The planner costs 1,000 rows read through the index as random reads of their pages and
 // prefers a scan of the whole table and a sort, which measured 2-4 times slower than the
 // index (bench/README.md, issue 30 round 5: 1.6-2.4 against 0.45-0.7 ms on a table of 59
 // pages, 2.4-2.8 against 0.7-1.1 ms on the shared bench's W4 store). The writer makes it
 // worse: it updates a session's row at every commit, and a version another transaction may
-// still see cannot be pruned from its page, so the table can keep a few live rows a page
-// (the W4 store before migration 8: 1,000 sessions in 373 pages), all of which the scan
-// reads. With a small LIMIT the planner takes the index by itself; the setting changes
-// nothing then.
+// still see cannot be pruned from its page, so the table keeps a few live rows a page (the
+// W4 store: 1,000 sessions in 373 pages), all of which the scan reads. With a small LIMIT the
+// planner takes the index by itself; the setting changes nothing then.
 const readInIndexOrder = `SELECT set_config('enable_sort', 'off', true)`
 
-// orderServedByIndex reports whether an index holds filter's sessions in the order of the
-// minute of their last write: sessions_listed those not archived, sessions_by_project those of a project. A
+// orderServedByIndex reports whether an index holds filter's sessions in the listing's
+// order: sessions_listed those not archived, sessions_by_project those of a project. A
 // listing of every session of every project has none, and is scanned and sorted: disabling
 // the sort there would only make its cost look too high (past jit_above_cost, and the
 // server would compile it).
@@ -44,8 +29,9 @@ func orderServedByIndex(filter catalog.ListFilter) bool {
 // eachListing calls each with the rows of filter's listing, in order, in one round trip,
 // read in the order of the index that serves it when one does.
 func eachListing(c conn, filter catalog.ListFilter, each func(sel infocolumns.Selection, row []any) error) error {
-	sel, query, args := listingStatement(filter)
+	sel, query, args := infocolumns.Listing(filter)
 	rows := func(row []any) error { return each(sel, row) }
+	query = numbered(query)
 	if !orderServedByIndex(filter) {
 		return c.query(query, args, rows)
 	}

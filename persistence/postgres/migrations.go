@@ -29,7 +29,6 @@ var migrations = []migration{
 	{5, "the search index leaves out the messages not yet indexed (built after the migration)", schemaV5},
 	{6, "the writer marks a session branched, not a trigger per message", schemaV6},
 	{7, "search vectors compressed with lz4", schemaV7},
-	{8, "the listing indexed by the minute of the last write, so the writer's update of it is HOT", schemaV8},
 }
 
 // migrate creates the store's schema when it is missing and brings its tables up to the
