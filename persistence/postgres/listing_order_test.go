@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,4 +146,96 @@ func TestListingReadsInIndexOrder(t *testing.T) {
 	if orderServedByIndex(catalog.ListFilter{IncludeArchived: true}) {
 		t.Error("a listing of every session of every project, which no index orders, has its sort disabled")
 	}
+}
+
+// listed is a session's row as the listing orders it.
+type listed struct {
+	id             string
+	sid, updatedAt int64
+	project        string
+	archived       bool
+}
+
+// TestTheListingKeepsItsOrder lists sessions written in the same millisecond and apart, in
+// three projects (one under another), some archived, after updates that reorder them, an
+// archive, an unarchive and a project's move: every listing (not archived, all, a
+// project's, a page of them) has the order of updated_at then sid, newest first, that a
+// sort of all the rows gives. It is the net for a change of the listing's statement or its
+// indexes (bench/README.md, issue 30 round 8, tried one).
+func TestTheListingKeepsItsOrder(t *testing.T) {
+	url := freshURL(t)
+	store := openAt(t, url)
+	c := connectAt(t, url)
+	ctx := context.Background()
+	exec := func(sql string, args ...any) {
+		t.Helper()
+		if _, err := c.Exec(ctx, sql, args...); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	const minute = 60000
+	base := int64(29_000_000) * minute
+	times := []int64{base, base, base + 1, base + minute - 1, base + minute, base + minute, base + 5*minute + 7,
+		base - 1, base - minute, base + 5*minute + 7, base + 2*minute + 30000, base + minute - 1}
+	for i, at := range times {
+		project := []string{"/a", "/b", "/a/sub"}[i%3]
+		exec(`INSERT INTO sessions(id, project_path, title, created_at, updated_at, archived_at) VALUES ($1, $2, 't', $3, $3, $4)`,
+			fmt.Sprintf("s%02d", i), project, at, int64(i%4/3)*at)
+	}
+	check := func(when string) {
+		t.Helper()
+		var rows []listed
+		err := store.read(func(cn conn) error {
+			return cn.query(`SELECT id, sid, updated_at, project_path, archived_at <> 0 FROM sessions`, nil, func(row []any) error {
+				rows = append(rows, listed{row[0].(string), row[1].(int64), row[2].(int64), row[3].(string), row[4].(bool)})
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(rows, func(a, b listed) int {
+			if a.updatedAt != b.updatedAt {
+				return int(b.updatedAt - a.updatedAt)
+			}
+			return int(b.sid - a.sid)
+		})
+		for _, f := range []catalog.ListFilter{{}, {IncludeArchived: true}, {ProjectPath: "/a"}, {ProjectPath: "/b", IncludeArchived: true},
+			{ProjectPath: "/c"}, {Limit: 3}, {Limit: 4, Offset: 2}, {ProjectPath: "/a", IncludeArchived: true, Limit: 2, Offset: 1}} {
+			var want []string
+			for _, r := range rows {
+				if (f.ProjectPath == "" || r.project == f.ProjectPath) && (f.IncludeArchived || !r.archived) {
+					want = append(want, r.id)
+				}
+			}
+			want = want[min(f.Offset, len(want)):]
+			if f.Limit > 0 {
+				want = want[:min(f.Limit, len(want))]
+			}
+			got, err := store.ListSessions(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, info := range got {
+				ids = append(ids, info.ID)
+			}
+			if strings.Join(ids, " ") != strings.Join(want, " ") {
+				t.Errorf("%s, listing %+v:\n got %v\nwant %v", when, f, ids, want)
+			}
+		}
+	}
+	check("as written")
+	exec(`UPDATE sessions SET updated_at = $1 WHERE id = 's08'`, base+5*minute+7)
+	exec(`UPDATE sessions SET updated_at = updated_at + 1 WHERE id IN ('s00', 's03')`)
+	exec(`UPDATE sessions SET updated_at = $1 WHERE id = 's06'`, base-2*minute)
+	check("after updates")
+	exec(`UPDATE sessions SET archived_at = 1 WHERE id IN ('s01', 's05')`)
+	exec(`UPDATE sessions SET archived_at = 0 WHERE id = 's03'`)
+	check("after an archive and an unarchive")
+	store.Apply(session.MoveProject{From: "/a", To: "/c"})
+	if err := store.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	check("after /a moved to /c")
 }
