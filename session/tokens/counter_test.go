@@ -3,6 +3,7 @@ package tokens
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,6 +26,29 @@ func (a *appliedTokens) Apply(ops ...session.Op) {
 			a.seqs = append(a.seqs, t.Seq)
 		}
 	}
+}
+
+// Sync returns at once: the writer is never behind.
+func (a *appliedTokens) Sync() error { return nil }
+
+// behindStore is appliedTokens whose writer is behind: Sync returns once release is called.
+type behindStore struct {
+	appliedTokens
+	syncs    atomic.Int32
+	caughtUp chan struct{}
+	release  func()
+}
+
+func newBehindStore() *behindStore {
+	b := &behindStore{caughtUp: make(chan struct{})}
+	b.release = sync.OnceFunc(func() { close(b.caughtUp) })
+	return b
+}
+
+func (b *behindStore) Sync() error {
+	b.syncs.Add(1)
+	<-b.caughtUp
+	return nil
 }
 
 func (a *appliedTokens) count() int {
@@ -99,5 +123,75 @@ func TestCounterCountsABacklogWithoutWaitingForQuiet(t *testing.T) {
 	}
 	if store.count() == 0 {
 		t.Fatal("nothing counted while messages kept ending, with the backlog queued")
+	}
+}
+
+// countUntil waits up to 10 seconds for store to have n counts, and reports whether it did.
+func countUntil(store *behindStore, n int) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for store.count() < n && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	return store.count() == n
+}
+
+// TestCounterWaitsForTheWriterToCatchUp: after its quiet quarter second the counter counts
+// nothing until the store's writer has committed what was queued before (Sync returned): a
+// writer still behind (PostgreSQL's during a bulk ingest) would share the cores with the
+// tokenizing, and each count would be a second version of a row just inserted. Then it
+// counts everything, in order.
+func TestCounterWaitsForTheWriterToCatchUp(t *testing.T) {
+	CountText("warm") // the vocabulary loads once, outside the timing below
+	store := newBehindStore()
+	c := NewCounter(store)
+	defer c.Close()
+	defer store.release() // before Close, which waits for the counter
+	for i := range 3 {
+		c.Add(session.EndedMessage{SessionID: "s", Seq: int64(i), Role: "user", Blocks: [][]byte{[]byte(`{"type":"text","text":"hello"}`)}})
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for store.syncs.Load() == 0 && store.count() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // for counts that would come without waiting
+	if n := store.count(); n != 0 {
+		t.Fatalf("%d messages counted while the writer was behind", n)
+	}
+	if n := store.syncs.Load(); n != 1 {
+		t.Fatalf("the counter waited for the writer %d times, want once", n)
+	}
+	store.release()
+	if !countUntil(store, 3) {
+		t.Fatalf("%d of 3 messages counted once the writer caught up", store.count())
+	}
+	for i, seq := range store.seqs {
+		if seq != int64(i) {
+			t.Fatalf("count %d is of message %d: counts must come in order", i, seq)
+		}
+	}
+}
+
+// TestCounterWaitDoesNotWaitForTheWriter: someone waiting for the counts (a context build)
+// has them counted at once, however far behind the writer is.
+func TestCounterWaitDoesNotWaitForTheWriter(t *testing.T) {
+	store := newBehindStore()
+	c := NewCounter(store)
+	defer c.Close()
+	defer store.release()
+	for i := range 3 {
+		c.Add(session.EndedMessage{SessionID: "s", Seq: int64(i), Role: "user", Blocks: [][]byte{[]byte(`{"type":"text","text":"hello"}`)}})
+	}
+	waited := make(chan struct{})
+	go func() {
+		c.Wait("s")
+		close(waited)
+	}()
+	select {
+	case <-waited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a wait for counts waited for the writer to catch up")
+	}
+	if n := store.count(); n != 3 {
+		t.Fatalf("%d of 3 messages counted after a wait", n)
 	}
 }
