@@ -39,6 +39,8 @@ type Counter struct {
 	queue   []countJob
 	queued  int                  // bytes of blocks in queue
 	pending map[string]int       // jobs queued or running, by session
+	added   uint64               // jobs queued since the counter started
+	done    uint64               // jobs counted since the counter started, in queue order
 	names   map[string]ToolNames // recent tool names, by session
 	running bool
 	closed  bool
@@ -70,6 +72,7 @@ func (c *Counter) Add(j session.EndedMessage) {
 	c.queue = append(c.queue, job)
 	c.queued += job.bytes
 	c.pending[j.SessionID]++
+	c.added++
 	c.lastAdd = time.Now()
 	c.caughtUp = false
 	if !c.running {
@@ -99,6 +102,7 @@ func (c *Counter) run() {
 		c.store.Apply(SetTokens{SessionID: j.SessionID, Seq: j.Seq, Count: count})
 		c.mu.Lock()
 		c.pending[j.SessionID]--
+		c.done++
 		c.idle.Broadcast()
 	}
 	c.running = false
@@ -165,14 +169,18 @@ func (c *Counter) namesOf(sessionID string) ToolNames {
 }
 
 // Wait returns once every job of a session queued so far is counted and handed to the
-// store, or the counter is closed.
+// store, or the counter is closed. Jobs queued after the call are not waited for: jobs are
+// counted in queue order, so once the jobs queued before the call are done, so are the
+// session's. Waiting until the session had none pending starved a wait while its stream
+// went on faster than the counting (a loaded machine).
 func (c *Counter) Wait(sessionID string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.waiters++
 	defer func() { c.waiters-- }()
 	c.urge()
-	for c.pending[sessionID] > 0 && !c.closed {
+	before := c.added
+	for c.pending[sessionID] > 0 && c.done < before && !c.closed {
 		c.idle.Wait()
 	}
 }

@@ -61,6 +61,7 @@ func (a *appliedTokens) count() int {
 // off, but someone waiting for the counts (a context build) makes it count at once; every
 // message is counted, in order, once the stream stops.
 func TestCounterWaitIsNotStarvedByAStream(t *testing.T) {
+	CountText("warm") // the vocabulary loads once, outside the race between the wait and the stream
 	store := &appliedTokens{}
 	c := NewCounter(store)
 	defer c.Close()
@@ -194,4 +195,44 @@ func TestCounterWaitDoesNotWaitForTheWriter(t *testing.T) {
 	if n := store.count(); n != 3 {
 		t.Fatalf("%d of 3 messages counted after a wait", n)
 	}
+}
+
+// slowStore is appliedTokens whose Apply takes a millisecond: a store slower than the
+// messages that end.
+type slowStore struct{ appliedTokens }
+
+func (s *slowStore) Apply(ops ...session.Op) {
+	time.Sleep(time.Millisecond)
+	s.appliedTokens.Apply(ops...)
+}
+
+// TestCounterWaitDoesNotWaitForJobsQueuedAfterIt: a wait returns once the jobs queued
+// before it are counted, while the session's messages go on ending faster than they are
+// counted; waiting until the session had none pending made it wait for the whole stream.
+func TestCounterWaitDoesNotWaitForJobsQueuedAfterIt(t *testing.T) {
+	CountText("warm") // the vocabulary loads once, outside the timing below
+	store := &slowStore{}
+	c := NewCounter(store)
+	defer c.Close()
+	const jobs = 1000 // 1 s of counting at least, queued in a quarter of that or so
+	var queued atomic.Int64
+	streamed := make(chan struct{})
+	go func() {
+		defer close(streamed)
+		for i := range jobs {
+			c.Add(session.EndedMessage{SessionID: "s", Seq: int64(i), Role: "user", Blocks: [][]byte{[]byte(`{"type":"text","text":"hi"}`)}})
+			queued.Store(int64(i + 1))
+			time.Sleep(200 * time.Microsecond)
+		}
+	}()
+	time.Sleep(10 * time.Millisecond)
+	before := queued.Load()
+	c.Wait("s")
+	if counted := int64(store.count()); counted < before {
+		t.Fatalf("the wait returned with %d of the %d messages queued before it counted", counted, before)
+	}
+	if n := store.count(); n >= jobs {
+		t.Fatalf("the wait returned only after all %d messages were counted, not those queued before it", n)
+	}
+	<-streamed
 }
