@@ -1,0 +1,74 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/sessionkeep/sessionkeep/session"
+)
+
+// warmStatements are the reads an open of a session and its first reads run (the open's
+// load, its scan for the last turn's tool calls, the read of a range of messages), with
+// their generic plans as those reads run them, and arguments that match no session.
+var warmStatements = []batchQuery{planGeneric,
+	{loadStateSQL, []any{"", ""}, nil},
+	{resumedSQL, []any{"", 1, session.TypeUser}, nil},
+	{scanFromSQL, []any{"", 0, 0, true}, nil},
+}
+
+// warmUp readies the pool's connections for the reads an app makes first, in the
+// background: each connection idle when it starts (those the open used) runs
+// warmStatements in one batch, so that a fresh process's first read costs what its later
+// ones do (its statements prepared, their plans made and the server's catalog caches
+// filled, the last 2-30 ms of a fresh server connection's first read at loads of 2-25). A
+// read that comes while it runs waits for it (wait) rather than open a connection that no
+// one readied. Behind a pooler in transaction mode (default_query_exec_mode exec or
+// simple_protocol) nothing is prepared or kept, and the batch still fills the catalog
+// caches of the server connection it lands on.
+type warmUp struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// startWarmUp starts readying pool's idle connections, and returns at once; ended is
+// called when the warm-up ends, cancelled or not.
+func startWarmUp(pool *pgxpool.Pool, ended func()) *warmUp {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &warmUp{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		defer ended()
+		for _, c := range pool.AcquireAllIdle(ctx) {
+			if ctx.Err() == nil {
+				warmConn(ctx, c)
+			}
+			c.Release()
+		}
+	}()
+	return w
+}
+
+// warmConn runs warmStatements on c in one batch. A failure is not reported: the reads it
+// readies report their own.
+func warmConn(ctx context.Context, c *pgxpool.Conn) {
+	b := &pgx.Batch{}
+	for _, st := range warmStatements {
+		b.Queue(st.sql, st.args...)
+	}
+	c.SendBatch(ctx, b).Close()
+}
+
+// wait waits until the warm-up has ended; at once when there is none.
+func (w *warmUp) wait() {
+	if w != nil {
+		<-w.done
+	}
+}
+
+// stop ends the warm-up, cancelling a batch still running, and waits until it has given
+// its connections back to the pool.
+func (w *warmUp) stop() {
+	w.cancel()
+	<-w.done
+}
