@@ -93,8 +93,9 @@ func Open(url string) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{pool: pool, schema: schema, channel: channelName(schema), indexer: startSearchIndexer(pool)}
-	// The open and its warm-up are a read the indexer yields to: a slice begun here would
-	// take the server's CPU from the first reads of the app, which come right after.
+	// The open, its warm-up and openQuiet after it are a read the indexer yields to: a
+	// slice begun then would take a warm connection and the server's CPU from the app's
+	// first reads, which come right after.
 	s.indexer.readBegins()
 	s.Reads = contextcache.Reads{Session: s.cacheSession}
 	if s.w, err = newWriter(ctx, cfg, s.channel, s.indexer); err != nil {
@@ -114,7 +115,7 @@ func Open(url string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
-	s.warm = startWarmUp(pool, s.indexer.readEnds)
+	s.warm = startWarmUp(pool, func() { time.AfterFunc(openQuiet, s.indexer.readEnds) })
 	return s, nil
 }
 

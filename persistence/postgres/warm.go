@@ -2,11 +2,19 @@ package postgres
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/sessionkeep/sessionkeep/session"
 )
+
+// openQuiet is how long after its warm-up an open still counts as a read for the search
+// indexer, which begins no slice until the store has served no read for indexIdle after
+// that: an app that opens a store reads right away, but on a loaded machine its first read
+// can come more than indexIdle after the open returns, and a slice begun then (about 100 ms
+// of the server's CPU) took the connection just warmed, leaving the read a cold one.
+const openQuiet = 250 * time.Millisecond
 
 // warmStatements are the reads an open of a session and its first reads run (the open's
 // load, its scan for the last turn's tool calls, the read of a range of messages), with
