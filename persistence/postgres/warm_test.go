@@ -99,6 +99,15 @@ func TestTheOpenAndTheTailRunTheirGenericPlans(t *testing.T) {
 	if runs < 3*8 {
 		t.Errorf("the reads ran their generic plans %d times in all, want at least %d", runs, 3*8)
 	}
+	// The setting lasted only for the reads' own transactions.
+	for _, c := range s.pool.AcquireAllIdle(context.Background()) {
+		var mode string
+		err := c.QueryRow(context.Background(), `SHOW plan_cache_mode`).Scan(&mode)
+		c.Release()
+		if err != nil || mode != "auto" {
+			t.Errorf("plan_cache_mode after the reads is %q (%v), want auto", mode, err)
+		}
+	}
 }
 
 // TestClosingAStoreWhileItWarmsUpLeavesNothingRunning opens stores and closes them at
