@@ -115,7 +115,11 @@ func Open(url string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
-	s.warm = startWarmUp(pool, func() { time.AfterFunc(openQuiet, s.indexer.readEnds) })
+	s.reads++ // the warm-up's, ended by it (no one else has s yet)
+	s.warm = startWarmUp(pool, func() {
+		time.AfterFunc(openQuiet, s.indexer.readEnds)
+		s.endRead()
+	})
 	return s, nil
 }
 
@@ -173,11 +177,12 @@ func (s *Store) IndexForSearch() error {
 	return s.readIndexing(indexPending)
 }
 
-// Close commits what is queued and closes the writer's connection and the pool, after
-// cancelling the open's warm-up and waiting for its connections. Closing twice is a no-op. It does not wait for reads running: a streamed read may be waiting for
-// the very JavaScript thread that calls Close to take its next part, and pgxpool's Close
-// waits for every connection to come back; the last read closes the pool instead, as
-// SQLite's readers close their own connections.
+// Close commits what is queued and closes the writer's connection and the pool, and
+// cancels the open's warm-up if it still runs. Closing twice is a no-op. It does not wait
+// for reads running: a streamed read may be waiting for the very JavaScript thread that
+// calls Close to take its next part, and pgxpool's Close waits for every connection to come
+// back; the last read (or the warm-up) closes the pool instead, as SQLite's readers close
+// their own connections.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	if s.closed {

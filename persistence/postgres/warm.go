@@ -33,7 +33,9 @@ var warmStatements = []batchQuery{planGeneric,
 // read that comes while it runs waits for it (wait) rather than open a connection that no
 // one readied. Behind a pooler in transaction mode (default_query_exec_mode exec or
 // simple_protocol) nothing is prepared or kept, and the batch still fills the catalog
-// caches of the server connection it lands on.
+// caches of the server connection it lands on. The store counts it as a read, so that a Close
+// while it runs returns at once and the warm-up closes the pool when it ends, as the last
+// read of a closed store does.
 type warmUp struct {
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -74,9 +76,6 @@ func (w *warmUp) wait() {
 	}
 }
 
-// stop ends the warm-up, cancelling a batch still running, and waits until it has given
-// its connections back to the pool.
-func (w *warmUp) stop() {
-	w.cancel()
-	<-w.done
-}
+// stop cancels the warm-up, without waiting for it: a batch under way fails at once, and
+// its connection is closed (pgx's cancel request) in the background.
+func (w *warmUp) stop() { w.cancel() }
