@@ -29,9 +29,9 @@ var warmStatements = []batchQuery{planGeneric,
 // background: each connection idle when it starts (those the open used) runs
 // warmStatements in one batch, so that a fresh process's first read costs what its later
 // ones do (its statements prepared, their plans made and the server's catalog caches
-// filled, the last 2-30 ms of a fresh server connection's first read at loads of 2-25). A
-// read that comes while it runs waits for it (wait) rather than open a connection that no
-// one readied. Behind a pooler in transaction mode (default_query_exec_mode exec or
+// filled: a fresh server connection's first read planned for 15-46 ms at loads of 20-25,
+// and a fresh process's first W3 call took half as long with it at load 6). A read that
+// comes while it runs waits for it (wait) rather than open a connection that no one readied. Behind a pooler in transaction mode (default_query_exec_mode exec or
 // simple_protocol) nothing is prepared or kept, and the batch still fills the catalog
 // caches of the server connection it lands on. The store counts it as a read, so that a Close
 // while it runs returns at once and the warm-up closes the pool when it ends, as the last
