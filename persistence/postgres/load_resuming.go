@@ -9,7 +9,7 @@ import (
 
 // LoadSessionResuming is LoadSession with the records an open reads for the tool calls of
 // the session's last turn (session.ResumingLoader): the load's statement and the backward
-// scan's go in one batch, one round trip. A session another writer holds open is loaded
+// scan's go in one batch, one round trip, with their generic plans (planGeneric). A session another writer holds open is loaded
 // as LoadSession loads it (recovered first when that writer is gone), then scanned.
 func (s *Store) LoadSessionResuming(id string, back int64, fn func(*session.StoredMessage) bool) (session.SessionState, error) {
 	var st session.SessionState
@@ -17,7 +17,7 @@ func (s *Store) LoadSessionResuming(id string, back int64, fn func(*session.Stor
 	err := s.read(func(c conn) error {
 		sid := int64(-1)
 		r := backwardReader{sessionID: id, fn: fn, current: -1}
-		err := c.queryBatch(
+		err := c.queryBatch(planGeneric,
 			batchQuery{loadStateSQL, []any{id, s.w.owner}, func(row []any) error {
 				sid, othersOpen = loadStateRow(row, &st)
 				return nil

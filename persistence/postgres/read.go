@@ -137,16 +137,13 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 // order, with its blocks (from its body, or its block rows when it has none; encoded, a
 // message with a body comes as that body), and reports whether the session exists: one
 // statement, which finds the session's key itself (a read of a few messages pays one round
-// trip, not two). With unlessBranched it reads no message of a session that branched, and
+// trip, not two), run with its generic plan (planGeneric, in the same round trip). With unlessBranched it reads no message of a session that branched, and
 // reports that it did.
 func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded, unlessBranched bool, fn func(*session.StoredMessage) error) (found, branched bool, err error) {
 	var m session.StoredMessage
 	current := int64(-1)
 	const at = messageColumnCount
-	err = c.query(`SELECT `+messageColumns+`, m.body, m.layout, b.body, s.branched
-		FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND m.seq <= $3 AND NOT (s.branched AND $4::boolean)
-			LEFT JOIN blocks b ON m.body IS NULL AND b.sid = m.sid AND b.seq = m.seq
-		WHERE s.id = $1 ORDER BY m.seq, b.idx`, []any{sessionID, fromSeq, toSeq, unlessBranched}, func(row []any) error {
+	err = c.queryBatch(planGeneric, batchQuery{scanFromSQL, []any{sessionID, fromSeq, toSeq, unlessBranched}, func(row []any) error {
 		found, branched = true, unlessBranched && row[at+3].(bool)
 		seq, ok := row[0].(int64)
 		if !ok { // the session, without messages in the range
@@ -180,12 +177,20 @@ func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded, unlessBra
 			m.Blocks = append(m.Blocks, body)
 		}
 		return nil
-	})
+	}})
 	if err == nil && current >= 0 {
 		err = fn(&m)
 	}
 	return found, branched, err
 }
+
+// scanFromSQL reads the messages of session $1 from seq $2 to $3 with their blocks, and
+// whether the session branched; none of a session that branched when $4. A session that
+// exists and has no message in the range is one row of NULL messages.
+const scanFromSQL = `SELECT ` + messageColumns + `, m.body, m.layout, b.body, s.branched
+	FROM sessions s LEFT JOIN messages m ON m.sid = s.sid AND m.seq >= $2 AND m.seq <= $3 AND NOT (s.branched AND $4::boolean)
+		LEFT JOIN blocks b ON m.body IS NULL AND b.sid = m.sid AND b.seq = m.seq
+	WHERE s.id = $1 ORDER BY m.seq, b.idx`
 
 // ScanMessagesBackward calls fn for the messages of a session's main conversation (not its
 // sidechains) from the last back to seq fromSeq, until fn returns false: one statement, as

@@ -28,6 +28,7 @@ type Store struct {
 	channel string // the NOTIFY channel of this store's commits
 	w       *writer
 	indexer *searchIndexer
+	warm    *warmUp // started once the open has succeeded
 
 	mu      sync.Mutex
 	closed  bool
@@ -70,7 +71,8 @@ func IsURL(name string) bool {
 // pool_max_conns, pool_min_conns, pool_max_conn_lifetime, pool_max_conn_idle_time and
 // libpq's connect_timeout), the schema its search_path names created and migrated when
 // needed, sessions left open by writers that are gone marked interrupted, and the messages of
-// a store written before migration 4 moved into bodies (settleBodies, once).
+// a store written before migration 4 moved into bodies (settleBodies, once). It returns
+// before the pool's connections are readied for the first reads, in the background (warmUp).
 func Open(url string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -91,6 +93,10 @@ func Open(url string) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{pool: pool, schema: schema, channel: channelName(schema), indexer: startSearchIndexer(pool)}
+	// The open, its warm-up and openQuiet after it are a read the indexer yields to: a
+	// slice begun then would take a warm connection and the server's CPU from the app's
+	// first reads, which come right after.
+	s.indexer.readBegins()
 	s.Reads = contextcache.Reads{Session: s.cacheSession}
 	if s.w, err = newWriter(ctx, cfg, s.channel, s.indexer); err != nil {
 		s.indexer.close()
@@ -109,6 +115,11 @@ func Open(url string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
+	s.reads++ // the warm-up's, ended by it (no one else has s yet)
+	s.warm = startWarmUp(pool, func() {
+		time.AfterFunc(openQuiet, s.indexer.readEnds)
+		s.endRead()
+	})
 	return s, nil
 }
 
@@ -166,11 +177,12 @@ func (s *Store) IndexForSearch() error {
 	return s.readIndexing(indexPending)
 }
 
-// Close commits what is queued and closes the writer's connection and the pool. Closing
-// twice is a no-op. It does not wait for reads running: a streamed read may be waiting for
-// the very JavaScript thread that calls Close to take its next part, and pgxpool's Close
-// waits for every connection to come back; the last read closes the pool instead, as
-// SQLite's readers close their own connections.
+// Close commits what is queued and closes the writer's connection and the pool, and
+// cancels the open's warm-up if it still runs. Closing twice is a no-op. It does not wait
+// for reads running: a streamed read may be waiting for the very JavaScript thread that
+// calls Close to take its next part, and pgxpool's Close waits for every connection to come
+// back; the last read (or the warm-up) closes the pool instead, as SQLite's readers close
+// their own connections.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -183,6 +195,9 @@ func (s *Store) Close() error {
 	s.mu.Unlock()
 	if watching != nil {
 		watching.stop()
+	}
+	if s.warm != nil {
+		s.warm.stop()
 	}
 	err := s.w.close()
 	s.indexer.close()
@@ -201,7 +216,8 @@ func (s *Store) read(fn func(c conn) error) error {
 }
 
 // readIndexing is read for indexing messages for search, which the background indexer
-// does not yield to but helps with, as a second connection.
+// does not yield to but helps with, as a second connection. A read waits for the open's
+// warm-up to end.
 func (s *Store) readIndexing(fn func(c conn) error) error {
 	s.mu.Lock()
 	if s.closed {
@@ -211,6 +227,7 @@ func (s *Store) readIndexing(fn func(c conn) error) error {
 	s.reads++
 	s.mu.Unlock()
 	defer s.endRead()
+	s.warm.wait()
 	return fn(conn{s.pool, context.Background()})
 }
 
