@@ -11,5 +11,7 @@ package postgres
 // their rows by a session's id and a range of its seqs through the primary key, the plan
 // the values would give anyway. A statement that is not prepared (default_query_exec_mode
 // exec or simple_protocol, behind a pooler) is planned for its values whatever the setting.
-var planGeneric = batchQuery{sql: `SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`,
-	fn: func([]any) error { return nil }}
+var planGeneric = forTransaction(genericPlan)
+
+// genericPlan is planGeneric's setting, also part of readInIndexOrder.
+var genericPlan = setting{"plan_cache_mode", "force_generic_plan"}

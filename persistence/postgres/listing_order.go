@@ -23,7 +23,7 @@ import (
 // 1.15x that of 1,000, where the generic plan was already taken (bench/README.md, issue 30
 // round 8, r42grow). The generic plan is the same index read: the project is its index's
 // first column, the others are read in the index's order.
-const readInIndexOrder = `SELECT set_config('enable_sort', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`
+var readInIndexOrder = forTransaction(setting{"enable_sort", "off"}, genericPlan)
 
 // orderServedByIndex reports whether an index holds filter's sessions in the listing's
 // order: sessions_listed those not archived, sessions_by_project those of a project. A
@@ -43,6 +43,5 @@ func eachListing(c conn, filter catalog.ListFilter, each func(sel infocolumns.Se
 	if !orderServedByIndex(filter) {
 		return c.query(query, args, rows)
 	}
-	return c.queryBatch(batchQuery{sql: readInIndexOrder, fn: func([]any) error { return nil }},
-		batchQuery{sql: query, args: args, fn: rows})
+	return c.queryBatch(readInIndexOrder, batchQuery{sql: query, args: args, fn: rows})
 }

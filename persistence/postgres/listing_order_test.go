@@ -56,13 +56,10 @@ func bloatSessions(t *testing.T, url string, n int) []string {
 // planOf returns the plan PostgreSQL makes for filter's listing, after the statements
 // before (run in the same batch, as eachListing runs them), as one line per node: the node
 // type and its index.
-func planOf(t *testing.T, s *Store, filter catalog.ListFilter, before ...string) string {
+func planOf(t *testing.T, s *Store, filter catalog.ListFilter, before ...batchQuery) string {
 	t.Helper()
 	_, query, args := infocolumns.Listing(filter)
-	var queries []batchQuery
-	for _, b := range before {
-		queries = append(queries, batchQuery{sql: b, fn: func([]any) error { return nil }})
-	}
+	queries := append([]batchQuery(nil), before...)
 	var plan string
 	queries = append(queries, batchQuery{sql: `EXPLAIN (FORMAT JSON) ` + numbered(query), args: args, fn: func(row []any) error {
 		raw, err := json.Marshal(row[0])

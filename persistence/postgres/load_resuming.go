@@ -7,10 +7,11 @@ import (
 	"github.com/sessionkeep/sessionkeep/session"
 )
 
-// LoadSessionResuming is LoadSession with the records an open reads for the tool calls of
-// the session's last turn (session.ResumingLoader): the load's statement and the backward
-// scan's go in one batch, one round trip, with their generic plans (planGeneric). A session another writer holds open is loaded
-// as LoadSession loads it (recovered first when that writer is gone), then scanned.
+// LoadSessionResuming is LoadSession with the records an open reads for the tool calls of the
+// session's last turn (session.ResumingLoader): the load's statement and the backward scan's go
+// in one batch, one round trip, with their generic plans (planGeneric). A session another
+// writer holds open is loaded as LoadSession loads it (recovered first when that writer is
+// gone), then scanned.
 func (s *Store) LoadSessionResuming(id string, back int64, fn func(*session.StoredMessage) bool) (session.SessionState, error) {
 	var st session.SessionState
 	othersOpen := false

@@ -133,12 +133,12 @@ func (s *Store) ScanMessagesFrom(sessionID string, fromSeq int64, fn func(*sessi
 	return err
 }
 
-// scanFrom calls fn for each message of session sessionID from seq fromSeq to toSeq, in
-// order, with its blocks (from its body, or its block rows when it has none; encoded, a
-// message with a body comes as that body), and reports whether the session exists: one
-// statement, which finds the session's key itself (a read of a few messages pays one round
-// trip, not two), run with its generic plan (planGeneric, in the same round trip). With unlessBranched it reads no message of a session that branched, and
-// reports that it did.
+// scanFrom calls fn for each message of session sessionID from seq fromSeq to toSeq, in order,
+// with its blocks (from its body, or its block rows when it has none; encoded, a message with a
+// body comes as that body), and reports whether the session exists: one statement, which finds
+// the session's key itself (a read of a few messages pays one round trip, not two), run with
+// its generic plan (planGeneric, in the same round trip). With unlessBranched it reads no
+// message of a session that branched, and reports that it did.
 func scanFrom(c conn, sessionID string, fromSeq, toSeq int64, encoded, unlessBranched bool, fn func(*session.StoredMessage) error) (found, branched bool, err error) {
 	var m session.StoredMessage
 	current := int64(-1)

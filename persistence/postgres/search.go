@@ -26,7 +26,7 @@ const (
 // searches what hosts that write have indexed. Snippets are cut from the text of the hits'
 // bodies (cutSnippets): no copy of a message's text is kept beside its body.
 func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
-	if _, err := q.MatchExpression(); err != nil {
+	if err := q.CheckText(); err != nil {
 		return nil, err
 	}
 	if err := s.IndexForSearch(); err != nil && !errors.Is(err, session.ErrReadOnly) {
@@ -36,7 +36,7 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 	hits := []catalog.SearchHit{}
 	var texts []*string
 	err := s.read(func(c conn) error {
-		err := c.queryBatch(batchQuery{sql: searchSerially, fn: func([]any) error { return nil }}, batchQuery{sql: query, args: args, fn: func(row []any) error {
+		err := c.queryBatch(searchSerially, batchQuery{sql: query, args: args, fn: func(row []any) error {
 			text, err := storedSearchText(row[9].(int64), row[6], row[7], row[8])
 			if err != nil {
 				return err
@@ -61,7 +61,7 @@ func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
 // hits for any prefix, so as the messages table grew it planned the search with two
 // workers, whose start cost 40-70 ms of a search that found 10 messages in 1 ms
 // (bench/README.md, issue 30 round 8, at 25,000 sessions).
-const searchSerially = `SELECT set_config('max_parallel_workers_per_gather', '0', true)`
+var searchSerially = forTransaction(setting{"max_parallel_workers_per_gather", "0"})
 
 // searchStatement is the statement of Search for q and its arguments: the matching
 // messages, best first. The hits are ranked and cut to the limit before their sessions are

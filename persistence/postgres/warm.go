@@ -25,17 +25,17 @@ var warmStatements = []batchQuery{planGeneric,
 	{scanFromSQL, []any{"", 0, 0, true}, nil},
 }
 
-// warmUp readies the pool's connections for the reads an app makes first, in the
-// background: each connection idle when it starts (those the open used) runs
-// warmStatements in one batch, so that a fresh process's first read costs what its later
-// ones do (its statements prepared, their plans made and the server's catalog caches
-// filled: a fresh server connection's first read planned for 15-46 ms at loads of 20-25,
-// and a fresh process's first W3 call took half as long with it at load 6). A read that
-// comes while it runs waits for it (wait) rather than open a connection that no one readied. Behind a pooler in transaction mode (default_query_exec_mode exec or
-// simple_protocol) nothing is prepared or kept, and the batch still fills the catalog
-// caches of the server connection it lands on. The store counts it as a read, so that a Close
-// while it runs returns at once and the warm-up closes the pool when it ends, as the last
-// read of a closed store does.
+// warmUp readies the pool's connections for the reads an app makes first, in the background:
+// each connection idle when it starts (those the open used) runs warmStatements in one batch,
+// so that a fresh process's first read costs what its later ones do (its statements prepared,
+// their plans made and the server's catalog caches filled: a fresh server connection's first
+// read planned for 15-46 ms at loads of 20-25, and a fresh process's first W3 call took half as
+// long with it at load 6). A read that comes while it runs waits for it (wait) rather than open
+// a connection that no one readied. Behind a pooler in transaction mode
+// (default_query_exec_mode exec or simple_protocol) nothing is prepared or kept, and the batch
+// still fills the catalog caches of the server connection it lands on. The store counts it as a
+// read, so that a Close while it runs returns at once and the warm-up closes the pool when it
+// ends, as the last read of a closed store does.
 type warmUp struct {
 	cancel context.CancelFunc
 	done   chan struct{}

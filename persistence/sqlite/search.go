@@ -18,7 +18,7 @@ const snippetTokens = 16
 // block committed before the call; its prefixes are expanded into the terms they start
 // (matchExpression).
 func (s *Store) Search(q catalog.SearchQuery) ([]catalog.SearchHit, error) {
-	if _, err := q.MatchExpression(); err != nil {
+	if err := q.CheckText(); err != nil {
 		return nil, err
 	}
 	if err := s.w.catchUpIndex(); err != nil {

@@ -14,9 +14,9 @@ import (
 // to FTS5's own prefix query, whose cost is then in the terms it merges anyway.
 const prefixTermsLimit = 32
 
-// matchExpression is the FTS5 query of what a person typed, matching what
-// catalog.SearchQuery.MatchExpression matches (every word, its last token as the start of a
-// term), with each prefix written as the indexed terms it starts, read from search_terms.
+// matchExpression is the FTS5 query of what a person typed, matching what FTS5's prefix
+// query of each word (catalog.PrefixPhrase) matches (every word, its last token as the start
+// of a term), with each prefix written as the indexed terms it starts, read from search_terms.
 // FTS5 seeks a prefix with a greater-or-equal search that, in each segment without the
 // prefix, walks every page of the doclist of the term sorted before it: with a word in
 // every message there, a search grew with the store (bench/README.md, issue 30 round 8).

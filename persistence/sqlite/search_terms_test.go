@@ -63,17 +63,18 @@ func searchedUUIDs(t *testing.T, s *Store, text string) []string {
 	return uuids
 }
 
-// prefixMatchedUUIDs returns the uuids of the messages FTS5's own prefix query
-// (catalog.SearchQuery.MatchExpression) matches, sorted: what search found before its
-// prefixes were expanded.
+// prefixMatchedUUIDs returns the uuids of the messages FTS5's own prefix query (every
+// word a catalog.PrefixPhrase) matches, sorted: what search found before its prefixes were
+// expanded.
 func prefixMatchedUUIDs(t *testing.T, s *Store, text string) []string {
 	t.Helper()
-	match, err := catalog.SearchQuery{Text: text}.MatchExpression()
-	if err != nil {
-		t.Fatal(err)
+	var phrases []string
+	for _, w := range (catalog.SearchQuery{Text: text}).Words() {
+		phrases = append(phrases, catalog.PrefixPhrase(w))
 	}
+	match := strings.Join(phrases, " ")
 	uuids := []string{}
-	err = s.read(func(c *sqlconn.Conn) error {
+	err := s.read(func(c *sqlconn.Conn) error {
 		return c.Query(`SELECT m.uuid FROM body_search JOIN messages m ON m.mid = body_search.rowid
 			WHERE body_search MATCH ? ORDER BY m.uuid`, []any{match}, func(row []driver.Value) error {
 			uuids = append(uuids, row[0].(string))

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/sessionkeep/sessionkeep/session"
@@ -36,19 +37,23 @@ func TestPricesLookupByLongestPrefix(t *testing.T) {
 	}
 }
 
-func TestMatchExpressionTakesWordsLiterally(t *testing.T) {
-	got, err := SearchQuery{Text: `  say "hi"  NOT a*b `}.MatchExpression()
-	if want := `"say"* """hi"""* "NOT"* "a*b"*`; err != nil || got != want {
-		t.Errorf("MatchExpression = %q, %v; want %q", got, err, want)
+func TestATypedWordIsAPrefixPhraseTakenLiterally(t *testing.T) {
+	q := SearchQuery{Text: `  say "hi"  NOT a*b `}
+	var phrases []string
+	for _, w := range q.Words() {
+		phrases = append(phrases, PrefixPhrase(w))
 	}
-	if _, err := (SearchQuery{Text: " \t\n"}).MatchExpression(); !errors.Is(err, session.ErrInvalidArgument) {
+	if got, want := strings.Join(phrases, " "), `"say"* """hi"""* "NOT"* "a*b"*`; got != want {
+		t.Errorf("the phrases = %q; want %q", got, want)
+	}
+	if err := (SearchQuery{Text: " \t\n"}).CheckText(); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("blank text: %v", err)
 	}
 	// Found by the API fuzz (test/106): SQLite ended the query at a NUL, "unterminated string".
-	if got, err := (SearchQuery{Text: "a\x00b"}).MatchExpression(); err != nil || got != `"a"* "b"*` {
-		t.Errorf("MatchExpression(a NUL b) = %q, %v", got, err)
+	if got := (SearchQuery{Text: "a\x00b"}).Words(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf("the words of a NUL b = %q", got)
 	}
-	if _, err := (SearchQuery{Text: "\x00"}).MatchExpression(); !errors.Is(err, session.ErrInvalidArgument) {
+	if err := (SearchQuery{Text: "\x00"}).CheckText(); !errors.Is(err, session.ErrInvalidArgument) {
 		t.Errorf("a NUL alone: %v", err)
 	}
 }

@@ -54,18 +54,13 @@ func (q SearchQuery) Words() []string {
 	return strings.FieldsFunc(q.Text, func(r rune) bool { return unicode.IsSpace(r) || r == 0 })
 }
 
-// MatchExpression turns what a person typed into an FTS5 query: every word must occur, as
-// a word or the start of one, and characters FTS5 would read as syntax are taken literally.
-func (q SearchQuery) MatchExpression() (string, error) {
-	words := q.Words()
-	if len(words) == 0 {
-		return "", fmt.Errorf("%w: the search text is empty", session.ErrInvalidArgument)
+// CheckText returns ErrInvalidArgument when q has no word to search for: every backend
+// refuses such a query before it reads anything.
+func (q SearchQuery) CheckText() error {
+	if len(q.Words()) == 0 {
+		return fmt.Errorf("%w: the search text is empty", session.ErrInvalidArgument)
 	}
-	terms := make([]string, len(words))
-	for i, w := range words {
-		terms[i] = PrefixPhrase(w)
-	}
-	return strings.Join(terms, " "), nil
+	return nil
 }
 
 // PrefixPhrase is word as an FTS5 phrase whose last token may be the start of a longer
@@ -82,7 +77,7 @@ func Search(m *session.Manager, q SearchQuery) ([]SearchHit, error) {
 	if q.Limit == 0 {
 		q.Limit = DefaultSearchLimit
 	}
-	if _, err := q.MatchExpression(); err != nil {
+	if err := q.CheckText(); err != nil {
 		return nil, err
 	}
 	st, err := ready(m)
