@@ -3,6 +3,14 @@
 // sessions written and the signals its handler saw. For any signal but SIGCHLD it listens
 // with process.on, so that libuv installs the handler after the Go runtime started; libuv
 // installs SIGCHLD's when it starts the sender.
+//
+// The sender stops by itself after those seconds. A flood can starve the JS thread: libuv's
+// handler runs there whenever it is not in Go, and when the sender has a core of its own the
+// next signal is pending before the handler returns, so JavaScript makes no progress while
+// the flood lasts (Go's threads, which take the signals while the JS thread runs Go, are not
+// starved). A sender that waited for this process to stop it flooded for good: a clean CI run
+// hung 60 s, and 1 run in 11 did on a quiet machine. So the loop also writes one session
+// after the flood if it could write none during it.
 import { spawn } from 'node:child_process';
 import { openStore } from './common.mjs';
 
@@ -11,15 +19,17 @@ const store = openStore(file);
 let handled = 0;
 if (signal !== 'SIGCHLD') process.on(signal, () => { handled++; });
 const sender = spawn(process.execPath, ['-e', `
+  const until = Date.now() + ${Number(seconds) * 1000};
   const send = () => {
-    try { for (let i = 0; i < 20; i++) process.kill(${process.pid}, '${signal}'); } catch { process.exit(0); }
+    if (Date.now() >= until) return;
+    try { for (let i = 0; i < 20; i++) process.kill(${process.pid}, '${signal}'); } catch { return; }
     setImmediate(send);
   };
   send();`], { stdio: 'ignore' });
 
 const until = Date.now() + Number(seconds) * 1000;
 let sessions = 0;
-while (Date.now() < until) {
+while (Date.now() < until || sessions === 0) {
   const s = store.createSession({ title: `flooded ${sessions}` });
   for (let i = 0; i < 50; i++) s.appendUserMessage(`message ${i} `.repeat(1 + (i % 8)));
   await store.flush();
