@@ -44,6 +44,19 @@ func textVector(text string) string {
 // W2/W3 sessions (103 to 56 MB for half its messages, the largest part of the store after
 // the bodies): search matches words and prefixes and ranks by them; it needs no positions.
 
+// waitingSQL selects the messages waiting to be indexed, which messages_unindexed holds.
+const waitingSQL = `SELECT m.sid, m.seq, m.body, m.layout, m.search_text FROM messages m
+	WHERE m.search IS NULL AND (m.body IS NOT NULL OR m.search_text IS NOT NULL)`
+
+// readWaitingByIndex is the setting, for the rest of indexSlice's transaction, that has the
+// planner read the messages waiting through messages_unindexed. Left to itself it scanned the
+// table whenever its statistics said many messages wait (taken during a large fill or
+// import): a LIMIT over tens of thousands of rows looks cheap to reach by scanning. With
+// nothing waiting, that scan read the whole table before every search, twice: 0.7 s at
+// 20,000 sessions, 2.7 s at 100,000 (bench/README.md, issue 30, make bench-scale after round
+// 8), where the index answers at once.
+var readWaitingByIndex = forTransaction(setting{"enable_seqscan", "off"})
+
 // indexSlice indexes, in one transaction of its own, at most slice messages waiting for it
 // and returns how many it indexed. Rows another connection is indexing are skipped (SKIP
 // LOCKED) or waited for (then, indexed meanwhile, passed over), so hosts indexing at once
@@ -63,16 +76,15 @@ func indexSlice(c conn, slice int, skipLocked bool) (int64, error) {
 	var sids, seqs []int64
 	var texts []*string
 	t := conn{tx, c.ctx}
-	err = t.query(`SELECT m.sid, m.seq, m.body, m.layout, m.search_text FROM messages m
-		WHERE m.search IS NULL AND (m.body IS NOT NULL OR m.search_text IS NOT NULL) LIMIT $1 `+lock, []any{slice},
-		func(row []any) error {
+	err = t.queryBatch(readWaitingByIndex, batchQuery{sql: waitingSQL + ` LIMIT $1 ` + lock, args: []any{slice},
+		fn: func(row []any) error {
 			text, err := storedSearchText(row[1].(int64), row[2], row[3], row[4])
 			if err != nil {
 				return err
 			}
 			sids, seqs, texts = append(sids, row[0].(int64)), append(seqs, row[1].(int64)), append(texts, textPtr(text))
 			return nil
-		})
+		}})
 	if err != nil || len(sids) == 0 {
 		return 0, err
 	}

@@ -1,0 +1,70 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/sessionkeep/sessionkeep/session/catalog"
+)
+
+// TestTheMessagesWaitingAreReadThroughTheirIndex: with statistics taken while 20,000
+// messages waited to be indexed, and none waiting now (as after a large fill that search
+// has indexed), the planner alone scans the messages table for the ones waiting, a scan of
+// every message before every search; indexSlice's statements read messages_unindexed. A
+// search then still finds what it should.
+func TestTheMessagesWaitingAreReadThroughTheirIndex(t *testing.T) {
+	url := freshURL(t)
+	store := openAt(t, url)
+	ctx := context.Background()
+	c := connectAt(t, url)
+	for _, sql := range []string{
+		`ALTER TABLE messages SET (autovacuum_enabled = false)`,
+		`INSERT INTO sessions(id, created_at, updated_at, project_path)
+			SELECT 'many-' || g, 0, 0, '/p' || (g % 20) FROM generate_series(1, 20000) g`,
+		`INSERT INTO messages(sid, seq, uuid, type, role, turn, status, created_at, search_text)
+			SELECT s.sid, 0, 'm-' || s.sid, 'user', 'user', 0, 'complete', 0, 'a guillemot on the ledge ' || s.sid
+			FROM sessions s WHERE s.id LIKE 'many-%'`,
+		`ANALYZE messages`,
+		`UPDATE messages SET search = to_tsvector('simple', search_text) WHERE search IS NULL`,
+	} {
+		if _, err := c.Exec(ctx, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	explain := func(settings ...string) string {
+		tx, err := c.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx)
+		for _, s := range settings {
+			if _, err := tx.Exec(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows, err := tx.Query(ctx, `EXPLAIN `+waitingSQL+` LIMIT 1024 FOR UPDATE SKIP LOCKED`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(plan, "\n")
+	}
+	if plan := explain(); !strings.Contains(plan, "Seq Scan on messages") {
+		t.Fatalf("the planner alone reads the messages waiting through an index, so this test shows nothing:\n%s", plan)
+	}
+	if plan := explain(readWaitingByIndex.sql); strings.Contains(plan, "Seq Scan") || !strings.Contains(plan, "messages_unindexed") {
+		t.Errorf("indexSlice does not read the messages waiting through messages_unindexed:\n%s", plan)
+	}
+	if waiting := waitingMessages(t, store); waiting != 0 {
+		t.Fatalf("%d messages wait, want none", waiting)
+	}
+	hits, err := store.Search(catalog.SearchQuery{Text: "guillemot", Limit: 10})
+	if err != nil || len(hits) != 10 {
+		t.Errorf("search for guillemot: %d hits, %v; want 10", len(hits), err)
+	}
+}
