@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -54,42 +53,11 @@ func bloatSessions(t *testing.T, url string, n int) []string {
 }
 
 // planOf returns the plan PostgreSQL makes for filter's listing, after the statements
-// before (run in the same batch, as eachListing runs them), as one line per node: the node
-// type and its index.
+// before (run in the same batch, as eachListing runs them), as planLines gives it.
 func planOf(t *testing.T, s *Store, filter catalog.ListFilter, before ...batchQuery) string {
 	t.Helper()
 	_, query, args := infocolumns.Listing(filter)
-	queries := append([]batchQuery(nil), before...)
-	var plan string
-	queries = append(queries, batchQuery{sql: `EXPLAIN (FORMAT JSON) ` + numbered(query), args: args, fn: func(row []any) error {
-		raw, err := json.Marshal(row[0])
-		plan = string(raw)
-		return err
-	}})
-	if err := s.read(func(c conn) error { return c.queryBatch(queries...) }); err != nil {
-		t.Fatal(err)
-	}
-	var nodes []struct{ Plan planNode }
-	if err := json.Unmarshal([]byte(plan), &nodes); err != nil || len(nodes) != 1 {
-		t.Fatalf("the plan %s: %v", plan, err)
-	}
-	var lines []string
-	nodes[0].Plan.walk(func(n planNode) { lines = append(lines, strings.TrimSpace(n.Type+" "+n.Index)) })
-	return strings.Join(lines, "\n")
-}
-
-// planNode is a node of EXPLAIN (FORMAT JSON)'s plan.
-type planNode struct {
-	Type  string     `json:"Node Type"`
-	Index string     `json:"Index Name"`
-	Plans []planNode `json:"Plans"`
-}
-
-func (n planNode) walk(fn func(planNode)) {
-	fn(n)
-	for _, p := range n.Plans {
-		p.walk(fn)
-	}
+	return planLines(t, s, numbered(query), args, before...)
 }
 
 // TestListingReadsInIndexOrder lists a table bloated as the writer leaves it: the planner

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/sessionkeep/sessionkeep/session/catalog"
 )
 
@@ -33,31 +32,11 @@ func TestTheMessagesWaitingAreReadThroughTheirIndex(t *testing.T) {
 			t.Fatalf("%s: %v", sql, err)
 		}
 	}
-	explain := func(settings ...string) string {
-		tx, err := c.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback(ctx)
-		for _, s := range settings {
-			if _, err := tx.Exec(ctx, s); err != nil {
-				t.Fatal(err)
-			}
-		}
-		rows, err := tx.Query(ctx, `EXPLAIN `+waitingSQL+` LIMIT 1024 FOR UPDATE SKIP LOCKED`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Join(plan, "\n")
-	}
-	if plan := explain(); !strings.Contains(plan, "Seq Scan on messages") {
+	query := waitingSQL + ` LIMIT 1024 FOR UPDATE SKIP LOCKED`
+	if plan := planLines(t, store, query, nil); !strings.Contains(plan, "Seq Scan") {
 		t.Fatalf("the planner alone reads the messages waiting through an index, so this test shows nothing:\n%s", plan)
 	}
-	if plan := explain(readWaitingByIndex.sql); strings.Contains(plan, "Seq Scan") || !strings.Contains(plan, "messages_unindexed") {
+	if plan := planLines(t, store, query, nil, readWaitingByIndex); strings.Contains(plan, "Seq Scan") || !strings.Contains(plan, "messages_unindexed") {
 		t.Errorf("indexSlice does not read the messages waiting through messages_unindexed:\n%s", plan)
 	}
 	if waiting := waitingMessages(t, store); waiting != 0 {
