@@ -18,6 +18,11 @@ export function schemaOf(dir) {
   return fs.readFileSync(path.join(dir, SCHEMA_FILE), 'utf8');
 }
 
+/** recordedSchema is the schema a harness folder records, undefined when it records none. */
+function recordedSchema(dir) {
+  return fs.existsSync(path.join(dir, SCHEMA_FILE)) ? schemaOf(dir) : undefined;
+}
+
 /** serverURL is the server the figures are taken on. */
 function serverURL() {
   const url = process.env.SESSIONKEEP_BENCH_PG_URL;
@@ -27,8 +32,9 @@ function serverURL() {
 
 export function open(dir) {
   const url = new URL(serverURL());
-  url.searchParams.set('search_path', schemaFor(dir));
-  return openAt(dir, url.toString(), () => schemaSize(schemaOf(dir)));
+  const schema = schemaFor(dir);
+  url.searchParams.set('search_path', schema);
+  return openAt(dir, url.toString(), () => schemaSize(schema));
 }
 
 /** made are the folders this process gave a new schema, and the schema each. */
@@ -42,7 +48,8 @@ const made = [];
  * last one's removal (a psql process and a DROP SCHEMA, 30 ms of each run when it did).
  */
 function schemaFor(dir) {
-  if (fs.existsSync(path.join(dir, SCHEMA_FILE))) return schemaOf(dir);
+  const recorded = recordedSchema(dir);
+  if (recorded) return recorded;
   const tag = crypto.createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 16);
   const schema = `bench_${tag}_${crypto.randomBytes(4).toString('hex')}`;
   fs.mkdirSync(dir, { recursive: true });
@@ -54,7 +61,7 @@ function schemaFor(dir) {
 
 /** dropRemoved drops the schemas of the folders that no longer name them. */
 function dropRemoved() {
-  const removed = made.filter(({ dir, schema }) => !fs.existsSync(path.join(dir, SCHEMA_FILE)) || schemaOf(dir) !== schema);
+  const removed = made.filter(({ dir, schema }) => recordedSchema(dir) !== schema);
   if (removed.length) psql(removed.map(({ schema }) => `DROP SCHEMA IF EXISTS "${schema}" CASCADE`).join('; '));
 }
 

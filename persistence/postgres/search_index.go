@@ -44,9 +44,17 @@ func textVector(text string) string {
 // W2/W3 sessions (103 to 56 MB for half its messages, the largest part of the store after
 // the bodies): search matches words and prefixes and ranks by them; it needs no positions.
 
-// waitingSQL selects the messages waiting to be indexed, which messages_unindexed holds.
-const waitingSQL = `SELECT m.sid, m.seq, m.body, m.layout, m.search_text FROM messages m
-	WHERE m.search IS NULL AND (m.body IS NOT NULL OR m.search_text IS NOT NULL)`
+// waitingSliceSQL selects at most $1 of the messages waiting to be indexed, which
+// messages_unindexed holds, and locks them: rows another transaction holds are skipped when
+// skipLocked, else waited for.
+func waitingSliceSQL(skipLocked bool) string {
+	lock := `FOR UPDATE`
+	if skipLocked {
+		lock += ` SKIP LOCKED`
+	}
+	return `SELECT m.sid, m.seq, m.body, m.layout, m.search_text FROM messages m
+		WHERE m.search IS NULL AND (m.body IS NOT NULL OR m.search_text IS NOT NULL) LIMIT $1 ` + lock
+}
 
 // readWaitingByIndex is the setting, for the rest of indexSlice's transaction, that has the
 // planner read the messages waiting through messages_unindexed. Left to itself it scanned the
@@ -69,14 +77,10 @@ func indexSlice(c conn, slice int, skipLocked bool) (int64, error) {
 		return 0, err
 	}
 	defer tx.Rollback(c.ctx)
-	lock := `FOR UPDATE`
-	if skipLocked {
-		lock += ` SKIP LOCKED`
-	}
 	var sids, seqs []int64
 	var texts []*string
 	t := conn{tx, c.ctx}
-	err = t.queryBatch(readWaitingByIndex, batchQuery{sql: waitingSQL + ` LIMIT $1 ` + lock, args: []any{slice},
+	err = t.queryBatch(readWaitingByIndex, batchQuery{sql: waitingSliceSQL(skipLocked), args: []any{slice},
 		fn: func(row []any) error {
 			text, err := storedSearchText(row[1].(int64), row[2], row[3], row[4])
 			if err != nil {

@@ -32,11 +32,11 @@ func TestTheMessagesWaitingAreReadThroughTheirIndex(t *testing.T) {
 			t.Fatalf("%s: %v", sql, err)
 		}
 	}
-	query := waitingSQL + ` LIMIT 1024 FOR UPDATE SKIP LOCKED`
-	if plan := planLines(t, store, query, nil); !strings.Contains(plan, "Seq Scan") {
+	query, slice := waitingSliceSQL(true), []any{1024}
+	if plan := planLines(t, store, query, slice); !strings.Contains(plan, "Seq Scan") {
 		t.Fatalf("the planner alone reads the messages waiting through an index, so this test shows nothing:\n%s", plan)
 	}
-	if plan := planLines(t, store, query, nil, readWaitingByIndex); strings.Contains(plan, "Seq Scan") || !strings.Contains(plan, "messages_unindexed") {
+	if plan := planLines(t, store, query, slice, readWaitingByIndex); strings.Contains(plan, "Seq Scan") || !strings.Contains(plan, "messages_unindexed") {
 		t.Errorf("indexSlice does not read the messages waiting through messages_unindexed:\n%s", plan)
 	}
 	if waiting := waitingMessages(t, store); waiting != 0 {
